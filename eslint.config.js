@@ -1,0 +1,37 @@
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+import prettier from "eslint-config-prettier";
+
+export default tseslint.config(
+  { ignores: ["**/node_modules/**", "**/dist/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  prettier,
+  {
+    rules: {
+      "@typescript-eslint/no-explicit-any": "error",
+      "@typescript-eslint/no-non-null-assertion": "off",
+    },
+  },
+  {
+    // The engine is pure: no I/O, no clock, no Math.random (STYLE.md, "The engine").
+    files: ["packages/engine/src/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["node:*", "fs", "path", "crypto", "os", "child_process"], message: "The engine is pure: no I/O." }] },
+      ],
+      "no-restricted-globals": [
+        "error",
+        { name: "Date", message: "The engine is pure: time arrives inside commands." },
+        { name: "setTimeout", message: "The engine is pure." },
+        { name: "setInterval", message: "The engine is pure." },
+        { name: "process", message: "The engine is pure." },
+      ],
+      "no-restricted-properties": [
+        "error",
+        { object: "Math", property: "random", message: "Use the seeded generator (rng.ts)." },
+      ],
+    },
+  },
+);

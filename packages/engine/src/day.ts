@@ -1,0 +1,128 @@
+import type { Player, Seat } from "./player.ts";
+import { reject, type Rejection } from "./rejection.ts";
+import { ROLES, type RoleId } from "./roles.ts";
+import { NO_DAY_EFFECTS, countAlive, currentBoss, winnerOf, type GameState, type Phase, type Winner } from "./state.ts";
+import { struckOut } from "./strikes.ts";
+import { mayVote, type DayBallots } from "./vote.ts";
+
+/** Everything the day decided (A3). */
+export interface DayOutcome {
+  readonly phase: Phase;
+  /** V5: every living player's score, penalties included (zero scores left out). */
+  readonly score: ReadonlyMap<Seat, number>;
+  readonly hanged: Seat | null;
+  /** V8: the player the lawyer saved. */
+  readonly excused: Seat | null;
+  readonly closedEarly: boolean;
+  /** P1, P2: who got the +2. */
+  readonly penalized: readonly Seat[];
+  /** M3: votes cast but not counted. */
+  readonly uncounted: readonly Seat[];
+  /** P1: who did not vote (and got a strike). */
+  readonly notVoted: readonly Seat[];
+  readonly modkilled: readonly Seat[];
+  readonly died: readonly Seat[];
+  readonly revealed: ReadonlyMap<Seat, RoleId>;
+  readonly winner: Winner | null;
+}
+
+/** Close the day (early or at the deadline): tally, penalties, the lawyer, modkills, reveals, win check. */
+export function closeDay(
+  state: GameState,
+  ballots: DayBallots,
+  gmModkills: readonly Seat[],
+): { state: GameState; outcome: DayOutcome } | Rejection {
+  if (state.phase.kind !== "day" || state.winner !== null)
+    return reject("day/out-of-phase", "V1", "there is no day to close");
+  const n = state.players.length;
+  const score: number[] = new Array<number>(n).fill(0);
+  const penalized = new Set<Seat>();
+  const notVoted: Seat[] = [];
+  const uncounted: Seat[] = [];
+  for (const seat of state.day.penalty) {
+    score[seat]! += 2; // P2
+    penalized.add(seat);
+  }
+  for (let seat = 0; seat < n; seat++) {
+    if (!mayVote(state, seat)) continue;
+    const vote = ballots.votes[seat];
+    if (!vote) {
+      score[seat]! += 2; // P1
+      penalized.add(seat);
+      notVoted.push(seat);
+      continue;
+    }
+    if (state.day.bossUncounted === seat) {
+      uncounted.push(seat); // M3, V6: accepted, shown, silently not counted
+      continue;
+    }
+    const spec = ROLES[state.players[seat]!.role];
+    if (vote.color === "red") score[vote.target]! += spec.redWeight;
+    else score[vote.target]! -= spec.blueWeight; // V4
+  }
+
+  // V5, G3: the unique highest score above zero is hanged.
+  let top: Seat | null = null;
+  let best = 0;
+  let tie = false;
+  for (let seat = 0; seat < n; seat++) {
+    if (!state.players[seat]!.alive) continue;
+    const s = score[seat]!;
+    if (s > best) {
+      best = s;
+      top = seat;
+      tie = false;
+    } else if (s === best && s > 0) tie = true;
+  }
+  let hanged = tie ? null : top;
+  let excused: Seat | null = null;
+  // V8: the lawyer's effective protect, unless the prosecutor named the same player.
+  if (hanged !== null && state.day.protect === hanged && state.day.unprotect !== hanged) {
+    excused = hanged;
+    hanged = null;
+  }
+
+  const players: Player[] = state.players.map((p, i) =>
+    notVoted.includes(i) ? { ...p, voteStrikes: p.voteStrikes + 1 } : p,
+  );
+  const modkilled: Seat[] = [];
+  for (let seat = 0; seat < n; seat++) {
+    if (seat === hanged || !players[seat]!.alive) continue;
+    if ((notVoted.includes(seat) && struckOut(players[seat]!, state.options)) || gmModkills.includes(seat))
+      modkilled.push(seat); // P3, F2
+  }
+  const died = [...(hanged !== null ? [hanged] : []), ...modkilled].sort((a, b) => a - b);
+  for (const seat of died) players[seat] = { ...players[seat]!, alive: false };
+  const revealed = new Map<Seat, RoleId>();
+  if (state.aliveAtStart > 10) for (const seat of died) revealed.set(seat, players[seat]!.role); // R1
+
+  const scoreMap = new Map<Seat, number>();
+  for (let seat = 0; seat < n; seat++) if (state.players[seat]!.alive && score[seat] !== 0) scoreMap.set(seat, score[seat]!);
+  const winner = winnerOf(players);
+  const next: GameState = {
+    ...state,
+    players,
+    phase: { kind: "night", number: state.phase.number + 1 },
+    aliveAtStart: countAlive(players),
+    boss: currentBoss(players), // M1: succession takes effect from the next night
+    day: NO_DAY_EFFECTS,
+    winner,
+  };
+  return {
+    state: next,
+    outcome: {
+      phase: state.phase,
+      score: scoreMap,
+      hanged,
+      excused,
+      closedEarly: ballots.closedEarly,
+      penalized: [...penalized].sort((a, b) => a - b),
+      uncounted,
+      notVoted,
+      modkilled,
+      died,
+      revealed,
+      winner,
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import { emptyBallots } from "./night-action.ts";
+import { DEFAULT_OPTIONS, type GameOptions } from "./options.ts";
+import { nameKey, type Player, type Seat } from "./player.ts";
+import { reject, type Rejection } from "./rejection.ts";
+import { rngFromSeed, shuffle } from "./rng.ts";
+import { DEFAULT_ROLES, type RoleId } from "./roles.ts";
+import { NO_DAY_EFFECTS, countAlive, currentBoss, type GameState } from "./state.ts";
+
+export interface SeatSetup {
+  readonly name: string;
+  /** Dealt by the GM's hand (S1); leave every role out to deal from the seed. */
+  readonly role?: RoleId;
+}
+
+export interface GameSetup {
+  readonly players: readonly SeatSetup[];
+  /** F1: the seed behind the deal and the rolls; null when the GM fixes every roll by hand. */
+  readonly seed: string | null;
+  readonly options?: Partial<GameOptions>;
+  /** S3: the role list to deal from the seed; the default table (RULES.md §1) when left out. */
+  readonly roles?: readonly RoleId[];
+}
+
+/** Names must be non-empty and unique, compared as REPLAY.md says (case, ё = е). */
+export function checkNewName(players: readonly { readonly name: string }[], name: string): Rejection | null {
+  if (name.trim() === "") return reject("setup/empty-name", "S3", "a player's name is empty");
+  const key = nameKey(name);
+  if (players.some((p) => nameKey(p.name) === key))
+    return reject("setup/duplicate-name", "S3", `the name ${name} is taken`);
+  return null;
+}
+
+/** S1, S3, G4: the state at the start of night 1, from a hand deal or a deal from the seed. */
+export function createGame(setup: GameSetup): GameState | Rejection {
+  const names: { name: string }[] = [];
+  for (const p of setup.players) {
+    const bad = checkNewName(names, p.name);
+    if (bad) return bad;
+    names.push({ name: p.name });
+  }
+  if (names.length === 0) return reject("setup/no-players", "S3", "the game has no players");
+  const given = setup.players.filter((p) => p.role !== undefined).length;
+  let roles: RoleId[];
+  if (given === setup.players.length) {
+    roles = setup.players.map((p) => p.role!);
+  } else if (given === 0) {
+    if (setup.seed === null) return reject("setup/no-seed", "S1", "a deal from the seed needs a seed");
+    const list = setup.roles ?? DEFAULT_ROLES;
+    if (list.length !== setup.players.length)
+      return reject("setup/role-count", "S3", `${list.length} roles for ${setup.players.length} players`);
+    roles = shuffle(list, rngFromSeed(`deal:${setup.seed}`)).value;
+  } else {
+    return reject("setup/partial-deal", "S1", "either every player has a role (a hand deal) or none has");
+  }
+  const seen = new Set<RoleId>();
+  for (const role of roles) {
+    if (role !== "citizen" && seen.has(role))
+      return reject("setup/duplicate-role", "S3", `the role ${role} appears more than once`);
+    seen.add(role);
+  }
+  const players: Player[] = setup.players.map((p, i) => ({
+    name: p.name,
+    role: roles[i]!,
+    alive: true,
+    voteStrikes: 0,
+    nightStrikes: 0,
+  }));
+  return {
+    options: { ...DEFAULT_OPTIONS, ...setup.options },
+    players,
+    phase: { kind: "night", number: 1 },
+    aliveAtStart: countAlive(players),
+    boss: currentBoss(players),
+    rng: setup.seed === null ? null : rngFromSeed(setup.seed),
+    memory: {
+      own: emptyBallots(players.length).own,
+      healTarget: null,
+      savedByHealFrom: [],
+      silencedNext: [],
+    },
+    day: NO_DAY_EFFECTS,
+    winner: null,
+  };
+}
+
+/** P4: the substitute takes the seat whole (role, chats, strikes, silences, last night's targets). */
+export function replacePlayer(state: GameState, seat: Seat, name: string): GameState | Rejection {
+  const p = state.players[seat];
+  if (!p) return reject("gm/unknown-player", "P4", "no such player to replace");
+  if (!p.alive) return reject("gm/replace-dead", "P4", `${p.name} (${p.role}) is dead and cannot be replaced`);
+  const bad = checkNewName(state.players, name);
+  if (bad) return reject(bad.code, "P4", `${p.name} (${p.role}) cannot be replaced: ${bad.message}`);
+  const players = state.players.slice();
+  players[seat] = { ...p, name };
+  return { ...state, players };
+}
+
+/** F2: a modkill by the GM names a living player; it takes effect at the end of the phase. */
+export function checkModkill(state: GameState, seat: Seat): Rejection | null {
+  const p = state.players[seat];
+  if (!p) return reject("gm/unknown-player", "F2", "no such player to modkill");
+  if (!p.alive) return reject("gm/modkill-dead", "F2", `${p.name} (${p.role}) is already dead`);
+  return null;
+}

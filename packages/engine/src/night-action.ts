@@ -1,0 +1,356 @@
+import type { ClauseId } from "./clauses.ts";
+import type { Seat } from "./player.ts";
+import { reject, type Rejection } from "./rejection.ts";
+import { ROLES, isMafia } from "./roles.ts";
+import type { GameState } from "./state.ts";
+
+export const HEAL_FROM_ROLES = ["mafia", "maniac", "sheriff"] as const;
+export type HealFromRole = (typeof HEAL_FROM_ROLES)[number];
+
+export const TARGETED_ACTS = [
+  "block",
+  "protect",
+  "bloodyKill",
+  "quickKill",
+  "torture",
+  "shoot",
+  "check",
+  "serum",
+  "heal",
+  "poison",
+  "visit",
+  "unprotect",
+  "mark",
+] as const;
+export type TargetedAct = (typeof TARGETED_ACTS)[number];
+
+export type NightAction =
+  | { readonly act: "mafia"; readonly kill: readonly Seat[]; readonly intimidate: readonly Seat[] }
+  | { readonly act: "council"; readonly question: string }
+  | { readonly act: TargetedAct; readonly target: Seat }
+  | { readonly act: "healFrom"; readonly role: HealFromRole }
+  | { readonly act: "pass" };
+
+export type ActKind = NightAction["act"];
+
+/**
+ * The night's submissions, slot by slot (REPLAY.md): each player's own action, each mafioso's mafia
+ * action (M4 picks one), the sheriff/sergeant pair's one action (T1). A thug who is boss has one slot for
+ * both the mafia action and the block (M6), kept in his own slot. A later submission replaces an earlier
+ * one in the same slot, so only each slot's last submission matters.
+ */
+export interface NightBallots {
+  readonly own: readonly (NightAction | null)[];
+  readonly mafia: readonly (NightAction | null)[];
+  readonly pair: NightAction | null;
+}
+
+export function emptyBallots(seats: number): NightBallots {
+  const none: (NightAction | null)[] = new Array<NightAction | null>(seats).fill(null);
+  return { own: none, mafia: none, pair: null };
+}
+
+type Slot = "own" | "mafia" | "pair";
+
+const TARGET_ACT_ROLE: { readonly [A in TargetedAct]: string } = {
+  block: "thug",
+  protect: "lawyer",
+  bloodyKill: "maniac",
+  quickKill: "maniac",
+  torture: "maniac",
+  shoot: "sheriff",
+  check: "sergeant",
+  serum: "doctor",
+  heal: "doctor",
+  poison: "doctor",
+  visit: "girl",
+  unprotect: "prosecutor",
+  mark: "shahid",
+};
+
+const ACT_CLAUSE: { readonly [A in ActKind]: ClauseId } = {
+  mafia: "M2",
+  council: "M2c",
+  block: "M6",
+  protect: "M5",
+  bloodyKill: "N1a",
+  quickKill: "N1b",
+  torture: "N1c",
+  shoot: "T1",
+  check: "T2",
+  serum: "T3a",
+  heal: "T3b",
+  healFrom: "T3c",
+  poison: "T3d",
+  visit: "T4",
+  unprotect: "T5",
+  mark: "T6",
+  pass: "P2",
+};
+
+const VERB: { readonly [A in TargetedAct]: string } = {
+  block: "block",
+  protect: "protect",
+  bloodyKill: "kill",
+  quickKill: "kill",
+  torture: "torture",
+  shoot: "shoot",
+  check: "check",
+  serum: "use serum on",
+  heal: "heal",
+  poison: "poison",
+  visit: "visit",
+  unprotect: "unprotect",
+  mark: "mark",
+};
+
+/** `Маша (girl)`: how refusals name a player. */
+export function who(state: GameState, seat: Seat): string {
+  const p = state.players[seat]!;
+  return `${p.name} (${p.role})`;
+}
+
+const isThugBoss = (state: GameState, seat: Seat): boolean =>
+  state.boss === seat && state.players[seat]!.role === "thug";
+
+/** The acts a living player may send tonight, before targets are considered (O1). */
+export function actsFor(state: GameState, seat: Seat): ActKind[] {
+  const p = state.players[seat];
+  if (!p || !p.alive || state.phase.kind !== "night" || state.winner !== null) return [];
+  const acts: ActKind[] = [];
+  if (isMafia(p.role)) acts.push("mafia", "council");
+  switch (ROLES[p.role].ownAct) {
+    case "protect":
+      if (state.boss !== seat) acts.push("protect"); // M5: a lawyer who becomes boss loses the protect
+      break;
+    case "block":
+      acts.push("block");
+      break;
+    case "maniac":
+      acts.push("bloodyKill", "quickKill", "torture");
+      break;
+    case "pair":
+      acts.push(p.role === "sheriff" ? "shoot" : "check");
+      break;
+    case "doctor":
+      acts.push("serum", "heal", "healFrom", "poison");
+      break;
+    case "visit":
+      acts.push("visit");
+      break;
+    case "unprotect":
+      acts.push("unprotect");
+      break;
+    case "mark":
+      acts.push("mark");
+      break;
+    case null:
+      break;
+    default: {
+      const never: never = ROLES[p.role].ownAct as never;
+      throw new Error(`unknown own act ${String(never)}`);
+    }
+  }
+  if (acts.length > 0) acts.push("pass");
+  return acts;
+}
+
+function slotFor(state: GameState, seat: Seat, act: ActKind): Slot {
+  const role = state.players[seat]!.role;
+  switch (act) {
+    case "mafia":
+    case "council":
+      return isThugBoss(state, seat) ? "own" : "mafia";
+    case "shoot":
+    case "check":
+      return "pair";
+    case "pass":
+      if (role === "sheriff" || role === "sergeant") return "pair";
+      if (state.boss === seat) return role === "thug" ? "own" : "mafia";
+      return role === "troll" || role === "elf" ? "mafia" : "own";
+    default:
+      return "own";
+  }
+}
+
+/** O1a: a target must be a living player, and only the heal and the protect may target oneself. */
+function checkTarget(state: GameState, seat: Seat, act: TargetedAct, target: Seat): Rejection | null {
+  const t = state.players[target];
+  if (!t) return reject("night/unknown-target", "O1a", `${who(state, seat)} names no such player`);
+  if (!t.alive)
+    return reject("night/dead-target", "O1a", `${who(state, seat)} may not ${VERB[act]} ${t.name}: not alive`);
+  if (target === seat && act !== "heal" && act !== "protect")
+    return reject("night/self-target", "O1a", `${who(state, seat)} may not ${VERB[act]} themselves`);
+  return null;
+}
+
+/** O1b: repeat limits compare with the player's own submission last night, effective or not. */
+function repeated(state: GameState, seat: Seat, act: TargetedAct, target: Seat): boolean {
+  const last = state.memory.own[seat];
+  return last !== null && last !== undefined && last.act === act && "target" in last && last.target === target;
+}
+
+function checkMafia(state: GameState, seat: Seat, kill: readonly Seat[], intimidate: readonly Seat[]): Rejection | null {
+  const by = who(state, seat);
+  const k = kill.length;
+  const i = intimidate.length;
+  if (k === 0 && i === 0) return reject("night/mafia-empty", "M2", `${by} sent a mafia action with no target`);
+  if (k > 2) return reject("night/mafia-too-many-kills", "M2a", `${by}: the mafia may kill at most two players`);
+  if (k === 2 && i > 0)
+    return reject("night/mafia-combination", "M2a", `${by}: the mafia may kill two, or kill one and intimidate one`);
+  if (k === 1 && i > 1)
+    return reject("night/mafia-combination", "M2a", `${by}: with a kill the mafia may intimidate only one player`);
+  if (k === 0 && i > 3) return reject("night/too-many-intimidations", "M2b", `${by}: at most 3 players may be intimidated`);
+  if (k === 0 && i > 2 && state.aliveAtStart < 10)
+    return reject(
+      "night/too-many-intimidations",
+      "M2b",
+      `${by}: at most 2 players may be intimidated when fewer than 10 are alive`,
+    );
+  if (k === 2 && state.aliveAtStart === 3)
+    return reject("night/no-double-kill-at-three", "M2", `${by}: the mafia may not kill two when 3 are alive`);
+  const seen = new Set<Seat>();
+  for (const [list, verb] of [
+    [kill, "kill"],
+    [intimidate, "intimidate"],
+  ] as const) {
+    for (const t of list) {
+      const target = state.players[t];
+      if (!target) return reject("night/unknown-target", "O1a", `${by} names no such player`);
+      if (!target.alive) return reject("night/dead-target", "O1a", `${by} may not ${verb} ${target.name}: not alive`);
+      if (isMafia(target.role))
+        return reject("night/mafia-target", "O1a", `${by}: the mafia may not ${verb} a mafia member (${target.name})`);
+      if (seen.has(t))
+        return reject("night/duplicate-target", "O1a", `${by}: the targets of one mafia action must be distinct`);
+      seen.add(t);
+    }
+  }
+  return null;
+}
+
+/** T3c: heal-from-role needs both mafia and maniac alive and roles still revealed (> 10 alive). */
+export function healFromAvailable(state: GameState): boolean {
+  if (state.aliveAtStart <= 10) return false;
+  let mafia = false;
+  let maniac = false;
+  for (const p of state.players) {
+    if (!p.alive) continue;
+    if (isMafia(p.role)) mafia = true;
+    else if (p.role === "maniac") maniac = true;
+  }
+  return mafia && maniac;
+}
+
+/** O1, O1a, O1b: check one submission as the server would, returning the refusal or null. */
+export function checkNightAction(state: GameState, seat: Seat, action: NightAction): Rejection | null {
+  const actor = state.players[seat];
+  if (!actor) return reject("night/unknown-player", "O1", `no such player`);
+  if (state.winner !== null) return reject("game/over", "W1", `the game is over`);
+  if (state.phase.kind !== "night")
+    return reject("night/out-of-phase", "O1", `${who(state, seat)} may not act: it is not night`);
+  if (!actor.alive) return reject("night/dead-actor", "G7", `${who(state, seat)} is dead and cannot act`);
+  const acts = actsFor(state, seat);
+  if (!acts.includes(action.act)) {
+    if (action.act === "pass")
+      return reject("night/no-action", "T7", `${who(state, seat)} has no night action to pass`);
+    if (action.act === "protect" && actor.role === "lawyer")
+      return reject("night/lawyer-is-boss", "M5", `${who(state, seat)} is the boss and has lost the protect`);
+    const need =
+      action.act === "mafia" || action.act === "council"
+        ? "a mafia member"
+        : `the ${"target" in action ? TARGET_ACT_ROLE[action.act] : "doctor"}`;
+    return reject(
+      "night/act-not-available",
+      ACT_CLAUSE[action.act],
+      `${who(state, seat)} may not ${action.act}: only ${need} can`,
+    );
+  }
+  const three = state.aliveAtStart === 3;
+  switch (action.act) {
+    case "mafia":
+      return checkMafia(state, seat, action.kill, action.intimidate);
+    case "council":
+      return action.question.trim() === ""
+        ? reject("night/empty-question", "M2c", `${who(state, seat)}: the question to the council is empty`)
+        : null;
+    case "healFrom": {
+      if (!healFromAvailable(state))
+        return reject(
+          "night/heal-from-unavailable",
+          "T3c",
+          `${who(state, seat)} may not heal from a role: it needs both mafia and maniac alive and more than 10 players`,
+        );
+      const last = state.memory.own[seat];
+      if (last && last.act === "healFrom" && last.role === action.role)
+        return reject(
+          "night/repeat-heal-from",
+          "T3c",
+          `${who(state, seat)} may not heal from ${action.role} two nights in a row`,
+        );
+      return null;
+    }
+    case "pass":
+      return null;
+    default: {
+      const bad = checkTarget(state, seat, action.act, action.target);
+      if (bad) return bad;
+      const target = state.players[action.target]!.name;
+      const by = who(state, seat);
+      switch (action.act) {
+        case "block":
+          if (!three && repeated(state, seat, "block", action.target))
+            return reject("night/repeat-target", "M6", `${by} may not block ${target} two nights in a row`);
+          return null;
+        case "visit":
+          if (!three && repeated(state, seat, "visit", action.target))
+            return reject("night/repeat-target", "T4", `${by} may not visit ${target} two nights in a row`);
+          return null;
+        case "mark":
+          if (!three && repeated(state, seat, "mark", action.target))
+            return reject("night/repeat-target", "T6", `${by} may not mark ${target} two nights in a row`);
+          return null;
+        case "heal":
+          if (!three && repeated(state, seat, "heal", action.target))
+            return reject("night/repeat-target", "T3e", `${by} may not heal ${target} two nights in a row`);
+          return null;
+        case "serum": {
+          const last = state.memory.own[seat];
+          if (state.aliveAtStart < 15 && last && last.act === "serum")
+            return reject(
+              "night/repeat-serum",
+              "T3a",
+              `${by} may not use serum two nights in a row when fewer than 15 are alive`,
+            );
+          return null;
+        }
+        default:
+          return null;
+      }
+    }
+  }
+}
+
+/** Submit, replace or pass: the new ballots, or the refusal (nothing changes then). */
+export function submitNightAction(
+  state: GameState,
+  ballots: NightBallots,
+  seat: Seat,
+  action: NightAction,
+): NightBallots | Rejection {
+  const bad = checkNightAction(state, seat, action);
+  if (bad) return bad;
+  const slot = slotFor(state, seat, action.act);
+  if (slot === "pair") return { ...ballots, pair: action };
+  const list = ballots[slot].slice();
+  list[seat] = action;
+  return slot === "own" ? { ...ballots, own: list } : { ...ballots, mafia: list };
+}
+
+/** The living players a targeted act may name (for forms and bots): each checked as a submission. */
+export function legalTargets(state: GameState, seat: Seat, act: TargetedAct): Seat[] {
+  const out: Seat[] = [];
+  for (let t = 0; t < state.players.length; t++) {
+    if (state.players[t]!.alive && checkNightAction(state, seat, { act, target: t }) === null) out.push(t);
+  }
+  return out;
+}

@@ -1,0 +1,118 @@
+import { z } from "zod";
+import { HEAL_FROM_ROLES, TARGETED_ACTS } from "./night-action.ts";
+import { OPTION_VALUES } from "./options.ts";
+import { ROLL_NAMES } from "./night.ts";
+import { ROLE_IDS } from "./roles.ts";
+
+/** The file format of REPLAY.md, as zod schemas: unknown keys are errors. */
+export const REPLAY_FORMAT = "forum-mafia/replay@1";
+
+const name = z.string().min(1);
+const by = { by: name };
+
+export const mafiaQuestionSchema = z.strictObject({ ...by, act: z.literal("mafia"), question: z.string() });
+export const mafiaHitSchema = z.strictObject({
+  ...by,
+  act: z.literal("mafia"),
+  kill: z.array(name).optional(),
+  intimidate: z.array(name).optional(),
+});
+export const targetedActionSchema = z.strictObject({ ...by, act: z.enum(TARGETED_ACTS), target: name });
+export const healFromSchema = z.strictObject({ ...by, act: z.literal("healFrom"), role: z.enum(HEAL_FROM_ROLES) });
+export const passSchema = z.strictObject({ ...by, act: z.literal("pass") });
+const actionHead = z.looseObject({ by: name, act: z.string() });
+
+/** The schema for one night action, chosen by its `act` so that errors speak of that act. */
+export function actionSchemaFor(raw: unknown): z.ZodType<ReplayAction> {
+  const head = actionHead.safeParse(raw);
+  if (!head.success) return actionHead as unknown as z.ZodType<ReplayAction>;
+  const act = head.data.act;
+  if (act === "mafia") return isQuestion(raw) ? mafiaQuestionSchema : mafiaHitSchema;
+  if (act === "healFrom") return healFromSchema;
+  if (act === "pass") return passSchema;
+  if ((TARGETED_ACTS as readonly string[]).includes(act)) return targetedActionSchema;
+  return z.never({ error: `unknown act "${act}"` }) as unknown as z.ZodType<ReplayAction>;
+}
+
+const isQuestion = (raw: unknown): boolean => typeof raw === "object" && raw !== null && "question" in raw;
+
+export const replayVoteSchema = z.union([
+  z.strictObject({ ...by, red: name, early: z.boolean().optional() }),
+  z.strictObject({ ...by, blue: name, early: z.boolean().optional() }),
+]);
+
+export const gmEntrySchema = z.union([
+  z.strictObject({ modkill: name, reason: z.string().optional() }),
+  z.strictObject({ replace: name, with: name }),
+]);
+const gm = z.union([gmEntrySchema, z.array(gmEntrySchema)]).optional();
+
+export const replayNightSchema = z.strictObject({
+  night: z.number().int().positive(),
+  actions: z.array(z.unknown()).optional(),
+  rolls: z.strictObject(Object.fromEntries(ROLL_NAMES.map((r) => [r, z.boolean().optional()]))).optional(),
+  council: z.enum(["yes", "no", "rejected"]).optional(),
+  gm,
+});
+
+export const replayDaySchema = z.strictObject({
+  day: z.number().int().positive(),
+  votes: z.array(z.unknown()).optional(),
+  gm,
+});
+
+export const replayFileSchema = z.strictObject({
+  format: z.string(),
+  seed: z.string().optional(),
+  options: z
+    .strictObject({
+      earlyClose: z.enum(OPTION_VALUES.earlyClose).optional(),
+      strikes: z.enum(OPTION_VALUES.strikes).optional(),
+    })
+    .optional(),
+  players: z.array(z.strictObject({ name: z.string(), role: z.string() })),
+  phases: z.array(z.unknown()),
+});
+
+export type ReplayAction =
+  | z.infer<typeof mafiaQuestionSchema>
+  | z.infer<typeof mafiaHitSchema>
+  | z.infer<typeof targetedActionSchema>
+  | z.infer<typeof healFromSchema>
+  | z.infer<typeof passSchema>;
+
+export type ReplayVote = { by: string; red: string; early?: boolean } | { by: string; blue: string; early?: boolean };
+
+export type GmEntry = { modkill: string; reason?: string } | { replace: string; with: string };
+
+export interface ReplayNight {
+  night: number;
+  actions?: ReplayAction[];
+  rolls?: Partial<Record<(typeof ROLL_NAMES)[number], boolean>>;
+  council?: "yes" | "no" | "rejected";
+  gm?: GmEntry | GmEntry[];
+}
+
+export interface ReplayDay {
+  day: number;
+  votes?: ReplayVote[];
+  gm?: GmEntry | GmEntry[];
+}
+
+export type ReplayPhase = ReplayNight | ReplayDay;
+
+export interface ReplayFile {
+  format: string;
+  seed?: string;
+  options?: { earlyClose?: "majority" | "all"; strikes?: "shared" | "separate" };
+  players: { name: string; role: string }[];
+  phases: ReplayPhase[];
+}
+
+/** The first problem zod found, as "path: message". */
+export function describeIssue(error: z.ZodError, prefix: string): string {
+  const issue = error.issues[0]!;
+  const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
+  const where = `${prefix}${path}`.replace(/^\./, "");
+  return `${where === "" ? "" : `${where}: `}${issue.message}`;
+}

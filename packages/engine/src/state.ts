@@ -1,0 +1,110 @@
+import type { NightAction } from "./night-action.ts";
+import type { GameOptions } from "./options.ts";
+import type { Player, Seat } from "./player.ts";
+import type { RngState } from "./rng.ts";
+import { ROLES, type RoleId } from "./roles.ts";
+
+export type Winner = "town" | "mafia" | "maniac" | "draw";
+
+export interface Phase {
+  readonly kind: "night" | "day";
+  readonly number: number;
+}
+
+/** What last night leaves for tonight: the repeat limits (O1b) and T3e's silent limits. */
+export interface NightMemory {
+  /** Each seat's final own-slot submission last night, effective or not (O1b). */
+  readonly own: readonly (NightAction | null)[];
+  /** The doctor's heal (b) target last night (T3e, third limit). */
+  readonly healTarget: Seat | null;
+  /** Players whom last night's heal-from-role actually saved (T3e, second limit). */
+  readonly savedByHealFrom: readonly Seat[];
+  /** Torture and poison take the vote for two days (N1c, T3d): who loses the day after tomorrow. */
+  readonly silencedNext: readonly Seat[];
+}
+
+/** What a night leaves for the day that follows it. */
+export interface DayEffects {
+  /** A1: who cannot vote today, as announced. */
+  readonly silenced: readonly Seat[];
+  /** M3: the boss whose vote is silently not counted. */
+  readonly bossUncounted: Seat | null;
+  /** O3: the lawyer's effective protect target (M5) and the prosecutor's effective unprotect (T5). */
+  readonly protect: Seat | null;
+  readonly unprotect: Seat | null;
+  /** P2: players who get 2 red penalty votes today. */
+  readonly penalty: readonly Seat[];
+}
+
+export interface GameState {
+  readonly options: GameOptions;
+  readonly players: readonly Player[];
+  /** The phase now in play. */
+  readonly phase: Phase;
+  /** Alive at the start of the phase now in play (R1, M2, T3, T4, …). */
+  readonly aliveAtStart: number;
+  /** The current boss (M1), fixed when a night starts; null if no mafia is alive. */
+  readonly boss: Seat | null;
+  /** The roll stream (rng.ts), or null when no seed was given and every roll must be fixed. */
+  readonly rng: RngState | null;
+  readonly memory: NightMemory;
+  readonly day: DayEffects;
+  readonly winner: Winner | null;
+}
+
+export const NO_DAY_EFFECTS: DayEffects = {
+  silenced: [],
+  bossUncounted: null,
+  protect: null,
+  unprotect: null,
+  penalty: [],
+};
+
+export function countAlive(players: readonly Player[]): number {
+  let n = 0;
+  for (const p of players) if (p.alive) n++;
+  return n;
+}
+
+/** The living seat holding a role, or null (roles other than citizen appear once, S3). */
+export function seatOf(players: readonly Player[], role: RoleId): Seat | null {
+  for (let i = 0; i < players.length; i++) {
+    const p = players[i]!;
+    if (p.role === role && p.alive) return i;
+  }
+  return null;
+}
+
+/** M1: the highest-ranked living mafioso in the succession, or null. */
+export function currentBoss(players: readonly Player[]): Seat | null {
+  let best: Seat | null = null;
+  let bestRank = Infinity;
+  for (let i = 0; i < players.length; i++) {
+    const p = players[i]!;
+    const rank = ROLES[p.role].succession;
+    if (p.alive && rank !== null && rank < bestRank) {
+      best = i;
+      bestRank = rank;
+    }
+  }
+  return best;
+}
+
+/** W1, checked in this order after every night and day. */
+export function winnerOf(players: readonly Player[]): Winner | null {
+  let alive = 0;
+  let mafia = 0;
+  let maniac = 0;
+  for (const p of players) {
+    if (!p.alive) continue;
+    alive++;
+    const f = ROLES[p.role].faction;
+    if (f === "mafia") mafia++;
+    else if (f === "maniac") maniac++;
+  }
+  if (alive === 0) return "draw";
+  if (mafia === 0 && maniac === 0) return "town";
+  if (maniac > 0 && alive - maniac <= 1) return "maniac";
+  if (maniac === 0 && mafia >= alive - mafia) return "mafia";
+  return null;
+}

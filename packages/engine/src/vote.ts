@@ -1,0 +1,69 @@
+import type { Seat } from "./player.ts";
+import { reject, type Rejection } from "./rejection.ts";
+import type { GameState } from "./state.ts";
+
+export type VoteColor = "red" | "blue";
+
+export interface Vote {
+  readonly color: VoteColor;
+  readonly target: Seat;
+  /** V7: carries the word "досрочно"; it has effect from day 3 on. */
+  readonly early: boolean;
+}
+
+/** The day's ballots: each player's last vote (V1), and whether the day closed early (V7). */
+export interface DayBallots {
+  readonly votes: readonly (Vote | null)[];
+  readonly closedEarly: boolean;
+}
+
+export function emptyDayBallots(seats: number): DayBallots {
+  return { votes: new Array<Vote | null>(seats).fill(null), closedEarly: false };
+}
+
+/** V6: the living players who may vote today (the M3 boss keeps the right in public). */
+export function mayVote(state: GameState, seat: Seat): boolean {
+  return state.players[seat]?.alive === true && !state.day.silenced.includes(seat);
+}
+
+export const earlyCounts = (state: GameState): boolean => state.phase.number >= 3;
+
+/** V1, V3, V6, V7, G7: check one vote as the server would. */
+export function checkVote(state: GameState, ballots: DayBallots, seat: Seat, vote: Vote): Rejection | null {
+  const voter = state.players[seat];
+  if (!voter) return reject("vote/unknown-player", "V1", "no such player");
+  const by = `${voter.name} (${voter.role})`;
+  if (state.winner !== null) return reject("game/over", "W1", "the game is over");
+  if (state.phase.kind !== "day") return reject("vote/out-of-phase", "V1", `${by} may not vote: it is not day`);
+  if (ballots.closedEarly) return reject("vote/day-closed", "V7", `${by} may not vote: the day has closed early`);
+  if (!voter.alive) return reject("vote/dead-voter", "G7", `${by} is dead and cannot vote`);
+  if (!mayVote(state, seat)) return reject("vote/silenced", "V6", `${by} cannot vote today`);
+  const target = state.players[vote.target];
+  if (!target) return reject("vote/unknown-target", "V1", `${by} votes for no such player`);
+  if (vote.target === seat) return reject("vote/self", "V3", `${by} may not vote for themselves`);
+  if (!target.alive) return reject("vote/dead-target", "V1", `${by} may not vote for ${target.name}: not alive`);
+  const last = ballots.votes[seat];
+  if (last && last.early && earlyCounts(state))
+    return reject("vote/early-final", "V7", `${by} has voted early and may not change the vote`);
+  return null;
+}
+
+/** Cast (or replace) a vote; the day closes at once when enough early votes are in (V7). */
+export function castVote(state: GameState, ballots: DayBallots, seat: Seat, vote: Vote): DayBallots | Rejection {
+  const bad = checkVote(state, ballots, seat, vote);
+  if (bad) return bad;
+  const votes = ballots.votes.slice();
+  votes[seat] = vote;
+  let closedEarly = false;
+  if (earlyCounts(state)) {
+    let eligible = 0;
+    let early = 0;
+    for (let i = 0; i < votes.length; i++) {
+      if (!mayVote(state, i)) continue;
+      eligible++;
+      if (votes[i]?.early) early++;
+    }
+    closedEarly = state.options.earlyClose === "all" ? early === eligible : early * 2 > eligible;
+  }
+  return { votes, closedEarly };
+}
