@@ -19,7 +19,14 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["node:*", "fs", "path", "crypto", "os", "child_process"], message: "The engine is pure: no I/O." }] },
+        {
+          patterns: [
+            {
+              group: ["node:*", "fs", "path", "crypto", "os", "child_process"],
+              message: "The engine is pure: no I/O.",
+            },
+          ],
+        },
       ],
       "no-restricted-globals": [
         "error",

@@ -9,7 +9,8 @@ const files = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f)
 const titles: string[] = [];
 for (const f of files) {
   const text = readFileSync(join(dir, f), "utf8");
-  for (const m of text.matchAll(/\b(?:it|test|describe)(?:\.each\([^)]*\))?\(\s*(["'`])(.*?)\1/gs)) titles.push(m[2]!);
+  for (const m of text.matchAll(/\b(?:it|test|describe)(?:\.each\([^)]*\))?\(\s*(["'`])(.*?)\1/gs))
+    titles.push(m[2]!);
 }
 const known = new Set<string>(CLAUSES);
 const named = new Set<string>();
@@ -21,7 +22,8 @@ for (const title of titles) {
   }
 }
 const missing = CLAUSES.filter((c) => !named.has(c));
-if (unknown.size > 0) console.error(`tests name clauses that RULES.md does not have: ${[...unknown].join(", ")}`);
+if (unknown.size > 0)
+  console.error(`tests name clauses that RULES.md does not have: ${[...unknown].join(", ")}`);
 if (missing.length > 0) console.error(`clauses without a test: ${missing.join(", ")}`);
 if (missing.length > 0 || unknown.size > 0) process.exit(1);
 console.log(`every one of ${CLAUSES.length} clauses has a test (${titles.length} test titles read)`);

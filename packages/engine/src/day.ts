@@ -1,7 +1,15 @@
 import type { Player, Seat } from "./player.ts";
 import { reject, type Rejection } from "./rejection.ts";
 import { ROLES, type RoleId } from "./roles.ts";
-import { NO_DAY_EFFECTS, countAlive, currentBoss, winnerOf, type GameState, type Phase, type Winner } from "./state.ts";
+import {
+  NO_DAY_EFFECTS,
+  countAlive,
+  currentBoss,
+  winnerOf,
+  type GameState,
+  type Phase,
+  type Winner,
+} from "./state.ts";
 import { struckOut } from "./strikes.ts";
 import { mayVote, type DayBallots } from "./vote.ts";
 
@@ -97,7 +105,8 @@ export function closeDay(
   if (state.aliveAtStart > 10) for (const seat of died) revealed.set(seat, players[seat]!.role); // R1
 
   const scoreMap = new Map<Seat, number>();
-  for (let seat = 0; seat < n; seat++) if (state.players[seat]!.alive && score[seat] !== 0) scoreMap.set(seat, score[seat]!);
+  for (let seat = 0; seat < n; seat++)
+    if (state.players[seat]!.alive && score[seat] !== 0) scoreMap.set(seat, score[seat]!);
   const winner = winnerOf(players);
   const next: GameState = {
     ...state,

@@ -87,7 +87,8 @@ export function createGame(setup: GameSetup): GameState | Rejection {
 export function replacePlayer(state: GameState, seat: Seat, name: string): GameState | Rejection {
   const p = state.players[seat];
   if (!p) return reject("gm/unknown-player", "P4", "no such player to replace");
-  if (!p.alive) return reject("gm/replace-dead", "P4", `${p.name} (${p.role}) is dead and cannot be replaced`);
+  if (!p.alive)
+    return reject("gm/replace-dead", "P4", `${p.name} (${p.role}) is dead and cannot be replaced`);
   const bad = checkNewName(state.players, name);
   if (bad) return reject(bad.code, "P4", `${p.name} (${p.role}) cannot be replaced: ${bad.message}`);
   const players = state.players.slice();

@@ -98,7 +98,11 @@ export function act(m: Match, seat: Seat, action: NightAction): Match | Rejectio
   const night = submitNightAction(m.state, m.night, seat, action);
   if (isRejection(night)) return night;
   const open = m.open as ReplayNight;
-  return { ...m, night, open: { ...open, actions: [...(open.actions ?? []), toReplayAction(m.state, seat, action)] } };
+  return {
+    ...m,
+    night,
+    open: { ...open, actions: [...(open.actions ?? []), toReplayAction(m.state, seat, action)] },
+  };
 }
 
 /** Cast or change a vote (V1–V7). */

@@ -178,7 +178,11 @@ function checkTarget(state: GameState, seat: Seat, act: TargetedAct, target: Sea
   const t = state.players[target];
   if (!t) return reject("night/unknown-target", "O1a", `${who(state, seat)} names no such player`);
   if (!t.alive)
-    return reject("night/dead-target", "O1a", `${who(state, seat)} may not ${VERB[act]} ${t.name}: not alive`);
+    return reject(
+      "night/dead-target",
+      "O1a",
+      `${who(state, seat)} may not ${VERB[act]} ${t.name}: not alive`,
+    );
   if (target === seat && act !== "heal" && act !== "protect")
     return reject("night/self-target", "O1a", `${who(state, seat)} may not ${VERB[act]} themselves`);
   return null;
@@ -187,20 +191,38 @@ function checkTarget(state: GameState, seat: Seat, act: TargetedAct, target: Sea
 /** O1b: repeat limits compare with the player's own submission last night, effective or not. */
 function repeated(state: GameState, seat: Seat, act: TargetedAct, target: Seat): boolean {
   const last = state.memory.own[seat];
-  return last !== null && last !== undefined && last.act === act && "target" in last && last.target === target;
+  return (
+    last !== null && last !== undefined && last.act === act && "target" in last && last.target === target
+  );
 }
 
-function checkMafia(state: GameState, seat: Seat, kill: readonly Seat[], intimidate: readonly Seat[]): Rejection | null {
+function checkMafia(
+  state: GameState,
+  seat: Seat,
+  kill: readonly Seat[],
+  intimidate: readonly Seat[],
+): Rejection | null {
   const by = who(state, seat);
   const k = kill.length;
   const i = intimidate.length;
-  if (k === 0 && i === 0) return reject("night/mafia-empty", "M2", `${by} sent a mafia action with no target`);
-  if (k > 2) return reject("night/mafia-too-many-kills", "M2a", `${by}: the mafia may kill at most two players`);
+  if (k === 0 && i === 0)
+    return reject("night/mafia-empty", "M2", `${by} sent a mafia action with no target`);
+  if (k > 2)
+    return reject("night/mafia-too-many-kills", "M2a", `${by}: the mafia may kill at most two players`);
   if (k === 2 && i > 0)
-    return reject("night/mafia-combination", "M2a", `${by}: the mafia may kill two, or kill one and intimidate one`);
+    return reject(
+      "night/mafia-combination",
+      "M2a",
+      `${by}: the mafia may kill two, or kill one and intimidate one`,
+    );
   if (k === 1 && i > 1)
-    return reject("night/mafia-combination", "M2a", `${by}: with a kill the mafia may intimidate only one player`);
-  if (k === 0 && i > 3) return reject("night/too-many-intimidations", "M2b", `${by}: at most 3 players may be intimidated`);
+    return reject(
+      "night/mafia-combination",
+      "M2a",
+      `${by}: with a kill the mafia may intimidate only one player`,
+    );
+  if (k === 0 && i > 3)
+    return reject("night/too-many-intimidations", "M2b", `${by}: at most 3 players may be intimidated`);
   if (k === 0 && i > 2 && state.aliveAtStart < 10)
     return reject(
       "night/too-many-intimidations",
@@ -208,7 +230,11 @@ function checkMafia(state: GameState, seat: Seat, kill: readonly Seat[], intimid
       `${by}: at most 2 players may be intimidated when fewer than 10 are alive`,
     );
   if (k === 2 && state.aliveAtStart === 3)
-    return reject("night/no-double-kill-at-three", "M2", `${by}: the mafia may not kill two when 3 are alive`);
+    return reject(
+      "night/no-double-kill-at-three",
+      "M2",
+      `${by}: the mafia may not kill two when 3 are alive`,
+    );
   const seen = new Set<Seat>();
   for (const [list, verb] of [
     [kill, "kill"],
@@ -217,11 +243,20 @@ function checkMafia(state: GameState, seat: Seat, kill: readonly Seat[], intimid
     for (const t of list) {
       const target = state.players[t];
       if (!target) return reject("night/unknown-target", "O1a", `${by} names no such player`);
-      if (!target.alive) return reject("night/dead-target", "O1a", `${by} may not ${verb} ${target.name}: not alive`);
+      if (!target.alive)
+        return reject("night/dead-target", "O1a", `${by} may not ${verb} ${target.name}: not alive`);
       if (isMafia(target.role))
-        return reject("night/mafia-target", "O1a", `${by}: the mafia may not ${verb} a mafia member (${target.name})`);
+        return reject(
+          "night/mafia-target",
+          "O1a",
+          `${by}: the mafia may not ${verb} a mafia member (${target.name})`,
+        );
       if (seen.has(t))
-        return reject("night/duplicate-target", "O1a", `${by}: the targets of one mafia action must be distinct`);
+        return reject(
+          "night/duplicate-target",
+          "O1a",
+          `${by}: the targets of one mafia action must be distinct`,
+        );
       seen.add(t);
     }
   }

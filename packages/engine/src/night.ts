@@ -7,7 +7,13 @@ import { countAlive, winnerOf, type GameState, type Phase, type Winner } from ".
 import { struckOut } from "./strikes.ts";
 
 /** O8: the night's random rolls, in the order they are drawn. */
-export const ROLL_NAMES = ["bossExposed", "doctorExposed", "tortureEvidence", "girlSilence", "thugSilence"] as const;
+export const ROLL_NAMES = [
+  "bossExposed",
+  "doctorExposed",
+  "tortureEvidence",
+  "girlSilence",
+  "thugSilence",
+] as const;
 export type RollName = (typeof ROLL_NAMES)[number];
 const CHANCE: { readonly [R in RollName]: number } = {
   bossExposed: 0.75, // M3
@@ -202,13 +208,18 @@ const determineActions: Step = (w) => {
     prosecutor: pick(seats.prosecutor, ["unprotect"]),
     maniac:
       maniacAct !== null && maniacAction && "target" in maniacAction
-        ? { seat: seats.maniac!, target: maniacAction.target, act: maniacAct as "bloodyKill" | "quickKill" | "torture" }
+        ? {
+            seat: seats.maniac!,
+            target: maniacAction.target,
+            act: maniacAct as "bloodyKill" | "quickKill" | "torture",
+          }
         : null,
     pair:
       pairAct !== null && pairSeat !== undefined && pairAction && "target" in pairAction
         ? { seat: pairSeat, target: pairAction.target, act: pairAct as "shoot" | "check" }
         : null,
-    doctor: doctorAction && doctorAction.act !== "pass" ? { seat: seats.doctor!, action: doctorAction } : null,
+    doctor:
+      doctorAction && doctorAction.act !== "pass" ? { seat: seats.doctor!, action: doctorAction } : null,
     shahid: pick(seats.shahid, ["mark"]),
     struck,
   };
@@ -220,7 +231,8 @@ const applyBlocks: Step = (w) => {
   const { girl, thug } = w;
   let girlEffective = girl !== null;
   let thugEffective = thug !== null;
-  if (thug && girl && thug.target === girl.seat) girlEffective = false; // M7
+  if (thug && girl && thug.target === girl.seat)
+    girlEffective = false; // M7
   else if (girl && thug && girl.target === thug.seat) thugEffective = false;
   if (thugEffective) blocked[thug!.target] = true;
   if (girlEffective) blocked[girl!.target] = true;
@@ -242,7 +254,8 @@ const collectAttacks: Step = (w) => {
   const boss = w.state.boss;
   // T4: only a block on the current boss stops the mafia's action, whoever sent it.
   if (w.mafia && w.mafia.act === "mafia" && effective(w, boss)) {
-    for (const t of w.mafia.kill) attacks.push({ target: t, by: boss!, source: "mafia", kind: "kill", cancelledBy: null });
+    for (const t of w.mafia.kill)
+      attacks.push({ target: t, by: boss!, source: "mafia", kind: "kill", cancelledBy: null });
   }
   const m = w.maniac;
   if (m && m.act !== "torture" && effective(w, m.seat)) {
@@ -250,9 +263,21 @@ const collectAttacks: Step = (w) => {
     if (m.act === "bloodyKill") {
       // N1a: the girl who effectively visited the victim and the thug who effectively blocked it.
       if (w.girl && w.girlEffective && w.girl.target === m.target)
-        attacks.push({ target: w.girl.seat, by: m.seat, source: "maniac", kind: "collateral", cancelledBy: null });
+        attacks.push({
+          target: w.girl.seat,
+          by: m.seat,
+          source: "maniac",
+          kind: "collateral",
+          cancelledBy: null,
+        });
       if (w.thug && w.thugEffective && w.thug.target === m.target)
-        attacks.push({ target: w.thug.seat, by: m.seat, source: "maniac", kind: "collateral", cancelledBy: null }); // M8
+        attacks.push({
+          target: w.thug.seat,
+          by: m.seat,
+          source: "maniac",
+          kind: "collateral",
+          cancelledBy: null,
+        }); // M8
     }
   }
   const p = w.pair;
@@ -335,7 +360,11 @@ const nonLethal: Step = (w) => {
   if (mafiaEffective && w.mafia!.act === "council") {
     const answer = w.input.council;
     if (answer === null)
-      return reject("night/council-unanswered", "M2c", `${w.state.players[boss!]!.name} asked the council and no answer was given`);
+      return reject(
+        "night/council-unanswered",
+        "M2c",
+        `${w.state.players[boss!]!.name} asked the council and no answer was given`,
+      );
     council = { question: w.mafia!.question, answer };
   }
 
@@ -387,7 +416,11 @@ const drawRolls: Step = (w) => {
       rng = r.state;
       rolls.push({ name, value: r.value, fixed: false });
     } else {
-      return reject("night/roll-needed", "O8", `the roll ${name} is needed, but it is not fixed and there is no seed`);
+      return reject(
+        "night/roll-needed",
+        "O8",
+        `the roll ${name} is needed, but it is not fixed and there is no seed`,
+      );
     }
   }
   return { ...w, rng, rolls };
@@ -427,7 +460,9 @@ function finish(w: NightWork): { state: GameState; outcome: NightOutcome } {
     ].filter(alive),
   );
   const silencedNext = sortSeats(
-    [...(w.tortured !== null ? [w.tortured] : []), ...(w.poisoned !== null ? [w.poisoned] : [])].filter(alive),
+    [...(w.tortured !== null ? [w.tortured] : []), ...(w.poisoned !== null ? [w.poisoned] : [])].filter(
+      alive,
+    ),
   );
   const boss = state.boss;
   // M3: after a double action, or intimidating at least half of those alive at night start.

@@ -2,7 +2,6 @@ import { z } from "zod";
 import { HEAL_FROM_ROLES, TARGETED_ACTS } from "./night-action.ts";
 import { OPTION_VALUES } from "./options.ts";
 import { ROLL_NAMES } from "./night.ts";
-import { ROLE_IDS } from "./roles.ts";
 
 /** The file format of REPLAY.md, as zod schemas: unknown keys are errors. */
 export const REPLAY_FORMAT = "forum-mafia/replay@1";
@@ -18,7 +17,11 @@ export const mafiaHitSchema = z.strictObject({
   intimidate: z.array(name).optional(),
 });
 export const targetedActionSchema = z.strictObject({ ...by, act: z.enum(TARGETED_ACTS), target: name });
-export const healFromSchema = z.strictObject({ ...by, act: z.literal("healFrom"), role: z.enum(HEAL_FROM_ROLES) });
+export const healFromSchema = z.strictObject({
+  ...by,
+  act: z.literal("healFrom"),
+  role: z.enum(HEAL_FROM_ROLES),
+});
 export const passSchema = z.strictObject({ ...by, act: z.literal("pass") });
 const actionHead = z.looseObject({ by: name, act: z.string() });
 
@@ -81,7 +84,8 @@ export type ReplayAction =
   | z.infer<typeof healFromSchema>
   | z.infer<typeof passSchema>;
 
-export type ReplayVote = { by: string; red: string; early?: boolean } | { by: string; blue: string; early?: boolean };
+export type ReplayVote =
+  { by: string; red: string; early?: boolean } | { by: string; blue: string; early?: boolean };
 
 export type GmEntry = { modkill: string; reason?: string } | { replace: string; with: string };
 

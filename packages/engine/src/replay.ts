@@ -18,7 +18,17 @@ import {
 } from "./replay-format.ts";
 import { isRoleId, type RoleId } from "./roles.ts";
 import type { Winner } from "./state.ts";
-import { act, endDay, endNight, modkill, replace, seatByName, startMatch, vote, type Match } from "./match.ts";
+import {
+  act,
+  endDay,
+  endNight,
+  modkill,
+  replace,
+  seatByName,
+  startMatch,
+  vote,
+  type Match,
+} from "./match.ts";
 
 /** A replay that cannot go on: the one line REPLAY.md asks for on standard error. */
 export class ReplayError extends Error {}
@@ -61,7 +71,9 @@ const sortedNames = (seats: Iterable<Seat>, names: readonly string[]): string[] 
   [...seats].map((s) => names[s]!).sort(compareCodePoints);
 
 function sortedMap<V>(entries: Iterable<[Seat, V]>, names: readonly string[]): Record<string, V> {
-  const list = [...entries].map(([s, v]) => [names[s]!, v] as const).sort((a, b) => compareCodePoints(a[0], b[0]));
+  const list = [...entries]
+    .map(([s, v]) => [names[s]!, v] as const)
+    .sort((a, b) => compareCodePoints(a[0], b[0]));
   return Object.fromEntries(list);
 }
 
@@ -114,13 +126,21 @@ function parse<T>(schema: z.ZodType<T>, value: unknown, prefix: string, where: s
   return r.data;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Run a replay file (already parsed from JSON) and return its outcome, or throw a ReplayError. */
 export function runReplay(input: unknown): ReplayResult {
+  return matchResult(replayMatch(input));
+}
+
+/** Play a replay file (already parsed from JSON) into a match, or throw a ReplayError. */
+export function replayMatch(input: unknown): Match {
   if (!isObject(input)) throw new ReplayError("file: the file must hold a JSON object (REPLAY.md)");
   if (input.format !== REPLAY_FORMAT)
-    throw new ReplayError(`file: unknown format ${JSON.stringify(input.format ?? null)}, expected "${REPLAY_FORMAT}" (REPLAY.md)`);
+    throw new ReplayError(
+      `file: unknown format ${JSON.stringify(input.format ?? null)}, expected "${REPLAY_FORMAT}" (REPLAY.md)`,
+    );
   const file = parse(replayFileSchema, input, "", "file");
   const players: { name: string; role: RoleId }[] = [];
   for (const p of file.players) {
@@ -158,8 +178,8 @@ export function runReplay(input: unknown): ReplayResult {
     };
 
     const phase = isNight ? parse(replayNightSchema, raw, "", label) : parse(replayDaySchema, raw, "", label);
-    const gm: GmEntry[] = (phase.gm === undefined ? [] : Array.isArray(phase.gm) ? phase.gm : [phase.gm]).map((g, i) =>
-      parse(gmEntrySchema, g, `gm[${i}]`, label),
+    const gm: GmEntry[] = (phase.gm === undefined ? [] : Array.isArray(phase.gm) ? phase.gm : [phase.gm]).map(
+      (g, i) => parse(gmEntrySchema, g, `gm[${i}]`, label),
     );
     // P4: a replacement takes effect at the start of the phase in which it is listed.
     for (const g of gm) if ("replace" in g) step(replace(m, seat(g.replace, "P4"), g.with));
@@ -169,7 +189,13 @@ export function runReplay(input: unknown): ReplayResult {
         const by = isObject(rawAction) && typeof rawAction.by === "string" ? `${rawAction.by}: ` : "";
         const a = parse(actionSchemaFor(rawAction), rawAction, `${by}actions[${i}]`, label);
         const actor = seat(a.by, "O1");
-        step(act(m, actor, toNightAction(a, (n) => seat(n, "O1a"))));
+        step(
+          act(
+            m,
+            actor,
+            toNightAction(a, (n) => seat(n, "O1a")),
+          ),
+        );
       });
       for (const g of gm) if ("modkill" in g) step(modkill(m, seat(g.modkill, "F2"), g.reason ?? ""));
       step(
@@ -196,7 +222,7 @@ export function runReplay(input: unknown): ReplayResult {
       step(endDay(m));
     }
   });
-  return matchResult(m);
+  return m;
 }
 
 function toNightAction(a: ReplayAction, seat: (name: string) => Seat): NightAction {

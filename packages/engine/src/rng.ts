@@ -24,7 +24,8 @@ export function seedCommitment(seed: string): string {
 
 export function rngFromSeed(seed: string): RngState {
   const d = sha256(utf8ToBytes(seed));
-  const word = (i: number): number => (d[i]! | (d[i + 1]! << 8) | (d[i + 2]! << 16) | (d[i + 3]! << 24)) >>> 0;
+  const word = (i: number): number =>
+    (d[i]! | (d[i + 1]! << 8) | (d[i + 2]! << 16) | (d[i + 3]! << 24)) >>> 0;
   const s: [number, number, number, number] = [word(0), word(4), word(8), word(12)];
   if ((s[0] | s[1] | s[2] | s[3]) === 0) s[0] = 1;
   return s;

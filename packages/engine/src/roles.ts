@@ -21,7 +21,8 @@ export type RoleId = (typeof ROLE_IDS)[number];
 export type Faction = "mafia" | "town" | "maniac";
 
 /** What a player's own night slot is for (P2: whether a missing action earns a strike). */
-export type OwnAct = "protect" | "block" | "maniac" | "pair" | "doctor" | "visit" | "unprotect" | "mark" | null;
+export type OwnAct =
+  "protect" | "block" | "maniac" | "pair" | "doctor" | "visit" | "unprotect" | "mark" | null;
 
 export interface RoleSpec {
   readonly id: RoleId;

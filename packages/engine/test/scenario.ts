@@ -1,0 +1,217 @@
+/**
+ * A small scenario language for the rules tests (STYLE.md): a test is a replay file (REPLAY.md) built
+ * phase by phase, plus the outcome it must produce.
+ *
+ *   const g = game(STANDARD).night({ Девочка: visit("Босс"), Босс: kill("Мирный1") });
+ *   expect(g.last).toMatchObject({ died: [] });
+ *   g.day("Шериф>Босс Доктор+Шериф");        // ">" red, "+" blue, a trailing "!" marks "досрочно"
+ *
+ * Players not named in a night get an explicit pass where their role has a night action, so that P2's
+ * strikes and +2 appear only in tests that ask for them (`{ autoPass: false }`).
+ */
+import {
+  ReplayError,
+  actsFor,
+  matchResult,
+  replayMatch,
+  type DayResultJson,
+  type GameOptions,
+  type GmEntry,
+  type Match,
+  type NightResultJson,
+  type ReplayAction,
+  type ReplayFile,
+  type ReplayResult,
+  type ReplayVote,
+  type RollName,
+} from "../src/index.ts";
+
+/** The default 17-player table of RULES.md §1, with each player named after the role. */
+export const STANDARD =
+  "Босс=boss Тролль=troll Эльф=elf Адвокат=lawyer Громила=thug Маньяк=maniac Шериф=sheriff Сержант=sergeant " +
+  "Доктор=doctor Девочка=girl Прокурор=prosecutor Шахид=shahid Мирный1=citizen Мирный2=citizen Мирный3=citizen " +
+  "Мирный4=citizen Мирный5=citizen";
+
+type Act = ReplayAction extends infer A ? (A extends unknown ? Omit<A, "by"> : never) : never;
+
+export const kill = (...targets: string[]): Act => ({ act: "mafia", kill: targets });
+export const intimidate = (...targets: string[]): Act => ({ act: "mafia", intimidate: targets });
+export const killAndIntimidate = (k: string, i: string): Act => ({
+  act: "mafia",
+  kill: [k],
+  intimidate: [i],
+});
+export const question = (text: string): Act => ({ act: "mafia", question: text });
+const targeted =
+  (act: Extract<ReplayAction, { target: string }>["act"]) =>
+  (target: string): Act => ({ act, target });
+export const block = targeted("block");
+export const protect = targeted("protect");
+export const bloodyKill = targeted("bloodyKill");
+export const quickKill = targeted("quickKill");
+export const torture = targeted("torture");
+export const shoot = targeted("shoot");
+export const check = targeted("check");
+export const serum = targeted("serum");
+export const heal = targeted("heal");
+export const poison = targeted("poison");
+export const visit = targeted("visit");
+export const unprotect = targeted("unprotect");
+export const mark = targeted("mark");
+export const healFrom = (role: "mafia" | "maniac" | "sheriff"): Act => ({ act: "healFrom", role });
+export const pass = (): Act => ({ act: "pass" });
+
+export interface NightExtra {
+  rolls?: Partial<Record<RollName, boolean>>;
+  council?: "yes" | "no" | "rejected";
+  gm?: GmEntry[];
+  /** Give an explicit pass to every player with an action who is not named (default true). */
+  autoPass?: boolean;
+}
+
+export interface DayExtra {
+  gm?: GmEntry[];
+}
+
+/** Night actions: an object in submission order, or pairs when one player submits twice. */
+export type Actions = Record<string, Act | Act[]> | [string, Act][];
+
+export class Scenario {
+  constructor(readonly file: ReplayFile) {}
+
+  private with(phase: ReplayFile["phases"][number]): Scenario {
+    return new Scenario({ ...this.file, phases: [...this.file.phases, phase] });
+  }
+
+  /** The match as it stands after the phases so far (throws the replay's error if they are illegal). */
+  get match(): Match {
+    return replayMatch(this.file);
+  }
+
+  get result(): ReplayResult {
+    return matchResult(this.match);
+  }
+
+  /** The outcome of the last phase. */
+  get last(): NightResultJson | DayResultJson {
+    const phases = this.result.phases;
+    return phases[phases.length - 1]!;
+  }
+
+  get lastNight(): NightResultJson {
+    const l = this.last;
+    if (l.phase !== "night") throw new Error("the last phase is not a night");
+    return l;
+  }
+
+  get lastDay(): DayResultJson {
+    const l = this.last;
+    if (l.phase !== "day") throw new Error("the last phase is not a day");
+    return l;
+  }
+
+  /** The one line the replay command would print for this file; fails the test if it is legal. */
+  get error(): string {
+    try {
+      replayMatch(this.file);
+    } catch (e) {
+      if (e instanceof ReplayError) return e.message;
+      throw e;
+    }
+    throw new Error("expected the scenario to be refused, but it was accepted");
+  }
+
+  night(actions: Actions = {}, extra: NightExtra = {}): Scenario {
+    const list: [string, Act][] = Array.isArray(actions)
+      ? actions
+      : Object.entries(actions).flatMap(([by, a]) =>
+          Array.isArray(a) ? a.map((x) => [by, x] as [string, Act]) : [[by, a]],
+        );
+    const number = this.file.phases.filter((p) => "night" in p).length + 1;
+    const passes = extra.autoPass === false ? [] : this.autoPasses(list, extra.gm ?? []);
+    return this.with({
+      night: number,
+      actions: [...passes, ...list.map(([by, a]) => ({ by, ...a }) as ReplayAction)],
+      ...(extra.rolls ? { rolls: extra.rolls } : {}),
+      ...(extra.council ? { council: extra.council } : {}),
+      ...(extra.gm ? { gm: extra.gm } : {}),
+    });
+  }
+
+  day(votes: string | ReplayVote[] = "", extra: DayExtra = {}): Scenario {
+    const number = this.file.phases.filter((p) => "day" in p).length + 1;
+    const list: ReplayVote[] = typeof votes === "string" ? parseVotes(votes) : votes;
+    return this.with({ day: number, votes: list, ...(extra.gm ? { gm: extra.gm } : {}) });
+  }
+
+  private autoPasses(list: [string, Act][], gm: GmEntry[]): ReplayAction[] {
+    let state;
+    try {
+      state = this.match.state;
+    } catch {
+      return [];
+    }
+    const renamed = new Map(gm.flatMap((g) => ("replace" in g ? [[g.replace, g.with] as const] : [])));
+    const named = new Set(list.map(([by]) => by));
+    const mafiaActed = list.some(([, a]) => a.act === "mafia");
+    const pairNamed = state.players.some(
+      (p) => (p.role === "sheriff" || p.role === "sergeant") && named.has(p.name),
+    );
+    const out: ReplayAction[] = [];
+    state.players.forEach((p, seat) => {
+      const name = renamed.get(p.name) ?? p.name;
+      const acts = actsFor(state, seat);
+      if (acts.length === 0 || named.has(name)) return;
+      if (p.role === "troll" || p.role === "elf") {
+        if (state.boss !== seat) return;
+      }
+      if (state.boss === seat && p.role !== "thug" && mafiaActed) return;
+      if ((p.role === "sheriff" || p.role === "sergeant") && pairNamed) return;
+      const own = acts.some((a) => a !== "mafia" && a !== "council" && a !== "pass");
+      if (!own && state.boss !== seat) return;
+      out.push({ by: name, act: "pass" });
+    });
+    return out;
+  }
+}
+
+/** "Шериф>Босс Доктор+Шериф Вася>Петя!": ">" red, "+" blue, a trailing "!" for досрочно. */
+export function parseVotes(text: string): ReplayVote[] {
+  return text
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((token) => {
+      const m = /^(.+?)([>+])(.+?)(!?)$/.exec(token);
+      if (!m) throw new Error(`bad vote "${token}"`);
+      const [, by, sign, target, early] = m as unknown as [string, string, string, string, string];
+      const base = sign === ">" ? { by, red: target } : { by, blue: target };
+      return early ? { ...base, early: true } : base;
+    });
+}
+
+/** "Аня=boss Катя=girl …" → a game at night 1, dealt by hand. */
+export function game(lineup: string, opts: { seed?: string; options?: Partial<GameOptions> } = {}): Scenario {
+  const players = lineup
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((pair) => {
+      const [name, role] = pair.split("=");
+      if (!name || !role) throw new Error(`bad player "${pair}"`);
+      return { name, role };
+    });
+  return new Scenario({
+    format: "forum-mafia/replay@1",
+    ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+    ...(opts.options ? { options: opts.options } : {}),
+    players,
+    phases: [],
+  });
+}
+
+/** A lineup of the standard table with some players removed (for alive-count thresholds). */
+export function without(lineup: string, ...names: string[]): string {
+  return lineup
+    .split(/\s+/)
+    .filter((pair) => !names.includes(pair.split("=")[0]!))
+    .join(" ");
+}
