@@ -1,3 +1,4 @@
+export * from "./channels.ts";
 export * from "./clauses.ts";
 export * from "./day.ts";
 export * from "./game.ts";

@@ -1,6 +1,13 @@
 import { checkModkill, createGame, replacePlayer, type GameSetup } from "./game.ts";
 import { closeDay, type DayOutcome } from "./day.ts";
-import { emptyBallots, submitNightAction, type NightAction, type NightBallots } from "./night-action.ts";
+import {
+  closeIntake,
+  emptyBallots,
+  reopenMafiaAction,
+  submitNightAction,
+  type NightAction,
+  type NightBallots,
+} from "./night-action.ts";
 import { resolveNight, type CouncilAnswer, type NightOutcome, type RollName } from "./night.ts";
 import { DEFAULT_OPTIONS } from "./options.ts";
 import { nameKey, type Seat } from "./player.ts";
@@ -103,6 +110,15 @@ export function act(m: Match, seat: Seat, action: NightAction): Match | Rejectio
     night,
     open: { ...open, actions: [...(open.actions ?? []), toReplayAction(m.state, seat, action)] },
   };
+}
+
+/** G10: the night's intake closes (results pending); the GM may then reopen the mafia's action. */
+export function closeNightIntake(m: Match): Match {
+  return { ...m, night: closeIntake(m.night) };
+}
+
+export function reopenMafia(m: Match): Match {
+  return { ...m, night: reopenMafiaAction(m.night) };
 }
 
 /** Cast or change a vote (V1–V7). */

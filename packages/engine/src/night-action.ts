@@ -43,12 +43,23 @@ export interface NightBallots {
   readonly own: readonly (NightAction | null)[];
   readonly mafia: readonly (NightAction | null)[];
   readonly pair: NightAction | null;
+  /** G10: intake closes at the deadline; the GM may reopen the mafia's action alone as a penalty. */
+  readonly intake: "open" | "closed" | "mafiaReopened";
 }
 
 export function emptyBallots(seats: number): NightBallots {
   const none: (NightAction | null)[] = new Array<NightAction | null>(seats).fill(null);
-  return { own: none, mafia: none, pair: null };
+  return { own: none, mafia: none, pair: null, intake: "open" };
 }
+
+/** G10: the night's intake has closed; results are pending. */
+export const closeIntake = (ballots: NightBallots): NightBallots => ({ ...ballots, intake: "closed" });
+
+/** G10: the GM's penalty for a claim while results are pending: the mafia may change its action. */
+export const reopenMafiaAction = (ballots: NightBallots): NightBallots => ({
+  ...ballots,
+  intake: "mafiaReopened",
+});
 
 type Slot = "own" | "mafia" | "pair";
 
@@ -365,6 +376,12 @@ export function checkNightAction(state: GameState, seat: Seat, action: NightActi
   }
 }
 
+/** G10: what the mafia may change when its action is reopened: the mafia slots, and a thug-boss's one slot. */
+function mafiaSlot(state: GameState, seat: Seat, action: NightAction, slot: Slot): boolean {
+  if (slot === "mafia") return true;
+  return slot === "own" && isThugBoss(state, seat) && action.act !== "block";
+}
+
 /** Submit, replace or pass: the new ballots, or the refusal (nothing changes then). */
 export function submitNightAction(
   state: GameState,
@@ -375,6 +392,15 @@ export function submitNightAction(
   const bad = checkNightAction(state, seat, action);
   if (bad) return bad;
   const slot = slotFor(state, seat, action.act);
+  if (
+    ballots.intake === "closed" ||
+    (ballots.intake === "mafiaReopened" && !mafiaSlot(state, seat, action, slot))
+  )
+    return reject(
+      "night/intake-closed",
+      "G10",
+      `${who(state, seat)} may not act: the night's intake has closed`,
+    );
   if (slot === "pair") return { ...ballots, pair: action };
   const list = ballots[slot].slice();
   list[seat] = action;
