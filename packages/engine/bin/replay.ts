@@ -6,21 +6,21 @@ import { ReplayError, runReplay } from "../src/index.ts";
 
 function main(args: readonly string[]): number {
   if (args.length !== 1) {
-    process.stderr.write("file: usage: npm run --silent replay -- FILE.json\n");
+    process.stderr.write("file: usage: npm run --silent replay -- FILE.json (REPLAY.md)\n");
     return 2;
   }
   let text: string;
   try {
     text = readFileSync(args[0]!, "utf8");
   } catch (e) {
-    process.stderr.write(`file: cannot read ${args[0]}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`);
+    process.stderr.write(`file: cannot read ${args[0]}: ${(e as NodeJS.ErrnoException).code ?? String(e)} (REPLAY.md)\n`);
     return 2;
   }
   let json: unknown;
   try {
     json = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (e) {
-    process.stderr.write(`file: malformed JSON: ${(e as Error).message.replace(/\s+/g, " ")}\n`);
+    process.stderr.write(`file: malformed JSON: ${(e as Error).message.replace(/\s+/g, " ")} (REPLAY.md)\n`);
     return 1;
   }
   try {

@@ -40,8 +40,8 @@ export function closeDay(
   ballots: DayBallots,
   gmModkills: readonly Seat[],
 ): { state: GameState; outcome: DayOutcome } | Rejection {
-  if (state.phase.kind !== "day" || state.winner !== null)
-    return reject("day/out-of-phase", "V1", "there is no day to close");
+  if (state.winner !== null) return reject("game/over", "W1", "the game is over");
+  if (state.phase.kind !== "day") return reject("day/out-of-phase", "V1", "there is no day to close");
   const n = state.players.length;
   const score: number[] = new Array<number>(n).fill(0);
   const penalized = new Set<Seat>();

@@ -30,6 +30,14 @@ export function checkNewName(players: readonly { readonly name: string }[], name
   return null;
 }
 
+/** The named [reading] options, each at its documented default unless set. */
+export function withDefaults(options: Partial<GameOptions> | undefined): GameOptions {
+  return {
+    earlyClose: options?.earlyClose ?? DEFAULT_OPTIONS.earlyClose,
+    strikes: options?.strikes ?? DEFAULT_OPTIONS.strikes,
+  };
+}
+
 /** S1, S3, G4: the state at the start of night 1, from a hand deal or a deal from the seed. */
 export function createGame(setup: GameSetup): GameState | Rejection {
   const names: { name: string }[] = [];
@@ -66,7 +74,7 @@ export function createGame(setup: GameSetup): GameState | Rejection {
     nightStrikes: 0,
   }));
   return {
-    options: { ...DEFAULT_OPTIONS, ...setup.options },
+    options: withDefaults(setup.options),
     players,
     phase: { kind: "night", number: 1 },
     aliveAtStart: countAlive(players),

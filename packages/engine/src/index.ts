@@ -1,3 +1,4 @@
+export * from "./announce.ts";
 export * from "./channels.ts";
 export * from "./clauses.ts";
 export * from "./day.ts";
@@ -14,4 +15,5 @@ export * from "./rng.ts";
 export * from "./roles.ts";
 export * from "./state.ts";
 export * from "./strikes.ts";
+export * from "./texts.ts";
 export * from "./vote.ts";

@@ -534,8 +534,8 @@ export function resolveNight(
   ballots: NightBallots,
   input: NightInput,
 ): { state: GameState; outcome: NightOutcome } | Rejection {
-  if (state.phase.kind !== "night" || state.winner !== null)
-    return reject("night/out-of-phase", "O9", "there is no night to resolve");
+  if (state.winner !== null) return reject("game/over", "W1", "the game is over");
+  if (state.phase.kind !== "night") return reject("night/out-of-phase", "O9", "there is no night to resolve");
   let w: NightWork | Rejection = {
     state,
     ballots,

@@ -112,11 +112,12 @@ export function dayJson(o: DayOutcome, names: readonly string[]): DayResultJson 
 
 /** The outcome JSON of REPLAY.md for every finished phase of a match. */
 export function matchResult(m: Match): ReplayResult {
-  const phases = m.outcomes.map(({ outcome, names }) =>
-    outcome.phase.kind === "night"
+  const phases = m.outcomes.map(({ outcome, players }) => {
+    const names = players.map((p) => p.name);
+    return outcome.phase.kind === "night"
       ? nightJson(outcome as NightOutcome, names)
-      : dayJson(outcome as DayOutcome, names),
-  );
+      : dayJson(outcome as DayOutcome, names);
+  });
   return { phases, winner: m.state.winner };
 }
 
