@@ -13,7 +13,9 @@ function main(args: readonly string[]): number {
   try {
     text = readFileSync(args[0]!, "utf8");
   } catch (e) {
-    process.stderr.write(`file: cannot read ${args[0]}: ${(e as NodeJS.ErrnoException).code ?? String(e)} (REPLAY.md)\n`);
+    process.stderr.write(
+      `file: cannot read ${args[0]}: ${(e as NodeJS.ErrnoException).code ?? String(e)} (REPLAY.md)\n`,
+    );
     return 2;
   }
   let json: unknown;

@@ -99,6 +99,26 @@ const ACT_CLAUSE: { readonly [A in ActKind]: ClauseId } = {
   pass: "P2",
 };
 
+const ACT_PHRASE: { readonly [A in ActKind]: string } = {
+  mafia: "send the mafia's action",
+  council: "ask the council",
+  block: "block",
+  protect: "protect",
+  bloodyKill: "make a bloody kill",
+  quickKill: "make a quick kill",
+  torture: "torture",
+  shoot: "shoot",
+  check: "check",
+  serum: "use the serum",
+  heal: "heal",
+  healFrom: "heal from a role",
+  poison: "poison",
+  visit: "visit",
+  unprotect: "unprotect",
+  mark: "mark",
+  pass: "pass",
+};
+
 const VERB: { readonly [A in TargetedAct]: string } = {
   block: "block",
   protect: "protect",
@@ -308,7 +328,7 @@ export function checkNightAction(state: GameState, seat: Seat, action: NightActi
     return reject(
       "night/act-not-available",
       ACT_CLAUSE[action.act],
-      `${who(state, seat)} may not ${action.act}: only ${need} can`,
+      `${who(state, seat)} may not ${ACT_PHRASE[action.act]}: only ${need} can`,
     );
   }
   const three = state.aliveAtStart === 3;

@@ -1,4 +1,4 @@
-import type { NightAction, NightBallots, TargetedAct } from "./night-action.ts";
+import { who, type NightAction, type NightBallots, type TargetedAct } from "./night-action.ts";
 import type { Player, Seat } from "./player.ts";
 import { reject, type Rejection } from "./rejection.ts";
 import { rollChance, type RngState } from "./rng.ts";
@@ -363,7 +363,7 @@ const nonLethal: Step = (w) => {
       return reject(
         "night/council-unanswered",
         "M2c",
-        `${w.state.players[boss!]!.name} asked the council and no answer was given`,
+        `${who(w.state, boss!)} asked the council and no answer was given`,
       );
     council = { question: w.mafia!.question, answer };
   }
