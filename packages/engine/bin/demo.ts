@@ -19,7 +19,7 @@ const lang: Lang = langArg === "en" ? "en" : "ru";
 try {
   const input: unknown = JSON.parse(readFileSync(file ?? "", "utf8"));
   const match = replayMatch(input);
-  const seed = (input as { seed?: string }).seed;
+  const seed = match.setup.seed ?? undefined;
   if (seed !== undefined) console.log(`SHA-256 (F1): ${seedCommitment(seed)}\n`);
   for (const { outcome, players: table } of match.outcomes) {
     const post =

@@ -8,6 +8,7 @@ export * from "./night-action.ts";
 export * from "./night.ts";
 export * from "./options.ts";
 export * from "./player.ts";
+export * from "./random-play.ts";
 export * from "./rejection.ts";
 export * from "./replay-format.ts";
 export * from "./replay.ts";

@@ -33,9 +33,24 @@ export interface GmOverride {
   readonly reason: string;
 }
 
+/** One accepted input, in the order it was accepted (G1). */
+export type LogEvent =
+  | { readonly kind: "act"; readonly seat: Seat; readonly action: NightAction }
+  | { readonly kind: "vote"; readonly seat: Seat; readonly vote: Vote }
+  | { readonly kind: "replace"; readonly seat: Seat; readonly name: string }
+  | { readonly kind: "modkill"; readonly seat: Seat; readonly reason: string }
+  | { readonly kind: "endNight"; readonly decisions: NightDecisions; readonly councilUsed: boolean }
+  | { readonly kind: "endDay" };
+
+/** An append-only list, newest first: appending shares everything before it. */
+interface LogCell {
+  readonly event: LogEvent;
+  readonly previous: LogCell | null;
+}
+
 /**
- * A game in progress together with its log (G1): every input is written down in the replay format as it
- * is accepted, so any game the engine ran can be exported and replayed to the same results.
+ * A game in progress together with its log (G1): every accepted input is appended as it comes, so any
+ * game the engine ran can be exported (exportReplay) and replayed to the same results.
  */
 export interface Match {
   readonly state: GameState;
@@ -43,9 +58,8 @@ export interface Match {
   readonly day: DayBallots;
   /** The GM's modkills for the phase now in play (they take effect at its end, F2). */
   readonly modkills: readonly Seat[];
-  readonly log: ReplayFile;
-  /** The open phase's log entry. */
-  readonly open: ReplayNight | ReplayDay;
+  readonly setup: { readonly seed: string | null; readonly players: readonly Player[] };
+  readonly events: LogCell | null;
   /**
    * F2: every GM decision with its reason, in order, published with the log at the end. The replay file
    * holds what changes results (modkills, replacements, fixed rolls, council answers); this list also
@@ -64,14 +78,8 @@ export function startMatch(setup: GameSetup): Match | Rejection {
     night: emptyBallots(state.players.length),
     day: emptyDayBallots(state.players.length),
     modkills: [],
-    log: {
-      format: REPLAY_FORMAT,
-      ...(setup.seed !== null ? { seed: setup.seed } : {}),
-      options: { ...state.options },
-      players: state.players.map((p) => ({ name: p.name, role: p.role })),
-      phases: [],
-    },
-    open: { night: 1, actions: [] },
+    setup: { seed: setup.seed, players: state.players },
+    events: null,
     overrides: [],
     outcomes: [],
   };
@@ -84,15 +92,127 @@ export function seatByName(state: GameState, name: string): Seat | null {
   return i < 0 ? null : i;
 }
 
-const nameOf = (m: Match, seat: Seat): string => m.state.players[seat]!.name;
+const logged = (m: Match, event: LogEvent): LogCell => ({ event, previous: m.events });
 
-function logGm(open: ReplayNight | ReplayDay, entry: GmEntry): ReplayNight | ReplayDay {
-  const before = open.gm === undefined ? [] : Array.isArray(open.gm) ? open.gm : [open.gm];
-  return { ...open, gm: [...before, entry] };
+const override = (m: Match, kind: GmOverride["kind"], detail: string, reason: string): GmOverride => ({
+  phase: m.state.phase,
+  kind,
+  detail,
+  reason,
+});
+
+/** Submit, replace or pass a night action (O1). */
+export function act(m: Match, seat: Seat, action: NightAction): Match | Rejection {
+  const night = submitNightAction(m.state, m.night, seat, action);
+  if (isRejection(night)) return night;
+  return { ...m, night, events: logged(m, { kind: "act", seat, action }) };
 }
 
-export function toReplayAction(state: GameState, by: Seat, action: NightAction): ReplayAction {
-  const name = (s: Seat): string => state.players[s]!.name;
+/** G10: the night's intake closes (results pending); the GM may then reopen the mafia's action. */
+export function closeNightIntake(m: Match): Match {
+  return { ...m, night: closeIntake(m.night) };
+}
+
+export function reopenMafia(m: Match, reason: string): Match {
+  return {
+    ...m,
+    night: reopenMafiaAction(m.night),
+    overrides: [...m.overrides, override(m, "reopenMafia", "", reason)],
+  };
+}
+
+/** Cast or change a vote (V1–V7). */
+export function vote(m: Match, seat: Seat, v: Vote): Match | Rejection {
+  const day = castVote(m.state, m.day, seat, v);
+  if (isRejection(day)) return day;
+  return { ...m, day, events: logged(m, { kind: "vote", seat, vote: v }) };
+}
+
+/**
+ * P4: a substitute takes the seat from now on ("at once"). In a replay file a replacement takes effect at
+ * the start of its phase, so the export writes the whole phase under the new name.
+ */
+export function replace(m: Match, seat: Seat, name: string, reason = ""): Match | Rejection {
+  const state = replacePlayer(m.state, seat, name);
+  if (isRejection(state)) return state;
+  const detail = `${m.state.players[seat]!.name} → ${name}`;
+  return {
+    ...m,
+    state,
+    events: logged(m, { kind: "replace", seat, name }),
+    overrides: [...m.overrides, override(m, "replace", detail, reason)],
+  };
+}
+
+/** F2, G5: a modkill by the GM, at the end of the phase. */
+export function modkill(m: Match, seat: Seat, reason: string): Match | Rejection {
+  const bad = checkModkill(m.state, seat);
+  if (bad) return bad;
+  if (m.modkills.includes(seat)) return m;
+  return {
+    ...m,
+    modkills: [...m.modkills, seat],
+    events: logged(m, { kind: "modkill", seat, reason }),
+    overrides: [...m.overrides, override(m, "modkill", m.state.players[seat]!.name, reason)],
+  };
+}
+
+export interface NightDecisions {
+  readonly rolls: Partial<Readonly<Record<RollName, boolean>>>;
+  readonly council: CouncilAnswer | null;
+  /** F2: why the GM fixed the rolls, if any were fixed. */
+  readonly reason?: string;
+}
+
+/** The night's deadline: resolve it (§9) and open the day. */
+export function endNight(m: Match, decisions: NightDecisions): Match | Rejection {
+  const r = resolveNight(m.state, m.night, {
+    rolls: decisions.rolls,
+    council: decisions.council,
+    modkills: m.modkills,
+  });
+  if (isRejection(r)) return r;
+  let overrides = m.overrides;
+  const fixed = Object.entries(decisions.rolls);
+  if (fixed.length > 0) {
+    const detail = fixed.map(([key, v]) => `${key}=${String(v)}`).join(", ");
+    overrides = [...overrides, override(m, "fixRolls", detail, decisions.reason ?? "")];
+  }
+  if (r.outcome.council) overrides = [...overrides, override(m, "council", r.outcome.council.answer, "")];
+  return {
+    ...m,
+    state: r.state,
+    night: emptyBallots(m.state.players.length),
+    modkills: [],
+    events: logged(m, { kind: "endNight", decisions, councilUsed: r.outcome.council !== null }),
+    overrides,
+    outcomes: [...m.outcomes, { outcome: r.outcome, players: r.state.players }],
+  };
+}
+
+/** The day's deadline (or its early close): tally and open the next night. */
+export function endDay(m: Match): Match | Rejection {
+  const r = closeDay(m.state, m.day, m.modkills);
+  if (isRejection(r)) return r;
+  return {
+    ...m,
+    state: r.state,
+    day: emptyDayBallots(m.state.players.length),
+    modkills: [],
+    events: logged(m, { kind: "endDay" }),
+    outcomes: [...m.outcomes, { outcome: r.outcome, players: r.state.players }],
+  };
+}
+
+/** Every accepted input, oldest first. */
+export function matchEvents(m: Match): LogEvent[] {
+  const out: LogEvent[] = [];
+  for (let cell = m.events; cell !== null; cell = cell.previous) out.push(cell.event);
+  return out.reverse();
+}
+
+function toReplayAction(names: readonly string[], by: Seat, action: NightAction): ReplayAction {
+  const name = (s: Seat): string => names[s]!;
   const who = name(by);
   switch (action.act) {
     case "mafia":
@@ -113,160 +233,62 @@ export function toReplayAction(state: GameState, by: Seat, action: NightAction):
   }
 }
 
-/** Submit, replace or pass a night action (O1). */
-export function act(m: Match, seat: Seat, action: NightAction): Match | Rejection {
-  const night = submitNightAction(m.state, m.night, seat, action);
-  if (isRejection(night)) return night;
-  const open = m.open as ReplayNight;
-  return {
-    ...m,
-    night,
-    open: { ...open, actions: [...(open.actions ?? []), toReplayAction(m.state, seat, action)] },
-  };
-}
-
-/** G10: the night's intake closes (results pending); the GM may then reopen the mafia's action. */
-export function closeNightIntake(m: Match): Match {
-  return { ...m, night: closeIntake(m.night) };
-}
-
-export function reopenMafia(m: Match, reason: string): Match {
-  return {
-    ...m,
-    night: reopenMafiaAction(m.night),
-    overrides: [...m.overrides, override(m, "reopenMafia", "", reason)],
-  };
-}
-
-const override = (m: Match, kind: GmOverride["kind"], detail: string, reason: string): GmOverride => ({
-  phase: m.state.phase,
-  kind,
-  detail,
-  reason,
-});
-
-/** Cast or change a vote (V1–V7). */
-export function vote(m: Match, seat: Seat, v: Vote): Match | Rejection {
-  const day = castVote(m.state, m.day, seat, v);
-  if (isRejection(day)) return day;
-  const open = m.open as ReplayDay;
+function toReplayVote(names: readonly string[], by: Seat, v: Vote): ReplayVote {
   const early = v.early ? { early: true } : {};
-  const entry: ReplayVote =
-    v.color === "red"
-      ? { by: nameOf(m, seat), red: nameOf(m, v.target), ...early }
-      : { by: nameOf(m, seat), blue: nameOf(m, v.target), ...early };
-  return { ...m, day, open: { ...open, votes: [...(open.votes ?? []), entry] } };
+  return v.color === "red"
+    ? { by: names[by]!, red: names[v.target]!, ...early }
+    : { by: names[by]!, blue: names[v.target]!, ...early };
 }
 
 /**
- * P4: a substitute takes the seat from now on ("at once"). In a replay file a replacement takes effect at
- * the start of its phase, so the open phase's earlier entries are logged under the new name.
+ * The finished phases as a REPLAY.md file. Each phase is written with the names as they stood at its end
+ * (a replacement takes effect from the start of its phase in the file, P4).
  */
-export function replace(m: Match, seat: Seat, name: string, reason = ""): Match | Rejection {
-  const state = replacePlayer(m.state, seat, name);
-  if (isRejection(state)) return state;
-  const old = nameOf(m, seat);
-  const open = logGm(renameInPhase(m.open, old, name), { replace: old, with: name });
-  return {
-    ...m,
-    state,
-    open,
-    overrides: [...m.overrides, override(m, "replace", `${old} → ${name}`, reason)],
-  };
-}
-
-function renameInPhase(open: ReplayNight | ReplayDay, from: string, to: string): ReplayNight | ReplayDay {
-  const key = nameKey(from);
-  const r = (n: string): string => (nameKey(n) === key ? to : n);
-  const gm =
-    open.gm === undefined
-      ? undefined
-      : (Array.isArray(open.gm) ? open.gm : [open.gm]).map((g): GmEntry =>
-          "modkill" in g ? { ...g, modkill: r(g.modkill) } : { replace: r(g.replace), with: r(g.with) },
-        );
-  if ("night" in open) {
-    const actions = (open.actions ?? []).map((a): ReplayAction => {
-      const by = r(a.by);
-      if ("target" in a) return { ...a, by, target: r(a.target) };
-      if ("kill" in a || "intimidate" in a)
-        return {
-          ...a,
-          by,
-          ...(a.kill ? { kill: a.kill.map(r) } : {}),
-          ...(a.intimidate ? { intimidate: a.intimidate.map(r) } : {}),
-        };
-      return { ...a, by };
-    });
-    return { ...open, actions, ...(gm ? { gm } : {}) };
-  }
-  const votes = (open.votes ?? []).map((v): ReplayVote =>
-    "red" in v ? { ...v, by: r(v.by), red: r(v.red) } : { ...v, by: r(v.by), blue: r(v.blue) },
-  );
-  return { ...open, votes, ...(gm ? { gm } : {}) };
-}
-
-/** F2, G5: a modkill by the GM, at the end of the phase. */
-export function modkill(m: Match, seat: Seat, reason: string): Match | Rejection {
-  const bad = checkModkill(m.state, seat);
-  if (bad) return bad;
-  if (m.modkills.includes(seat)) return m;
-  return {
-    ...m,
-    modkills: [...m.modkills, seat],
-    open: logGm(m.open, { modkill: nameOf(m, seat), reason }),
-    overrides: [...m.overrides, override(m, "modkill", nameOf(m, seat), reason)],
-  };
-}
-
-export interface NightDecisions {
-  readonly rolls: Partial<Readonly<Record<RollName, boolean>>>;
-  readonly council: CouncilAnswer | null;
-  /** F2: why the GM fixed the rolls, if any were fixed. */
-  readonly reason?: string;
-}
-
-/** The night's deadline: resolve it (§9) and open the day. */
-export function endNight(m: Match, decisions: NightDecisions): Match | Rejection {
-  const r = resolveNight(m.state, m.night, { ...decisions, modkills: m.modkills });
-  if (isRejection(r)) return r;
-  const open: ReplayNight = {
-    ...(m.open as ReplayNight),
-    ...(Object.keys(decisions.rolls).length ? { rolls: { ...decisions.rolls } } : {}),
-    ...(r.outcome.council ? { council: decisions.council! } : {}),
-  };
-  const fixed = Object.entries(decisions.rolls).map(([k, v]) => `${k}=${String(v)}`);
-  const decided = [
-    ...(fixed.length ? [override(m, "fixRolls", fixed.join(", "), decisions.reason ?? "")] : []),
-    ...(r.outcome.council ? [override(m, "council", r.outcome.council.answer, "")] : []),
-  ];
-  return {
-    ...m,
-    state: r.state,
-    night: emptyBallots(m.state.players.length),
-    overrides: [...m.overrides, ...decided],
-    modkills: [],
-    log: { ...m.log, phases: [...m.log.phases, open] },
-    open: { day: r.state.phase.number, votes: [] },
-    outcomes: [...m.outcomes, { outcome: r.outcome, players: r.state.players }],
-  };
-}
-
-/** The day's deadline (or its early close): tally and open the next night. */
-export function endDay(m: Match): Match | Rejection {
-  const r = closeDay(m.state, m.day, m.modkills);
-  if (isRejection(r)) return r;
-  return {
-    ...m,
-    state: r.state,
-    day: emptyDayBallots(m.state.players.length),
-    modkills: [],
-    log: { ...m.log, phases: [...m.log.phases, m.open] },
-    open: { night: r.state.phase.number, actions: [] },
-    outcomes: [...m.outcomes, { outcome: r.outcome, players: r.state.players }],
-  };
-}
-
-/** The finished phases as a REPLAY.md file. */
 export function exportReplay(m: Match): ReplayFile {
-  return m.log;
+  const names = m.setup.players.map((p) => p.name);
+  const phases: (ReplayNight | ReplayDay)[] = [];
+  let pending: LogEvent[] = [];
+  let night = 1;
+  let day = 1;
+  for (const event of matchEvents(m)) {
+    if (event.kind !== "endNight" && event.kind !== "endDay") {
+      pending.push(event);
+      continue;
+    }
+    const gm: GmEntry[] = [];
+    const atStart = names.slice();
+    for (const e of pending) {
+      if (e.kind === "replace") {
+        gm.push({ replace: atStart[e.seat]!, with: e.name });
+        names[e.seat] = e.name;
+        atStart[e.seat] = e.name;
+      }
+    }
+    for (const e of pending) if (e.kind === "modkill") gm.push({ modkill: names[e.seat]!, reason: e.reason });
+    const gmPart = gm.length ? { gm } : {};
+    if (event.kind === "endNight") {
+      const actions = pending.flatMap((e) =>
+        e.kind === "act" ? [toReplayAction(names, e.seat, e.action)] : [],
+      );
+      const { rolls, council } = event.decisions;
+      phases.push({
+        night: night++,
+        actions,
+        ...(Object.keys(rolls).length ? { rolls: { ...rolls } } : {}),
+        ...(event.councilUsed && council !== null ? { council } : {}),
+        ...gmPart,
+      });
+    } else {
+      const votes = pending.flatMap((e) => (e.kind === "vote" ? [toReplayVote(names, e.seat, e.vote)] : []));
+      phases.push({ day: day++, votes, ...gmPart });
+    }
+    pending = [];
+  }
+  return {
+    format: REPLAY_FORMAT,
+    ...(m.setup.seed !== null ? { seed: m.setup.seed } : {}),
+    options: { ...m.state.options },
+    players: m.setup.players.map((p) => ({ name: p.name, role: p.role })),
+    phases,
+  };
 }

@@ -303,7 +303,7 @@ describe("G5, G9: the GM's modkill", () => {
       revealed: { Маньяк: "maniac", Шериф: "sheriff" },
       winner: null,
     });
-    const log = g.match.log;
+    const log = exportReplay(g.match);
     expect(log.phases[0]).toMatchObject({ gm: [{ modkill: "Шериф", reason: "оскорбления в теме" }] });
   });
 
