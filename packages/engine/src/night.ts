@@ -1,8 +1,14 @@
-import { who, type NightAction, type NightBallots, type TargetedAct } from "./night-action.ts";
+import {
+  who,
+  type HealFromRole,
+  type NightAction,
+  type NightBallots,
+  type TargetedAct,
+} from "./night-action.ts";
 import type { Player, Seat } from "./player.ts";
 import { reject, type Rejection } from "./rejection.ts";
 import { rollChance, type RngState } from "./rng.ts";
-import { ROLES, isMafia, type RoleId } from "./roles.ts";
+import { ROLES, type RoleId } from "./roles.ts";
 import { countAlive, winnerOf, type GameState, type Phase, type Winner } from "./state.ts";
 import { struckOut } from "./strikes.ts";
 
@@ -85,172 +91,188 @@ interface Acting {
   readonly target: Seat;
 }
 
-/** The value the steps pass along. Each step returns a new one. */
+/** The living holder of each acting role tonight, or null (roles other than citizen appear once, S3). */
+interface Cast {
+  boss: Seat | null;
+  troll: Seat | null;
+  elf: Seat | null;
+  lawyer: Seat | null;
+  thug: Seat | null;
+  maniac: Seat | null;
+  sheriff: Seat | null;
+  sergeant: Seat | null;
+  doctor: Seat | null;
+  girl: Seat | null;
+  prosecutor: Seat | null;
+  shahid: Seat | null;
+}
+
+function castOf(players: readonly Player[]): Cast {
+  const c: Cast = {
+    boss: null,
+    troll: null,
+    elf: null,
+    lawyer: null,
+    thug: null,
+    maniac: null,
+    sheriff: null,
+    sergeant: null,
+    doctor: null,
+    girl: null,
+    prosecutor: null,
+    shahid: null,
+  };
+  for (let i = 0; i < players.length; i++) {
+    const p = players[i]!;
+    if (p.alive && p.role !== "citizen") c[p.role] = i;
+  }
+  return c;
+}
+
+/**
+ * The work of one resolution. resolveNight makes a fresh one, each step of NIGHT_STEPS fills in its part
+ * in turn, and nothing outside resolveNight ever sees it, so the resolution stays a pure function of its
+ * inputs. (It is filled in place rather than copied step by step: the benchmark counts every copy.)
+ */
 interface NightWork {
   readonly state: GameState;
   readonly ballots: NightBallots;
   readonly input: NightInput;
+  /** T3e, T4, T6, M6: the limits that lapse when 3 are alive at night start. */
   readonly three: boolean;
+  readonly cast: Cast;
   // O1
-  readonly mafia: NightAction | null;
-  readonly mafiaFulfilled: boolean;
-  readonly thug: Acting | null;
-  readonly girl: Acting | null;
-  readonly lawyer: Acting | null;
-  readonly prosecutor: Acting | null;
-  readonly maniac: (Acting & { readonly act: "bloodyKill" | "quickKill" | "torture" }) | null;
-  readonly pair: (Acting & { readonly act: "shoot" | "check" }) | null;
-  readonly doctor: { readonly seat: Seat; readonly action: NightAction } | null;
-  readonly shahid: Acting | null;
-  readonly struck: readonly Seat[];
-  readonly strikes: readonly Player[];
+  mafia: NightAction | null;
+  thug: Acting | null;
+  girl: Acting | null;
+  lawyer: Acting | null;
+  prosecutor: Acting | null;
+  maniac: (Acting & { readonly act: "bloodyKill" | "quickKill" | "torture" }) | null;
+  pair: (Acting & { readonly act: "shoot" | "check" }) | null;
+  doctor: { readonly seat: Seat; readonly action: NightAction } | null;
+  shahid: Acting | null;
+  struck: Seat[];
   // O2
-  readonly blocked: readonly boolean[];
-  readonly girlEffective: boolean;
-  readonly thugEffective: boolean;
+  readonly blocked: boolean[];
+  girlEffective: boolean;
+  thugEffective: boolean;
   // O3
-  readonly protect: Seat | null;
-  readonly unprotect: Seat | null;
+  protect: Seat | null;
+  unprotect: Seat | null;
   // O4–O6
-  readonly attacks: readonly Attack[];
-  readonly savedByHealFrom: readonly Seat[];
-  readonly killed: readonly boolean[];
+  attacks: Attack[];
+  savedByHealFrom: Seat[];
+  readonly killed: boolean[];
   // O7
-  readonly intimidated: readonly Seat[];
-  readonly doubleAction: boolean;
-  readonly tortured: Seat | null;
-  readonly poisoned: Seat | null;
-  readonly serum: Seat | null;
-  readonly check: CheckResult | null;
-  readonly council: { readonly question: string; readonly answer: CouncilAnswer } | null;
-  readonly modkilled: readonly Seat[];
+  intimidated: readonly Seat[];
+  doubleAction: boolean;
+  tortured: Seat | null;
+  poisoned: Seat | null;
+  serum: Seat | null;
+  check: CheckResult | null;
+  council: { readonly question: string; readonly answer: CouncilAnswer } | null;
+  players: Player[];
+  modkilled: Seat[];
   // O8
-  readonly rng: RngState | null;
-  readonly rolls: readonly Roll[];
+  rng: RngState | null;
+  rolls: Roll[];
 }
 
-type Step = (w: NightWork) => NightWork | Rejection;
+type Step = (w: NightWork) => Rejection | null;
 
 const own = (w: NightWork, seat: Seat | null): NightAction | null =>
   seat === null ? null : (w.ballots.own[seat] ?? null);
 
-function targeted(action: NightAction | null, acts: readonly TargetedAct[]): TargetedAct | null {
-  return action && "target" in action && acts.includes(action.act) ? action.act : null;
-}
-
-function seatsByRole(players: readonly Player[]): Partial<Record<RoleId, Seat>> {
-  const out: Partial<Record<RoleId, Seat>> = {};
-  for (let i = 0; i < players.length; i++) {
-    const p = players[i]!;
-    if (p.alive && p.role !== "citizen") out[p.role] = i;
-  }
-  return out;
+/** The seat's own submission if it is one of `acts` with a target. */
+function pick(
+  w: NightWork,
+  seat: Seat | null,
+  act1: TargetedAct,
+  act2?: TargetedAct,
+  act3?: TargetedAct,
+): Acting | null {
+  const a = own(w, seat);
+  if (a === null || !("target" in a)) return null;
+  return a.act === act1 || a.act === act2 || a.act === act3 ? { seat: seat!, target: a.target } : null;
 }
 
 /** O1 (M1, M4, P2): who acts tonight, with what; and who missed an action. */
 const determineActions: Step = (w) => {
-  const { state, ballots } = w;
-  const seats = seatsByRole(state.players);
+  const { state, ballots, cast } = w;
   const boss = state.boss;
-  const thugIsBoss = boss !== null && boss === seats.thug;
+  const thugIsBoss = boss !== null && boss === cast.thug;
 
-  // M4: the boss's own submission first, then the other mafiosi by rank.
+  // M4: the boss's own submission first, then the other living mafiosi by rank (M1's order).
   let mafia: NightAction | null = null;
   if (thugIsBoss) {
     const a = own(w, boss);
     if (a && a.act !== "block") mafia = a;
   } else if (boss !== null) {
-    const order = state.players
-      .map((p, i) => ({ p, i }))
-      .filter(({ p, i }) => p.alive && isMafia(p.role) && i !== boss)
-      .sort((a, b) => (ROLES[a.p.role].succession ?? 99) - (ROLES[b.p.role].succession ?? 99));
-    for (const seat of [boss, ...order.map((o) => o.i)]) {
-      const a = ballots.mafia[seat];
-      if (a) {
-        mafia = a;
-        break;
-      }
+    mafia = ballots.mafia[boss] ?? null;
+    for (const seat of [cast.troll, cast.elf, cast.lawyer, cast.thug]) {
+      if (mafia !== null) break;
+      if (seat !== null && seat !== boss) mafia = ballots.mafia[seat] ?? null;
     }
   }
   const mafiaFulfilled = mafia !== null || (thugIsBoss && own(w, boss)?.act === "block");
+  w.mafia = mafia && mafia.act !== "pass" ? mafia : null;
 
-  const pick = (seat: Seat | undefined, acts: readonly TargetedAct[]): Acting | null => {
-    if (seat === undefined) return null;
-    const a = own(w, seat);
-    return a && "target" in a && acts.includes(a.act) ? { seat, target: a.target } : null;
-  };
-  const maniacAction = own(w, seats.maniac ?? null);
-  const maniacAct = targeted(maniacAction, ["bloodyKill", "quickKill", "torture"]);
-  const pairAction = ballots.pair;
-  const pairAct = targeted(pairAction, ["shoot", "check"]);
-  const pairSeat = pairAct === "shoot" ? seats.sheriff : pairAct === "check" ? seats.sergeant : undefined;
-  const doctorAction = own(w, seats.doctor ?? null);
+  w.thug = pick(w, cast.thug, "block");
+  w.girl = pick(w, cast.girl, "visit");
+  w.lawyer = boss === cast.lawyer ? null : pick(w, cast.lawyer, "protect"); // M5
+  w.prosecutor = pick(w, cast.prosecutor, "unprotect");
+  w.shahid = pick(w, cast.shahid, "mark");
+  const m = own(w, cast.maniac);
+  w.maniac =
+    m && (m.act === "bloodyKill" || m.act === "quickKill" || m.act === "torture")
+      ? { seat: cast.maniac!, target: m.target, act: m.act }
+      : null;
+  const pair = ballots.pair; // T1: the pair's one action, shot by the sheriff or check by the sergeant
+  if (pair && pair.act === "shoot" && cast.sheriff !== null)
+    w.pair = { seat: cast.sheriff, target: pair.target, act: "shoot" };
+  else if (pair && pair.act === "check" && cast.sergeant !== null)
+    w.pair = { seat: cast.sergeant, target: pair.target, act: "check" };
+  const d = own(w, cast.doctor);
+  w.doctor = d && d.act !== "pass" ? { seat: cast.doctor!, action: d } : null;
 
   // P2: a missing action (no act, no pass) is a strike and +2 tomorrow.
-  const struck: Seat[] = [];
-  if (boss !== null && !mafiaFulfilled) struck.push(boss);
+  if (boss !== null && !mafiaFulfilled) w.struck.push(boss);
   for (let i = 0; i < state.players.length; i++) {
     const p = state.players[i]!;
     if (!p.alive || i === boss) continue;
     const act = ROLES[p.role].ownAct;
     if (act === "pair") {
-      if (pairAction === null) struck.push(i);
-    } else if (act !== null && ballots.own[i] === null) struck.push(i);
+      if (pair === null) w.struck.push(i);
+    } else if (act !== null && ballots.own[i] === null) w.struck.push(i);
   }
-
-  return {
-    ...w,
-    mafia: mafia && mafia.act !== "pass" ? mafia : null,
-    mafiaFulfilled,
-    thug: pick(seats.thug, ["block"]),
-    girl: pick(seats.girl, ["visit"]),
-    lawyer: boss === seats.lawyer ? null : pick(seats.lawyer, ["protect"]),
-    prosecutor: pick(seats.prosecutor, ["unprotect"]),
-    maniac:
-      maniacAct !== null && maniacAction && "target" in maniacAction
-        ? {
-            seat: seats.maniac!,
-            target: maniacAction.target,
-            act: maniacAct as "bloodyKill" | "quickKill" | "torture",
-          }
-        : null,
-    pair:
-      pairAct !== null && pairSeat !== undefined && pairAction && "target" in pairAction
-        ? { seat: pairSeat, target: pairAction.target, act: pairAct as "shoot" | "check" }
-        : null,
-    doctor:
-      doctorAction && doctorAction.act !== "pass" ? { seat: seats.doctor!, action: doctorAction } : null,
-    shahid: pick(seats.shahid, ["mark"]),
-    struck,
-  };
+  return null;
 };
 
 /** O2 (M7, T4, M6): the thug's block on the girl wins; else the girl's visit on the thug; then the rest. */
 const applyBlocks: Step = (w) => {
-  const blocked: boolean[] = new Array<boolean>(w.state.players.length).fill(false);
   const { girl, thug } = w;
-  let girlEffective = girl !== null;
-  let thugEffective = thug !== null;
+  w.girlEffective = girl !== null;
+  w.thugEffective = thug !== null;
   if (thug && girl && thug.target === girl.seat)
-    girlEffective = false; // M7
-  else if (girl && thug && girl.target === thug.seat) thugEffective = false;
-  if (thugEffective) blocked[thug!.target] = true;
-  if (girlEffective) blocked[girl!.target] = true;
-  return { ...w, blocked, girlEffective, thugEffective };
+    w.girlEffective = false; // M7
+  else if (girl && thug && girl.target === thug.seat) w.thugEffective = false;
+  if (w.thugEffective) w.blocked[thug!.target] = true;
+  if (w.girlEffective) w.blocked[girl!.target] = true;
+  return null;
 };
 
 const effective = (w: NightWork, seat: Seat | null | undefined): boolean => seat != null && !w.blocked[seat];
 
 /** O3 (M5, T5): the protect and the unprotect for tomorrow, if not blocked. */
-const recordProtection: Step = (w) => ({
-  ...w,
-  protect: w.lawyer && effective(w, w.lawyer.seat) ? w.lawyer.target : null,
-  unprotect: w.prosecutor && effective(w, w.prosecutor.seat) ? w.prosecutor.target : null,
-});
+const recordProtection: Step = (w) => {
+  w.protect = w.lawyer && effective(w, w.lawyer.seat) ? w.lawyer.target : null;
+  w.unprotect = w.prosecutor && effective(w, w.prosecutor.seat) ? w.prosecutor.target : null;
+  return null;
+};
 
 /** O4: mafia kills, the maniac's kill with its collateral (N1a, M8), the sheriff's shot. */
 const collectAttacks: Step = (w) => {
-  const attacks: Attack[] = [];
+  const attacks = w.attacks;
   const boss = w.state.boss;
   // T4: only a block on the current boss stops the mafia's action, whoever sent it.
   if (w.mafia && w.mafia.act === "mafia" && effective(w, boss)) {
@@ -283,81 +305,76 @@ const collectAttacks: Step = (w) => {
   const p = w.pair;
   if (p && p.act === "shoot" && effective(w, p.seat))
     attacks.push({ target: p.target, by: p.seat, source: "sheriff", kind: "shot", cancelledBy: null });
-  return { ...w, attacks };
+  return null;
 };
 
-interface DoctorCover {
-  readonly heal: Seat | null;
-  readonly healFrom: "mafia" | "maniac" | "sheriff" | null;
-}
-
-function doctorCover(w: NightWork): DoctorCover {
-  const d = w.doctor;
-  if (!d || !effective(w, d.seat)) return { heal: null, healFrom: null };
-  if (d.action.act === "heal") return { heal: d.action.target, healFrom: null };
-  if (d.action.act === "healFrom") return { heal: null, healFrom: d.action.role };
-  return { heal: null, healFrom: null };
-}
+/** The doctor's effective heal (b) target and heal-from-role, if any. */
+const heal = (w: NightWork): Seat | null =>
+  w.doctor && w.doctor.action.act === "heal" && effective(w, w.doctor.seat) ? w.doctor.action.target : null;
+const healFrom = (w: NightWork): HealFromRole | null =>
+  w.doctor && w.doctor.action.act === "healFrom" && effective(w, w.doctor.seat) ? w.doctor.action.role : null;
 
 /** T3b with T3e's second limit: a heal on a player whom last night's heal-from-role saved does nothing. */
-function healWorks(w: NightWork, cover: DoctorCover, target: Seat): boolean {
-  if (cover.heal !== target) return false;
+function healWorks(w: NightWork, target: Seat): boolean {
+  if (heal(w) !== target) return false;
   return w.three || !w.state.memory.savedByHealFrom.includes(target);
 }
 
 /** O5 (T3b, T3c, T3e): the doctor cancels attacks. */
 const cancelByDoctor: Step = (w) => {
-  const cover = doctorCover(w);
-  const saved: Seat[] = [];
-  const attacks = w.attacks.map((a): Attack => {
-    if (healWorks(w, cover, a.target)) return { ...a, cancelledBy: "heal" };
+  const from = healFrom(w);
+  const attacks = w.attacks;
+  for (let i = 0; i < attacks.length; i++) {
+    const a = attacks[i]!;
+    if (healWorks(w, a.target)) attacks[i] = { ...a, cancelledBy: "heal" };
     // T3e, third limit: heal-from-role does not protect last night's heal target.
-    if (cover.healFrom === a.source && (w.three || w.state.memory.healTarget !== a.target)) {
-      saved.push(a.target);
-      return { ...a, cancelledBy: "healFrom" };
+    else if (from === a.source && (w.three || w.state.memory.healTarget !== a.target)) {
+      w.savedByHealFrom.push(a.target);
+      attacks[i] = { ...a, cancelledBy: "healFrom" };
     }
-    return a;
-  });
-  return { ...w, attacks, savedByHealFrom: saved };
+  }
+  return null;
 };
 
 /** O6 (T6): an attacked, unblocked shahid takes the marked player along; a heal on the marked saves them. */
 const shahidMark: Step = (w) => {
   const s = w.shahid;
-  let attacks = w.attacks;
   // T6: the mark fires even if the doctor saved the shahid (attacks are counted before O5 cancels them).
-  if (s && effective(w, s.seat) && attacks.some((a) => a.target === s.seat)) {
-    const healed = healWorks(w, doctorCover(w), s.target);
-    attacks = [
-      ...attacks,
-      { target: s.target, by: s.seat, source: "shahid", kind: "mark", cancelledBy: healed ? "heal" : null },
-    ];
+  if (s && effective(w, s.seat) && w.attacks.some((a) => a.target === s.seat)) {
+    const healed = healWorks(w, s.target);
+    w.attacks.push({
+      target: s.target,
+      by: s.seat,
+      source: "shahid",
+      kind: "mark",
+      cancelledBy: healed ? "heal" : null,
+    });
   }
-  const killed: boolean[] = new Array<boolean>(w.state.players.length).fill(false);
-  for (const a of attacks) if (a.cancelledBy === null) killed[a.target] = true;
+  for (const a of w.attacks) if (a.cancelledBy === null) w.killed[a.target] = true;
   // N1a: a player saved from the maniac does not stay "saved" if the same night killed them anyway.
-  const savedByHealFrom = w.savedByHealFrom.filter((seat) => !killed[seat]);
-  return { ...w, attacks, killed, savedByHealFrom };
+  w.savedByHealFrom = w.savedByHealFrom.filter((seat) => !w.killed[seat]);
+  return null;
 };
 
 /** O7: intimidation, torture, poison, serum, the check, the council; modkills at the phase end (P2, P3, F2). */
 const nonLethal: Step = (w) => {
   const boss = w.state.boss;
-  const mafiaEffective = w.mafia !== null && effective(w, boss);
-  const intimidated = mafiaEffective && w.mafia!.act === "mafia" ? w.mafia!.intimidate : [];
-  const kills = mafiaEffective && w.mafia!.act === "mafia" ? w.mafia!.kill.length : 0;
-  const doubleAction = kills + intimidated.length >= 2 && kills >= 1; // M3: two kills, or a kill and an intimidation
-  const maniacEffective = w.maniac !== null && effective(w, w.maniac.seat);
+  const hit = w.mafia !== null && effective(w, boss) ? w.mafia : null;
+  if (hit && hit.act === "mafia") {
+    w.intimidated = hit.intimidate;
+    w.doubleAction = hit.kill.length >= 1 && hit.kill.length + hit.intimidate.length >= 2; // M3
+  }
+  if (w.maniac && w.maniac.act === "torture" && effective(w, w.maniac.seat)) w.tortured = w.maniac.target;
   const d = w.doctor && effective(w, w.doctor.seat) ? w.doctor.action : null;
+  if (d && d.act === "poison") w.poisoned = d.target;
+  if (d && d.act === "serum") w.serum = d.target;
   const p = w.pair;
-  let check: CheckResult | null = null;
   if (p && p.act === "check")
-    check = {
+    w.check = {
       target: p.target,
       result: effective(w, p.seat) ? ROLES[w.state.players[p.target]!.role].checksAs : "failed", // T2
     };
-  let council: NightWork["council"] = null;
-  if (mafiaEffective && w.mafia!.act === "council") {
+  if (hit && hit.act === "council") {
     const answer = w.input.council;
     if (answer === null)
       return reject(
@@ -365,31 +382,21 @@ const nonLethal: Step = (w) => {
         "M2c",
         `${who(w.state, boss!)} asked the council and no answer was given`,
       );
-    council = { question: w.mafia!.question, answer };
+    w.council = { question: hit.question, answer };
   }
 
   // P3 at the end of the night: a second strike is a modkill; F2: the GM's modkills. Never a player who died.
-  const strikes = w.state.players.map((pl, i) =>
-    w.struck.includes(i) ? { ...pl, nightStrikes: pl.nightStrikes + 1 } : pl,
-  );
-  const modkilled: Seat[] = [];
-  for (let i = 0; i < strikes.length; i++) {
-    if (w.killed[i] || !strikes[i]!.alive) continue;
-    if ((w.struck.includes(i) && struckOut(strikes[i]!, w.state.options)) || w.input.modkills.includes(i))
-      modkilled.push(i);
+  for (const seat of w.struck) {
+    const pl = w.players[seat]!;
+    w.players[seat] = { ...pl, nightStrikes: pl.nightStrikes + 1 };
   }
-  return {
-    ...w,
-    strikes,
-    intimidated,
-    doubleAction: mafiaEffective && doubleAction,
-    tortured: maniacEffective && w.maniac!.act === "torture" ? w.maniac!.target : null,
-    poisoned: d && d.act === "poison" ? d.target : null,
-    serum: d && d.act === "serum" ? d.target : null,
-    check,
-    council,
-    modkilled,
-  };
+  for (let i = 0; i < w.players.length; i++) {
+    const pl = w.players[i]!;
+    if (w.killed[i] || !pl.alive) continue;
+    if ((w.struck.includes(i) && struckOut(pl, w.state.options)) || w.input.modkills.includes(i))
+      w.modkilled.push(i);
+  }
+  return null;
 };
 
 const survives = (w: NightWork, seat: Seat | null): boolean =>
@@ -397,24 +404,33 @@ const survives = (w: NightWork, seat: Seat | null): boolean =>
 
 /** O8: each roll is needed only when its effect could show; fixed rolls win, the rest are drawn in order. */
 const drawRolls: Step = (w) => {
-  const needed: { readonly [R in RollName]: boolean } = {
-    bossExposed: w.doubleAction && survives(w, w.state.boss), // M3: a boss who dies is not exposed
-    doctorExposed: w.serum !== null && survives(w, w.doctor?.seat ?? null), // T3a
-    tortureEvidence: survives(w, w.tortured), // N1c: a victim who dies is announced as a death
-    girlSilence: w.girl !== null && w.girlEffective && survives(w, w.girl.target), // T4
-    thugSilence: w.thug !== null && w.thugEffective && survives(w, w.thug.target), // M6
-  };
-  let rng = w.rng;
-  const rolls: Roll[] = [];
   for (const name of ROLL_NAMES) {
-    if (!needed[name]) continue;
+    let needed: boolean;
+    switch (name) {
+      case "bossExposed":
+        needed = w.doubleAction && survives(w, w.state.boss); // M3: a boss who dies is not exposed
+        break;
+      case "doctorExposed":
+        needed = w.serum !== null && survives(w, w.doctor!.seat); // T3a
+        break;
+      case "tortureEvidence":
+        needed = survives(w, w.tortured); // N1c: a victim who dies is announced as a death
+        break;
+      case "girlSilence":
+        needed = w.girl !== null && w.girlEffective && survives(w, w.girl.target); // T4
+        break;
+      case "thugSilence":
+        needed = w.thug !== null && w.thugEffective && survives(w, w.thug.target); // M6
+        break;
+    }
+    if (!needed) continue;
     const fixed = w.input.rolls[name];
     if (fixed !== undefined) {
-      rolls.push({ name, value: fixed, fixed: true });
-    } else if (rng !== null) {
-      const r = rollChance(rng, CHANCE[name]);
-      rng = r.state;
-      rolls.push({ name, value: r.value, fixed: false });
+      w.rolls.push({ name, value: fixed, fixed: true });
+    } else if (w.rng !== null) {
+      const r = rollChance(w.rng, CHANCE[name]);
+      w.rng = r.state;
+      w.rolls.push({ name, value: r.value, fixed: false });
     } else {
       return reject(
         "night/roll-needed",
@@ -423,47 +439,52 @@ const drawRolls: Step = (w) => {
       );
     }
   }
-  return { ...w, rng, rolls };
+  return null;
 };
 
-const rolled = (w: NightWork, name: RollName): boolean => w.rolls.some((r) => r.name === name && r.value);
+const rolled = (w: NightWork, name: RollName): boolean => {
+  for (const r of w.rolls) if (r.name === name) return r.value;
+  return false;
+};
 
-const sortSeats = (seats: Iterable<Seat>): Seat[] => [...new Set(seats)].sort((a, b) => a - b);
+/** Seats in seat order, once each, keeping those for which `keep` holds. */
+function seatList(n: number, has: (seat: Seat) => boolean): Seat[] {
+  const out: Seat[] = [];
+  for (let i = 0; i < n; i++) if (has(i)) out.push(i);
+  return out;
+}
 
 /** The outcome and the next state, from the finished work (O9: deaths, reveals, succession, win). */
 function finish(w: NightWork): { state: GameState; outcome: NightOutcome } {
   const { state } = w;
-  const died = sortSeats([...w.killed.flatMap((k, i) => (k ? [i] : [])), ...w.modkilled]);
-  const players = w.strikes.map((p, i) => (died.includes(i) ? { ...p, alive: false } : p));
+  const n = state.players.length;
+  const dead: boolean[] = w.killed.slice();
+  for (const s of w.modkilled) dead[s] = true;
+  const died = seatList(n, (s) => dead[s]!);
+  const players = w.players;
+  for (const s of died) players[s] = { ...players[s]!, alive: false };
   const revealed = new Map<Seat, RoleId>();
   const r1 = state.aliveAtStart > 10;
   // N1a / R2: only a bloody kill that itself succeeded reveals the victim and names the maniac.
-  const bloodyVictims = w.attacks
-    .filter((a) => a.kind === "bloodyKill" && a.cancelledBy === null)
-    .map((a) => a.target);
+  const bloodyVictims: Seat[] = [];
+  for (const a of w.attacks)
+    if (a.kind === "bloodyKill" && a.cancelledBy === null) bloodyVictims.push(a.target);
   for (const seat of died) if (r1 || bloodyVictims.includes(seat)) revealed.set(seat, players[seat]!.role);
   if (w.serum !== null) revealed.set(w.serum, players[w.serum]!.role); // R2, T3a
   const exposed = new Map<Seat, "boss" | "doctor">();
   if (rolled(w, "bossExposed")) exposed.set(state.boss!, "boss");
   if (rolled(w, "doctorExposed")) exposed.set(w.doctor!.seat, "doctor");
-  const tortureEvidence = rolled(w, "tortureEvidence") ? [w.tortured!] : [];
 
+  const silenced: boolean[] = new Array<boolean>(n).fill(false);
+  for (const s of state.memory.silencedNext) silenced[s] = true; // N1c, T3d: the second day
+  for (const s of w.intimidated) silenced[s] = true;
+  if (w.tortured !== null) silenced[w.tortured] = true;
+  if (w.poisoned !== null) silenced[w.poisoned] = true;
+  if (rolled(w, "girlSilence")) silenced[w.girl!.target] = true;
+  if (rolled(w, "thugSilence")) silenced[w.thug!.target] = true;
   const alive = (s: Seat): boolean => players[s]!.alive;
-  const silencedToday = sortSeats(
-    [
-      ...state.memory.silencedNext,
-      ...w.intimidated,
-      ...(w.tortured !== null ? [w.tortured] : []),
-      ...(w.poisoned !== null ? [w.poisoned] : []),
-      ...(rolled(w, "girlSilence") ? [w.girl!.target] : []),
-      ...(rolled(w, "thugSilence") ? [w.thug!.target] : []),
-    ].filter(alive),
-  );
-  const silencedNext = sortSeats(
-    [...(w.tortured !== null ? [w.tortured] : []), ...(w.poisoned !== null ? [w.poisoned] : [])].filter(
-      alive,
-    ),
-  );
+  const silencedToday = seatList(n, (s) => silenced[s]! && alive(s));
+  const silencedNext = seatList(n, (s) => (s === w.tortured || s === w.poisoned) && alive(s));
   const boss = state.boss;
   // M3: after a double action, or intimidating at least half of those alive at night start.
   const bossUncounted =
@@ -474,11 +495,13 @@ function finish(w: NightWork): { state: GameState; outcome: NightOutcome } {
       : null;
   const winner = winnerOf(players);
   const doctorHeal = w.doctor && w.doctor.action.act === "heal" ? w.doctor.action.target : null;
+  const struck = w.struck.slice().sort((a, b) => a - b);
   const next: GameState = {
-    ...state,
+    options: state.options,
     players,
     phase: { kind: "day", number: state.phase.number },
     aliveAtStart: countAlive(players),
+    boss: state.boss,
     rng: w.rng,
     memory: {
       own: w.ballots.own,
@@ -491,7 +514,7 @@ function finish(w: NightWork): { state: GameState; outcome: NightOutcome } {
       bossUncounted,
       protect: w.protect,
       unprotect: w.unprotect,
-      penalty: w.struck.filter(alive),
+      penalty: struck.filter(alive),
     },
     winner,
   };
@@ -500,18 +523,18 @@ function finish(w: NightWork): { state: GameState; outcome: NightOutcome } {
     died,
     revealed,
     exposed,
-    bloodyVictims: bloodyVictims.filter((s) => died.includes(s)),
-    tortureEvidence,
+    bloodyVictims: bloodyVictims.filter((s) => dead[s]),
+    tortureEvidence: rolled(w, "tortureEvidence") ? [w.tortured!] : [],
     serum: w.serum,
     silenced: silencedToday,
     check: w.check,
     council: w.council,
-    modkilled: sortSeats(w.modkilled),
-    struck: sortSeats(w.struck),
+    modkilled: w.modkilled.slice().sort((a, b) => a - b),
+    struck,
     winner,
     rolls: w.rolls,
     attacks: w.attacks,
-    blocked: w.blocked.flatMap((b, i) => (b ? [i] : [])),
+    blocked: seatList(n, (s) => w.blocked[s]!),
   };
   return { state: next, outcome };
 }
@@ -536,13 +559,14 @@ export function resolveNight(
 ): { state: GameState; outcome: NightOutcome } | Rejection {
   if (state.winner !== null) return reject("game/over", "W1", "the game is over");
   if (state.phase.kind !== "night") return reject("night/out-of-phase", "O9", "there is no night to resolve");
-  let w: NightWork | Rejection = {
+  const n = state.players.length;
+  const w: NightWork = {
     state,
     ballots,
     input,
     three: state.aliveAtStart === 3,
+    cast: castOf(state.players),
     mafia: null,
-    mafiaFulfilled: false,
     thug: null,
     girl: null,
     lawyer: null,
@@ -552,15 +576,14 @@ export function resolveNight(
     doctor: null,
     shahid: null,
     struck: [],
-    strikes: state.players,
-    blocked: [],
+    blocked: new Array<boolean>(n).fill(false),
     girlEffective: false,
     thugEffective: false,
     protect: null,
     unprotect: null,
     attacks: [],
     savedByHealFrom: [],
-    killed: [],
+    killed: new Array<boolean>(n).fill(false),
     intimidated: [],
     doubleAction: false,
     tortured: null,
@@ -568,13 +591,14 @@ export function resolveNight(
     serum: null,
     check: null,
     council: null,
+    players: state.players.slice(),
     modkilled: [],
     rng: state.rng,
     rolls: [],
   };
   for (const { step } of NIGHT_STEPS) {
-    w = step(w);
-    if ("rejected" in w) return w;
+    const refused = step(w);
+    if (refused) return refused;
   }
   return finish(w);
 }
