@@ -2,7 +2,7 @@ import { emptyBallots } from "./night-action.ts";
 import { DEFAULT_OPTIONS, type GameOptions } from "./options.ts";
 import { nameKey, type Player, type Seat } from "./player.ts";
 import { reject, type Rejection } from "./rejection.ts";
-import { rngFromSeed, shuffle } from "./rng.ts";
+import { dealStream, rollStream, shuffle } from "./rng.ts";
 import { DEFAULT_ROLES, type RoleId } from "./roles.ts";
 import { NO_DAY_EFFECTS, countAlive, currentBoss, type GameState } from "./state.ts";
 
@@ -40,13 +40,14 @@ export function withDefaults(options: Partial<GameOptions> | undefined): GameOpt
 
 /** S1, S3, G4: the state at the start of night 1, from a hand deal or a deal from the seed. */
 export function createGame(setup: GameSetup): GameState | Rejection {
-  const names: { name: string }[] = [];
+  const keys = new Set<string>();
   for (const p of setup.players) {
-    const bad = checkNewName(names, p.name);
-    if (bad) return bad;
-    names.push({ name: p.name });
+    if (p.name.trim() === "") return reject("setup/empty-name", "S3", "a player's name is empty");
+    const key = nameKey(p.name);
+    if (keys.has(key)) return reject("setup/duplicate-name", "S3", `the name ${p.name} is taken`);
+    keys.add(key);
   }
-  if (names.length === 0) return reject("setup/no-players", "S3", "the game has no players");
+  if (keys.size === 0) return reject("setup/no-players", "S3", "the game has no players");
   const given = setup.players.filter((p) => p.role !== undefined).length;
   let roles: RoleId[];
   if (given === setup.players.length) {
@@ -56,7 +57,7 @@ export function createGame(setup: GameSetup): GameState | Rejection {
     const list = setup.roles ?? DEFAULT_ROLES;
     if (list.length !== setup.players.length)
       return reject("setup/role-count", "S3", `${list.length} roles for ${setup.players.length} players`);
-    roles = shuffle(list, rngFromSeed(`deal:${setup.seed}`)).value;
+    roles = shuffle(list, dealStream(setup.seed)).value;
   } else {
     return reject("setup/partial-deal", "S1", "either every player has a role (a hand deal) or none has");
   }
@@ -79,7 +80,7 @@ export function createGame(setup: GameSetup): GameState | Rejection {
     phase: { kind: "night", number: 1 },
     aliveAtStart: countAlive(players),
     boss: currentBoss(players),
-    rng: setup.seed === null ? null : rngFromSeed(setup.seed),
+    rng: setup.seed === null ? null : rollStream(setup.seed),
     memory: {
       own: emptyBallots(players.length).own,
       healTarget: null,

@@ -144,6 +144,45 @@ export function who(state: GameState, seat: Seat): string {
 const isThugBoss = (state: GameState, seat: Seat): boolean =>
   state.boss === seat && state.players[seat]!.role === "thug";
 
+/** Whether a living player may send this act tonight (O1), before targets are considered. */
+export function mayUse(state: GameState, seat: Seat, act: ActKind): boolean {
+  const p = state.players[seat];
+  if (!p || !p.alive || state.phase.kind !== "night" || state.winner !== null) return false;
+  const own = ROLES[p.role].ownAct;
+  switch (act) {
+    case "mafia":
+    case "council":
+      return isMafia(p.role);
+    case "protect":
+      return own === "protect" && state.boss !== seat; // M5
+    case "block":
+      return own === "block";
+    case "bloodyKill":
+    case "quickKill":
+    case "torture":
+      return own === "maniac";
+    case "shoot":
+      return p.role === "sheriff";
+    case "check":
+      return p.role === "sergeant";
+    case "serum":
+    case "heal":
+    case "healFrom":
+    case "poison":
+      return own === "doctor";
+    case "visit":
+    case "unprotect":
+    case "mark":
+      return own === act;
+    case "pass":
+      return isMafia(p.role) || own !== null;
+    default: {
+      const never: never = act;
+      throw new Error(`unknown act ${String(never)}`);
+    }
+  }
+}
+
 /** The acts a living player may send tonight, before targets are considered (O1). */
 export function actsFor(state: GameState, seat: Seat): ActKind[] {
   const p = state.players[seat];
@@ -233,38 +272,45 @@ function checkMafia(
   kill: readonly Seat[],
   intimidate: readonly Seat[],
 ): Rejection | null {
-  const by = who(state, seat);
   const k = kill.length;
   const i = intimidate.length;
   if (k === 0 && i === 0)
-    return reject("night/mafia-empty", "M2", `${by} sent a mafia action with no target`);
+    return reject("night/mafia-empty", "M2", `${who(state, seat)} sent a mafia action with no target`);
   if (k > 2)
-    return reject("night/mafia-too-many-kills", "M2a", `${by}: the mafia may kill at most two players`);
+    return reject(
+      "night/mafia-too-many-kills",
+      "M2a",
+      `${who(state, seat)}: the mafia may kill at most two players`,
+    );
   if (k === 2 && i > 0)
     return reject(
       "night/mafia-combination",
       "M2a",
-      `${by}: the mafia may kill two, or kill one and intimidate one`,
+      `${who(state, seat)}: the mafia may kill two, or kill one and intimidate one`,
     );
   if (k === 1 && i > 1)
     return reject(
       "night/mafia-combination",
       "M2a",
-      `${by}: with a kill the mafia may intimidate only one player`,
+      `${who(state, seat)}: with a kill the mafia may intimidate only one player`,
     );
   if (k === 0 && i > 3)
-    return reject("night/too-many-intimidations", "M2b", `${by}: at most 3 players may be intimidated`);
+    return reject(
+      "night/too-many-intimidations",
+      "M2b",
+      `${who(state, seat)}: at most 3 players may be intimidated`,
+    );
   if (k === 0 && i > 2 && state.aliveAtStart < 10)
     return reject(
       "night/too-many-intimidations",
       "M2b",
-      `${by}: at most 2 players may be intimidated when fewer than 10 are alive`,
+      `${who(state, seat)}: at most 2 players may be intimidated when fewer than 10 are alive`,
     );
   if (k === 2 && state.aliveAtStart === 3)
     return reject(
       "night/no-double-kill-at-three",
       "M2",
-      `${by}: the mafia may not kill two when 3 are alive`,
+      `${who(state, seat)}: the mafia may not kill two when 3 are alive`,
     );
   const seen = new Set<Seat>();
   for (const [list, verb] of [
@@ -273,20 +319,24 @@ function checkMafia(
   ] as const) {
     for (const t of list) {
       const target = state.players[t];
-      if (!target) return reject("night/unknown-target", "O1a", `${by} names no such player`);
+      if (!target) return reject("night/unknown-target", "O1a", `${who(state, seat)} names no such player`);
       if (!target.alive)
-        return reject("night/dead-target", "O1a", `${by} may not ${verb} ${target.name}: not alive`);
+        return reject(
+          "night/dead-target",
+          "O1a",
+          `${who(state, seat)} may not ${verb} ${target.name}: not alive`,
+        );
       if (isMafia(target.role))
         return reject(
           "night/mafia-target",
           "O1a",
-          `${by}: the mafia may not ${verb} a mafia member (${target.name})`,
+          `${who(state, seat)}: the mafia may not ${verb} a mafia member (${target.name})`,
         );
       if (seen.has(t))
         return reject(
           "night/duplicate-target",
           "O1a",
-          `${by}: the targets of one mafia action must be distinct`,
+          `${who(state, seat)}: the targets of one mafia action must be distinct`,
         );
       seen.add(t);
     }
@@ -315,8 +365,7 @@ export function checkNightAction(state: GameState, seat: Seat, action: NightActi
   if (state.phase.kind !== "night")
     return reject("night/out-of-phase", "O1", `${who(state, seat)} may not act: it is not night`);
   if (!actor.alive) return reject("night/dead-actor", "G7", `${who(state, seat)} is dead and cannot act`);
-  const acts = actsFor(state, seat);
-  if (!acts.includes(action.act)) {
+  if (!mayUse(state, seat, action.act)) {
     if (action.act === "pass")
       return reject("night/no-action", "T7", `${who(state, seat)} has no night action to pass`);
     if (action.act === "protect" && actor.role === "lawyer")
@@ -360,24 +409,38 @@ export function checkNightAction(state: GameState, seat: Seat, action: NightActi
     default: {
       const bad = checkTarget(state, seat, action.act, action.target);
       if (bad) return bad;
-      const target = state.players[action.target]!.name;
-      const by = who(state, seat);
       switch (action.act) {
         case "block":
           if (!three && repeated(state, seat, "block", action.target))
-            return reject("night/repeat-target", "M6", `${by} may not block ${target} two nights in a row`);
+            return reject(
+              "night/repeat-target",
+              "M6",
+              `${who(state, seat)} may not block ${state.players[action.target]!.name} two nights in a row`,
+            );
           return null;
         case "visit":
           if (!three && repeated(state, seat, "visit", action.target))
-            return reject("night/repeat-target", "T4", `${by} may not visit ${target} two nights in a row`);
+            return reject(
+              "night/repeat-target",
+              "T4",
+              `${who(state, seat)} may not visit ${state.players[action.target]!.name} two nights in a row`,
+            );
           return null;
         case "mark":
           if (!three && repeated(state, seat, "mark", action.target))
-            return reject("night/repeat-target", "T6", `${by} may not mark ${target} two nights in a row`);
+            return reject(
+              "night/repeat-target",
+              "T6",
+              `${who(state, seat)} may not mark ${state.players[action.target]!.name} two nights in a row`,
+            );
           return null;
         case "heal":
           if (!three && repeated(state, seat, "heal", action.target))
-            return reject("night/repeat-target", "T3e", `${by} may not heal ${target} two nights in a row`);
+            return reject(
+              "night/repeat-target",
+              "T3e",
+              `${who(state, seat)} may not heal ${state.players[action.target]!.name} two nights in a row`,
+            );
           return null;
         case "serum": {
           const last = state.memory.own[seat];
@@ -385,7 +448,7 @@ export function checkNightAction(state: GameState, seat: Seat, action: NightActi
             return reject(
               "night/repeat-serum",
               "T3a",
-              `${by} may not use serum two nights in a row when fewer than 15 are alive`,
+              `${who(state, seat)} may not use serum two nights in a row when fewer than 15 are alive`,
             );
           return null;
         }

@@ -17,7 +17,7 @@ import type { CouncilAnswer } from "./night.ts";
 import type { GameOptions } from "./options.ts";
 import type { Seat } from "./player.ts";
 import { isRejection, type Rejection } from "./rejection.ts";
-import { nextU32, rngFromSeed, type RngState } from "./rng.ts";
+import { RandomStream, rngFromSeed, type RngState } from "./rng.ts";
 import { DEFAULT_ROLES, isMafia } from "./roles.ts";
 import { mayVote, type VoteColor } from "./vote.ts";
 
@@ -68,17 +68,19 @@ const NO_SEATS: readonly Seat[] = [];
 class Dice {
   draws = 0;
   private spare = -1;
-  constructor(private state: RngState) {}
+  private readonly stream: RandomStream;
+  constructor(state: RngState) {
+    this.stream = new RandomStream(state);
+  }
 
   /** An integer in [0, n), n ≤ 2^16. */
   int(n: number): number {
     let h = this.spare;
     if (h < 0) {
-      const r = nextU32(this.state);
-      this.state = r.state;
+      const value = this.stream.nextU32();
       this.draws++;
-      h = r.value & 0xffff;
-      this.spare = r.value >>> 16;
+      h = value & 0xffff;
+      this.spare = value >>> 16;
     } else this.spare = -1;
     return (h * n) >>> 16;
   }

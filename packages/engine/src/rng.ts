@@ -4,9 +4,10 @@ import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 /**
  * The game's seeded generator (F1, O8). Anyone can reimplement it to verify a published game:
  *
- * 1. Take the seed string, encode it as UTF-8 and hash it with SHA-256. For the deal (S1) the string
- *    hashed is `"deal:" + seed`; for the night rolls it is the seed itself. Two streams, so that a game
- *    dealt by hand and a game dealt from the seed roll the same dice.
+ * 1. Take a label and the seed, encode `label + seed` as UTF-8 and hash it with SHA-256. The deal (S1)
+ *    uses the label `"deal:"`, the night rolls the label `"rolls:"`. Two streams, so that a game dealt by
+ *    hand and a game dealt from the seed roll the same dice; and neither is the plain SHA-256 of the seed,
+ *    which is the commitment published before the deal (F1) and must not give the dice away.
  * 2. The first 16 bytes of the digest, read as four little-endian unsigned 32-bit words s0..s3, are the
  *    state of xoshiro128** (Blackman & Vigna, 2018). An all-zero state becomes s0 = 1.
  * 3. Each draw is one xoshiro128** output u, a 32-bit unsigned integer:
@@ -22,6 +23,11 @@ export function seedCommitment(seed: string): string {
   return bytesToHex(sha256(utf8ToBytes(seed)));
 }
 
+/** F1: the stream of the deal, and the stream of the night rolls (step 1 above). */
+export const dealStream = (seed: string): RngState => rngFromSeed(`deal:${seed}`);
+export const rollStream = (seed: string): RngState => rngFromSeed(`rolls:${seed}`);
+
+/** xoshiro128** seeded from SHA-256 of a string (steps 1–2 above). */
 export function rngFromSeed(seed: string): RngState {
   const d = sha256(utf8ToBytes(seed));
   const word = (i: number): number =>
@@ -70,4 +76,36 @@ export function shuffle<T>(items: readonly T[], s: RngState): { value: T[]; stat
     out[r.value] = tmp;
   }
   return { value: out, state };
+}
+
+/**
+ * The same generator with its state held inside, for players and bots that draw often: each call gives
+ * exactly what nextU32 would, without allocating. The game's own rolls stay in GameState (nextU32).
+ */
+export class RandomStream {
+  private s0: number;
+  private s1: number;
+  private s2: number;
+  private s3: number;
+
+  constructor(state: RngState) {
+    [this.s0, this.s1, this.s2, this.s3] = state;
+  }
+
+  nextU32(): number {
+    const s1 = this.s1;
+    const value = Math.imul(rotl(Math.imul(s1, 5) >>> 0, 7), 9) >>> 0;
+    const t = (s1 << 9) >>> 0;
+    this.s2 = (this.s2 ^ this.s0) >>> 0;
+    this.s3 = (this.s3 ^ s1) >>> 0;
+    this.s1 = (s1 ^ this.s2) >>> 0;
+    this.s0 = (this.s0 ^ this.s3) >>> 0;
+    this.s2 = (this.s2 ^ t) >>> 0;
+    this.s3 = rotl(this.s3, 11);
+    return value;
+  }
+
+  get state(): RngState {
+    return [this.s0, this.s1, this.s2, this.s3];
+  }
 }

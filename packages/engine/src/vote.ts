@@ -32,22 +32,37 @@ export const earlyCounts = (state: GameState): boolean => state.phase.number >= 
 export function checkVote(state: GameState, ballots: DayBallots, seat: Seat, vote: Vote): Rejection | null {
   const voter = state.players[seat];
   if (!voter) return reject("vote/unknown-player", "V1", "no such player");
-  const by = `${voter.name} (${voter.role})`;
   if (state.winner !== null) return reject("game/over", "W1", "the game is over");
   if (state.phase.kind !== "day")
-    return reject("vote/out-of-phase", "V1", `${by} may not vote: it is not day`);
+    return reject("vote/out-of-phase", "V1", `${voter.name} (${voter.role}) may not vote: it is not day`);
   if (ballots.closedEarly)
-    return reject("vote/day-closed", "V7", `${by} may not vote: the day has closed early`);
-  if (!voter.alive) return reject("vote/dead-voter", "G7", `${by} is dead and cannot vote`);
-  if (!mayVote(state, seat)) return reject("vote/silenced", "V6", `${by} cannot vote today`);
+    return reject(
+      "vote/day-closed",
+      "V7",
+      `${voter.name} (${voter.role}) may not vote: the day has closed early`,
+    );
+  if (!voter.alive)
+    return reject("vote/dead-voter", "G7", `${voter.name} (${voter.role}) is dead and cannot vote`);
+  if (!mayVote(state, seat))
+    return reject("vote/silenced", "V6", `${voter.name} (${voter.role}) cannot vote today`);
   const target = state.players[vote.target];
-  if (!target) return reject("vote/unknown-target", "V1", `${by} votes for no such player`);
-  if (vote.target === seat) return reject("vote/self", "V3", `${by} may not vote for themselves`);
+  if (!target)
+    return reject("vote/unknown-target", "V1", `${voter.name} (${voter.role}) votes for no such player`);
+  if (vote.target === seat)
+    return reject("vote/self", "V3", `${voter.name} (${voter.role}) may not vote for themselves`);
   if (!target.alive)
-    return reject("vote/dead-target", "V1", `${by} may not vote for ${target.name}: not alive`);
+    return reject(
+      "vote/dead-target",
+      "V1",
+      `${voter.name} (${voter.role}) may not vote for ${target.name}: not alive`,
+    );
   const last = ballots.votes[seat];
   if (last && last.early && earlyCounts(state))
-    return reject("vote/early-final", "V7", `${by} has voted early and may not change the vote`);
+    return reject(
+      "vote/early-final",
+      "V7",
+      `${voter.name} (${voter.role}) has voted early and may not change the vote`,
+    );
   return null;
 }
 

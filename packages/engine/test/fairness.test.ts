@@ -14,8 +14,10 @@ import {
   nextU32,
   reopenMafia,
   replace,
+  dealStream,
   rngFromSeed,
   rollChance,
+  rollStream,
   runReplay,
   seatByName,
   seedCommitment,
@@ -171,7 +173,7 @@ describe("F1: the seed's commitment and the generator", () => {
       Громила: block("Прокурор"),
     };
     const g1 = game(STANDARD, { seed }).night(night1);
-    const ref = reference(seed);
+    const ref = reference(`rolls:${seed}`);
     const expected1: Roll[] = [
       { name: "bossExposed", value: chance(ref(), 0.75), fixed: false },
       { name: "doctorExposed", value: chance(ref(), 0.5), fixed: false },
@@ -201,8 +203,23 @@ describe("F1: the seed's commitment and the generator", () => {
       startMatch({ players: seeded.state.players.map((p) => ({ name: p.name, role: p.role })), seed }),
     );
     expect(same.state.rng).toEqual(seeded.state.rng);
-    expect(same.state.rng).toEqual(rngFromSeed(seed));
+    expect(same.state.rng).toEqual(rngFromSeed(`rolls:${seed}`));
     expect(hand.state.rng).not.toEqual(seeded.state.rng);
+  });
+
+  it("F1: the commitment published before the deal does not give away the dice", () => {
+    // Both streams hash a labelled seed; the state of neither is the plain SHA-256 that is published.
+    for (const seed of ["abc", "партия-1", ""]) {
+      const published = seedCommitment(seed);
+      const words = [0, 8, 16, 24].map((i) => Buffer.from(published.slice(i, i + 8), "hex").readUInt32LE(0));
+      expect(dealStream(seed)).not.toEqual(words);
+      expect(rollStream(seed)).not.toEqual(words);
+      expect(rollStream(seed)).toEqual(rngFromSeed(`rolls:${seed}`));
+      expect(dealStream(seed)).toEqual(rngFromSeed(`deal:${seed}`));
+      expect(createGame({ players: [{ name: "А", role: "citizen" }], seed })).toMatchObject({
+        rng: rollStream(seed),
+      });
+    }
   });
 
   it("F1: the seed published after the game matches the commitment published before the deal", () => {
@@ -218,7 +235,7 @@ describe("F2: the GM's decisions are in the log", () => {
   const seed = "F2: решения ведущего";
 
   it("F2: a fixed roll overrides the seed and is recorded as fixed", () => {
-    const drawn = chance(reference(seed)(), 0.5);
+    const drawn = chance(reference(`rolls:${seed}`)(), 0.5);
     const g = game(STANDARD, { seed }).night(
       { Девочка: visit("Мирный1") },
       { rolls: { girlSilence: !drawn } },
@@ -230,7 +247,7 @@ describe("F2: the GM's decisions are in the log", () => {
   });
 
   it("F2: a fixed roll takes no draw: the next drawn roll is the stream's first", () => {
-    const ref = reference(seed);
+    const ref = reference(`rolls:${seed}`);
     const g = game(STANDARD, { seed }).night(
       { Девочка: visit("Мирный1"), Громила: block("Мирный2") },
       { rolls: { girlSilence: true } },

@@ -91,9 +91,9 @@ function calmVotes(g: Scenario): ReplayVote[] {
 
 const calmDay = (g: Scenario): Scenario => g.day(calmVotes(g));
 
-/** The draws of F1's generator (xoshiro128** seeded by SHA-256 of the seed), computed here afresh. */
+/** The night rolls of F1's generator (xoshiro128** seeded by SHA-256 of "rolls:" + seed), computed here afresh. */
 function draws(seed: string, n: number): number[] {
-  const d = createHash("sha256").update(seed, "utf8").digest();
+  const d = createHash("sha256").update(`rolls:${seed}`, "utf8").digest();
   let s: [number, number, number, number] = [
     d.readUInt32LE(0),
     d.readUInt32LE(4),

@@ -273,7 +273,7 @@ describe("R3: everything is known when the game ends", () => {
 
   it("R3: every random roll is recorded in the night's outcome, drawn from the seed", () => {
     const { m } = playToTheEnd();
-    const drawn = rollChance(rngFromSeed(seed), 0.5).value; // the first draw of the night stream
+    const drawn = rollChance(rngFromSeed(`rolls:${seed}`), 0.5).value; // the first draw of the night stream
     expect(m.outcomes[0]!.outcome.phase).toEqual({ kind: "night", number: 1 });
     const night = m.outcomes[0]!.outcome as { rolls: unknown };
     expect(night.rolls).toEqual([{ name: "girlSilence", value: drawn, fixed: false }]);
@@ -297,7 +297,7 @@ describe("R3: everything is known when the game ends", () => {
     m = ok(act(m, 0, { act: "block", target: 2 }));
     m = ok(act(m, 2, { act: "pass" }));
     m = ok(endNight(m, { rolls: { girlSilence: true }, council: null }));
-    const drawn = rollChance(rngFromSeed("R3: две кости"), 0.5).value; // a fixed roll takes no draw
+    const drawn = rollChance(rngFromSeed("rolls:R3: две кости"), 0.5).value; // a fixed roll takes no draw
     const night = m.outcomes[0]!.outcome as { rolls: unknown; silenced: unknown };
     expect(night.rolls).toEqual([
       { name: "girlSilence", value: true, fixed: true },
