@@ -7,6 +7,17 @@
 import { performance } from "node:perf_hooks";
 import {
   act,
+  castVote,
+  closeDay,
+  createGame,
+  emptyBallots,
+  emptyDayBallots,
+  isRejection,
+  matchEvents,
+  submitNightAction,
+  type GameOptions,
+  type LogEvent,
+  type Seat,
   endDay,
   endNight,
   modkill,
@@ -83,6 +94,89 @@ function bareDraws(count: number): { wallMs: number; cpuMs: number } {
   const wallMs = performance.now() - start;
   if (acc === 0.5) console.log(acc); // keeps the loop from being optimised away
   return { wallMs, cpuMs: cpuMs() - cpu };
+}
+
+/** A recorded random game: what the engine alone must do to play it again. */
+interface Recorded {
+  readonly seed: string;
+  readonly options: GameOptions;
+  readonly events: readonly LogEvent[];
+}
+
+function record(count: number): Recorded[] {
+  const out: Recorded[] = [];
+  for (let i = 0; i < count; i++) {
+    const seed = `core-${i}`;
+    const { match } = randomGame(seed);
+    out.push({ seed, options: match.state.options, events: matchEvents(match) });
+  }
+  return out;
+}
+
+const CORE_PLAYERS = RANDOM_PLAYER_NAMES.map((name) => ({ name }));
+
+/**
+ * The engine alone: deal from the seed, check every recorded submission and vote, resolve every night and
+ * day, with the pure functions (no random player, no Match log). Throws if the engine disagrees with the
+ * recording, so the figure is for games played right.
+ */
+function playRecorded(g: Recorded): void {
+  let state = createGame({ players: CORE_PLAYERS, seed: g.seed, options: g.options });
+  if (isRejection(state)) throw new Error(state.message);
+  let night = emptyBallots(state.players.length);
+  let day = emptyDayBallots(state.players.length);
+  let modkills: Seat[] = [];
+  for (const e of g.events) {
+    switch (e.kind) {
+      case "act": {
+        const r = submitNightAction(state, night, e.seat, e.action);
+        if (isRejection(r)) throw new Error(r.message);
+        night = r;
+        break;
+      }
+      case "vote": {
+        const r = castVote(state, day, e.seat, e.vote);
+        if (isRejection(r)) throw new Error(r.message);
+        day = r;
+        break;
+      }
+      case "modkill":
+        modkills = [...modkills, e.seat];
+        break;
+      case "endNight": {
+        const { rolls, council } = e.decisions;
+        const r = resolveNight(state, night, { rolls, council, modkills });
+        if (isRejection(r)) throw new Error(r.message);
+        state = r.state;
+        night = emptyBallots(state.players.length);
+        modkills = [];
+        break;
+      }
+      case "endDay": {
+        const r = closeDay(state, day, modkills);
+        if (isRejection(r)) throw new Error(r.message);
+        state = r.state;
+        day = emptyDayBallots(state.players.length);
+        modkills = [];
+        break;
+      }
+      case "replace":
+        break;
+    }
+  }
+  if (state.winner === null) throw new Error(`the recorded game ${g.seed} did not end`);
+}
+
+function playRecordedFor(games: readonly Recorded[], ms: number): { games: number; wallMs: number } {
+  let n = 0;
+  const start = performance.now();
+  let now = start;
+  while (now - start < ms) {
+    for (const g of games) playRecorded(g);
+    n += games.length;
+    now = performance.now();
+  }
+  return { games: n, wallMs: now - start };
 }
 
 type Timed = "act" | "vote" | "endNight" | "endDay";
@@ -166,6 +260,9 @@ function main(): void {
   console.log(`engine bench: ${ROUNDS} rounds of ${ROUND_MS} ms, one core, node ${process.version}`);
   playFor("warmup", 2000);
 
+  const recorded = record(200);
+  playRecordedFor(recorded, 1000);
+  const coreRate: number[] = [];
   const wallRate: number[] = [];
   const cpuRate: number[] = [];
   const wallRatio: number[] = [];
@@ -190,12 +287,16 @@ function main(): void {
     draws += r.draws;
     games += r.games;
 
-    // 2. The same kind of games with every Match call timed: endNight per call.
+    // 2. The engine alone, on recorded games.
+    const core = playRecordedFor(recorded, ROUND_MS / 2);
+    coreRate.push((core.games * 1000) / core.wallMs);
+
+    // 3. The same kind of games with every Match call timed: endNight per call.
     const timed = timedCalls();
     const t = playFor(`timed${round}`, ROUND_MS / 3, timed.calls);
     nightMedian.push(median(timed.times.endNight));
 
-    // 3. resolveNight alone, on the nights just played.
+    // 4. resolveNight alone, on the nights just played.
     const solo: number[] = [];
     for (const n of timed.nights) {
       const s = nowUs();
@@ -208,13 +309,15 @@ function main(): void {
     console.log(
       `round ${round + 1}: ${fmt(wallRate[round]!, 0)} games/s wall, ${fmt(cpuRate[round]!, 0)} per CPU s; ` +
         `baseline ${fmt(baseUs[round]!)} µs/game (games / baseline ${fmt(wallRatio[round]!)}×); ` +
-        `median endNight ${fmt(nightMedian[round]!, 2)} µs, resolveNight ${fmt(resolveMedian[round]!, 2)} µs`,
+        `median endNight ${fmt(nightMedian[round]!, 2)} µs, resolveNight ${fmt(resolveMedian[round]!, 2)} µs; ` +
+        `engine alone ${fmt(coreRate[round]!, 0)} games/s`,
     );
   }
 
   const rate = median(wallRate);
   console.log(`
 games per second (median of ${ROUNDS} rounds):   ${fmt(rate, 0)} wall, ${fmt(median(cpuRate), 0)} per CPU second   (target ${fmt(TARGET, 0)}: ${rate >= TARGET ? "met" : `missed by ${fmt(TARGET / rate)}×`})
+engine alone, recorded games replayed:    ${fmt(median(coreRate), 0)} games/s (the same games' inputs checked and resolved by the pure functions, without the random player and the Match log)
 µs per game:                              ${fmt(1e6 / rate)}   (${fmt(phases / games)} phases, ${fmt(draws / games, 0)} draws of the player's generator)
 median µs per night resolution:           ${fmt(median(nightMedian), 2)} (endNight), ${fmt(median(resolveMedian), 2)} (resolveNight alone)
 baseline, bare rng.ts draws:              ${fmt(median(baseUs), 2)} µs per game's worth; a game costs ${fmt(median(wallRatio))}× that (CPU time: ${fmt(median(cpuRatio))}×)`);

@@ -14,8 +14,13 @@ export interface Player {
 
 /** Names are compared case-insensitively with ё = е (REPLAY.md, "players"). */
 export function nameKey(name: string): string {
-  return name.normalize("NFC").toLowerCase().replace(/ё/g, "е");
+  // Latin and Cyrillic letters without combining marks are already in NFC: skip the costly normalize.
+  const lower = (ALREADY_NFC.test(name) ? name : name.normalize("NFC")).toLowerCase();
+  return lower.includes("ё") ? lower.replace(/ё/g, "е") : lower;
 }
+
+// eslint-disable-next-line no-control-regex -- the whole range from U+0000 is meant
+const ALREADY_NFC = /^[\u0000-\u02ff\u0400-\u0482\u048a-\u04ff]*$/;
 
 /** Sort by Unicode code point (REPLAY.md, "Output"), not by UTF-16 unit. */
 export function compareCodePoints(a: string, b: string): number {

@@ -315,6 +315,8 @@ describe("S3: configuration", () => {
       ["Алёна", "Алена"],
       ["ЁЖИК", "ежик"],
       ["Same", "SAME"],
+      ["Йорик", "И\u0306орик"], // a decomposed й (и + combining breve) is the same name
+      ["Zoë", "ZOE\u0308"],
     ] as const) {
       const r = refused({
         players: [
