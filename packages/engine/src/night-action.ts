@@ -258,6 +258,14 @@ function checkTarget(state: GameState, seat: Seat, act: TargetedAct, target: Sea
   return null;
 }
 
+/** The acts that may not name the same target two nights in a row (M6, T4, T6, T3e's first limit). */
+const REPEAT_LIMIT: { readonly [A in TargetedAct]?: ClauseId } = {
+  block: "M6",
+  visit: "T4",
+  mark: "T6",
+  heal: "T3e",
+};
+
 /** O1b: repeat limits compare with the player's own submission last night, effective or not. */
 function repeated(state: GameState, seat: Seat, act: TargetedAct, target: Seat): boolean {
   const last = state.memory.own[seat];
@@ -409,52 +417,22 @@ export function checkNightAction(state: GameState, seat: Seat, action: NightActi
     default: {
       const bad = checkTarget(state, seat, action.act, action.target);
       if (bad) return bad;
-      switch (action.act) {
-        case "block":
-          if (!three && repeated(state, seat, "block", action.target))
-            return reject(
-              "night/repeat-target",
-              "M6",
-              `${who(state, seat)} may not block ${state.players[action.target]!.name} two nights in a row`,
-            );
-          return null;
-        case "visit":
-          if (!three && repeated(state, seat, "visit", action.target))
-            return reject(
-              "night/repeat-target",
-              "T4",
-              `${who(state, seat)} may not visit ${state.players[action.target]!.name} two nights in a row`,
-            );
-          return null;
-        case "mark":
-          if (!three && repeated(state, seat, "mark", action.target))
-            return reject(
-              "night/repeat-target",
-              "T6",
-              `${who(state, seat)} may not mark ${state.players[action.target]!.name} two nights in a row`,
-            );
-          return null;
-        case "heal":
-          if (!three && repeated(state, seat, "heal", action.target))
-            return reject(
-              "night/repeat-target",
-              "T3e",
-              `${who(state, seat)} may not heal ${state.players[action.target]!.name} two nights in a row`,
-            );
-          return null;
-        case "serum": {
-          const last = state.memory.own[seat];
-          if (state.aliveAtStart < 15 && last && last.act === "serum")
-            return reject(
-              "night/repeat-serum",
-              "T3a",
-              `${who(state, seat)} may not use serum two nights in a row when fewer than 15 are alive`,
-            );
-          return null;
-        }
-        default:
-          return null;
-      }
+      // O1b: the same target two nights in a row, unless 3 are alive at night start.
+      const limit = REPEAT_LIMIT[action.act];
+      if (limit !== undefined && !three && repeated(state, seat, action.act, action.target))
+        return reject(
+          "night/repeat-target",
+          limit,
+          `${who(state, seat)} may not ${VERB[action.act]} ${state.players[action.target]!.name} two nights in a row`,
+        );
+      const last = state.memory.own[seat];
+      if (action.act === "serum" && state.aliveAtStart < 15 && last && last.act === "serum")
+        return reject(
+          "night/repeat-serum",
+          "T3a",
+          `${who(state, seat)} may not use serum two nights in a row when fewer than 15 are alive`,
+        );
+      return null;
     }
   }
 }
