@@ -8,6 +8,7 @@ import {
   nightAnnouncement,
   privateResults,
   replayMatch,
+  roleName,
   seedCommitment,
   type DayOutcome,
   type Lang,
@@ -31,6 +32,12 @@ try {
     if (outcome.phase.kind === "night")
       for (const r of privateResults(outcome as NightOutcome, table, lang))
         console.log(`  → ${r.recipients.map((s) => table[s]!.name).join(", ")}: ${r.text}`);
+    console.log("");
+  }
+  if (match.state.winner !== null) {
+    // R3: when the game ends, every role is published.
+    console.log(lang === "ru" ? "[b]Роли[/b]" : "[b]Roles[/b]");
+    for (const p of match.state.players) console.log(`${p.name} — ${roleName(p.role, lang)}`);
     console.log("");
   }
   console.log(`${match.state.players.length} players; replay file: ${file}`);
