@@ -26,66 +26,31 @@ import {
   vote,
   type Match,
   type NightOutcome,
-  type Rejection,
   type RngState,
   type RoleId,
   type Roll,
 } from "../src/index.ts";
 import {
+  NAMES,
   STANDARD,
   block,
+  chance,
   game,
   killAndIntimidate,
+  ok,
+  playersOf,
+  referenceRng,
+  ring,
   serum,
   torture,
   visit,
+  votersOf,
   type Scenario,
 } from "./scenario.ts";
 
-function ok<T extends object>(x: T | Rejection): T {
-  if (isRejection(x)) throw new Error(`unexpected refusal: ${x.message} (${x.clause})`);
-  return x;
-}
-
-const NAMES = STANDARD.split(" ").map((p) => p.split("=")[0]!);
-const HAND = STANDARD.split(" ").map((p) => {
-  const [name, role] = p.split("=") as [string, RoleId];
-  return { name, role };
-});
-const ring = (voters: readonly string[]): string =>
-  voters.map((n, i) => `${n}+${voters[(i + 1) % voters.length]!}`).join(" ");
-
-/**
- * An independent implementation of the generator documented in rng.ts (SHA-256 → four little-endian
- * words → xoshiro128**), in BigInt arithmetic, as anyone verifying a published game would write it (F1).
- */
-function reference(seed: string): () => number {
-  const d = createHash("sha256").update(seed, "utf8").digest();
-  const M = 0xffffffffn;
-  let [s0, s1, s2, s3] = [0, 4, 8, 12].map((i) => BigInt(d.readUInt32LE(i))) as [
-    bigint,
-    bigint,
-    bigint,
-    bigint,
-  ];
-  if (s0 === 0n && s1 === 0n && s2 === 0n && s3 === 0n) s0 = 1n;
-  const rotl = (x: bigint, k: bigint): bigint => ((x << k) | (x >> (32n - k))) & M;
-  return () => {
-    const result = (rotl((s1 * 5n) & M, 7n) * 9n) & M;
-    const t = (s1 << 9n) & M;
-    s2 ^= s0;
-    s3 ^= s1;
-    s1 ^= s2;
-    s0 ^= s3;
-    s2 ^= t;
-    s3 = rotl(s3, 11n);
-    return Number(result);
-  };
-}
-
 /** The reference deal: Fisher–Yates from the last index down on the "deal:" stream. */
 function referenceDeal(seed: string, roles: readonly RoleId[]): RoleId[] {
-  const next = reference(`deal:${seed}`);
+  const next = referenceRng(`deal:${seed}`);
   const out = roles.slice();
   for (let i = out.length - 1; i > 0; i--) {
     const j = Number((BigInt(next()) * BigInt(i + 1)) >> 32n);
@@ -93,8 +58,6 @@ function referenceDeal(seed: string, roles: readonly RoleId[]): RoleId[] {
   }
   return out;
 }
-
-const chance = (u: number, p: number): boolean => u < p * 2 ** 32;
 
 function nightRolls(g: Scenario, nth = 0): readonly Roll[] {
   const nights = g.match.outcomes.filter((o) => o.outcome.phase.kind === "night");
@@ -125,7 +88,7 @@ describe("F1: the seed's commitment and the generator", () => {
 
   it("F1: the generator matches an independent implementation of rng.ts's description", () => {
     for (const seed of ["abc", "партия-1", "deal:x"]) {
-      const ref = reference(seed);
+      const ref = referenceRng(seed);
       let s = rngFromSeed(seed);
       for (let i = 0; i < 50; i++) {
         const r = nextU32(s);
@@ -148,7 +111,7 @@ describe("F1: the seed's commitment and the generator", () => {
     };
     expect(draw("семя")).toEqual(draw("семя"));
     expect(draw("семя")).not.toEqual(draw("семя2"));
-    const ref = reference("семя");
+    const ref = referenceRng("семя");
     expect(draw("семя")).toEqual(Array.from({ length: 40 }, (_, i) => chance(ref(), i % 2 ? 0.5 : 0.75)));
   });
 
@@ -173,7 +136,7 @@ describe("F1: the seed's commitment and the generator", () => {
       Громила: block("Прокурор"),
     };
     const g1 = game(STANDARD, { seed }).night(night1);
-    const ref = reference(`rolls:${seed}`);
+    const ref = referenceRng(`rolls:${seed}`);
     const expected1: Roll[] = [
       { name: "bossExposed", value: chance(ref(), 0.75), fixed: false },
       { name: "doctorExposed", value: chance(ref(), 0.5), fixed: false },
@@ -183,10 +146,7 @@ describe("F1: the seed's commitment and the generator", () => {
     ];
     expect(nightRolls(g1)).toEqual(expected1);
     // Night 2 continues the same stream.
-    const voters = g1.match.state.players.flatMap((p, i) =>
-      p.alive && !g1.match.state.day.silenced.includes(i) ? [p.name] : [],
-    );
-    const g2 = g1.day(ring(voters)).night({ Девочка: visit("Мирный3") });
+    const g2 = g1.day(ring(votersOf(g1))).night({ Девочка: visit("Мирный3") });
     expect(nightRolls(g2, 1)).toEqual([{ name: "girlSilence", value: chance(ref(), 0.5), fixed: false }]);
   });
 
@@ -235,7 +195,7 @@ describe("F2: the GM's decisions are in the log", () => {
   const seed = "F2: решения ведущего";
 
   it("F2: a fixed roll overrides the seed and is recorded as fixed", () => {
-    const drawn = chance(reference(`rolls:${seed}`)(), 0.5);
+    const drawn = chance(referenceRng(`rolls:${seed}`)(), 0.5);
     const g = game(STANDARD, { seed }).night(
       { Девочка: visit("Мирный1") },
       { rolls: { girlSilence: !drawn } },
@@ -247,7 +207,7 @@ describe("F2: the GM's decisions are in the log", () => {
   });
 
   it("F2: a fixed roll takes no draw: the next drawn roll is the stream's first", () => {
-    const ref = reference(`rolls:${seed}`);
+    const ref = referenceRng(`rolls:${seed}`);
     const g = game(STANDARD, { seed }).night(
       { Девочка: visit("Мирный1"), Громила: block("Мирный2") },
       { rolls: { girlSilence: true } },
@@ -266,7 +226,7 @@ describe("F2: the GM's decisions are in the log", () => {
 
   /** A match with every kind of GM decision the log can hold. */
   function decided(): Match {
-    let m = ok(startMatch({ players: HAND, seed }));
+    let m = ok(startMatch({ players: playersOf(STANDARD), seed }));
     const at = (n: string): number => seatByName(m.state, n)!;
     m = ok(act(m, at("Босс"), { act: "council", question: "Жив ли маньяк?" }));
     m = ok(act(m, at("Девочка"), { act: "visit", target: at("Мирный1") }));
@@ -302,7 +262,7 @@ describe("F2: the GM's decisions are in the log", () => {
   });
 
   it("F2: the council's question needs the GM's answer", () => {
-    let m = ok(startMatch({ players: HAND, seed }));
+    let m = ok(startMatch({ players: playersOf(STANDARD), seed }));
     m = ok(act(m, seatByName(m.state, "Босс")!, { act: "council", question: "Есть ли шахид?" }));
     expect(endNight(m, { rolls: {}, council: null })).toMatchObject({ rejected: true, clause: "M2c" });
     const rejected = ok(endNight(m, { rolls: {}, council: "rejected" }));
@@ -330,7 +290,7 @@ describe("F2: the GM's decisions are in the log", () => {
   });
 
   it("F2: reopening the mafia's action (G10) is an entry in the log", () => {
-    let m = ok(startMatch({ players: HAND, seed }));
+    let m = ok(startMatch({ players: playersOf(STANDARD), seed }));
     m = ok(
       act(m, seatByName(m.state, "Босс")!, {
         act: "mafia",

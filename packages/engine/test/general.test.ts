@@ -24,25 +24,21 @@ import {
   type RoleId,
   type Seat,
 } from "../src/index.ts";
-import { STANDARD, game, kill, quickKill, shoot, without } from "./scenario.ts";
+import {
+  NAMES,
+  STANDARD,
+  except,
+  game,
+  kill,
+  namesOf,
+  ok,
+  playersOf,
+  quickKill,
+  ring,
+  shoot,
+  without,
+} from "./scenario.ts";
 
-const names = (lineup: string): string[] =>
-  lineup
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((p) => p.split("=")[0]!);
-const NAMES = names(STANDARD);
-
-/** Everyone blue for the next in the ring: nobody is hanged and nobody is penalised. */
-const calm = (voters: readonly string[]): string =>
-  voters.map((n, i) => `${n}+${voters[(i + 1) % voters.length]!}`).join(" ");
-const except = (list: readonly string[], ...gone: string[]): string[] =>
-  list.filter((n) => !gone.includes(n));
-
-function ok<T extends object>(x: T | Rejection): T {
-  if (isRejection(x)) throw new Error(`unexpected refusal: ${x.message} (${x.clause})`);
-  return x;
-}
 function refused<T extends object>(x: T | Rejection): Rejection {
   if (!isRejection(x)) throw new Error("expected a refusal");
   return x;
@@ -50,14 +46,7 @@ function refused<T extends object>(x: T | Rejection): Rejection {
 
 /** A match of the standard table dealt by hand, without a seed. */
 function standardMatch(lineup = STANDARD): Match {
-  const players = lineup
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((p) => {
-      const [name, role] = p.split("=") as [string, RoleId];
-      return { name, role };
-    });
-  return ok(startMatch({ players, seed: null }));
+  return ok(startMatch({ players: playersOf(lineup), seed: null }));
 }
 const at = (m: Match, name: string): Seat => {
   const s = seatByName(m.state, name);
@@ -154,7 +143,7 @@ describe("G1: the log replays", () => {
     m = ok(act(m, at(m, "Маньяк"), { act: "pass" }));
     m = ok(endNight(m, none));
     const log = exportReplay(m);
-    expect(log.players.map((p) => p.name)).toEqual(names(without(STANDARD, "Мирный4", "Мирный5")));
+    expect(log.players.map((p) => p.name)).toEqual(namesOf(without(STANDARD, "Мирный4", "Мирный5")));
     expect(log.phases).toEqual([
       {
         night: 1,
@@ -182,9 +171,9 @@ describe("G2, G3: voting", () => {
   it("G2: every living player must vote: one who does not is penalised", () => {
     const g = game(STANDARD)
       .night()
-      .day(calm(except(NAMES, "Мирный3")));
+      .day(ring(except(NAMES, "Мирный3")));
     expect(g.lastDay.penalized).toEqual(["Мирный3"]);
-    const all = game(STANDARD).night().day(calm(NAMES));
+    const all = game(STANDARD).night().day(ring(NAMES));
     expect(all.lastDay.penalized).toEqual([]);
   });
 
@@ -239,7 +228,7 @@ describe("G4: the order of phases", () => {
   });
 
   it("G4: a file that starts with a day is refused", () => {
-    const g = game(STANDARD).day(calm(NAMES));
+    const g = game(STANDARD).day(ring(NAMES));
     expect(g.error).toBe("day 1: expected night 1: nights and days alternate from night 1 (G4)");
   });
 
@@ -249,7 +238,7 @@ describe("G4: the order of phases", () => {
   });
 
   it("G4: two days in a row are refused", () => {
-    const g = game(STANDARD).night().day(calm(NAMES)).day(calm(NAMES));
+    const g = game(STANDARD).night().day(ring(NAMES)).day(ring(NAMES));
     expect(g.error).toBe("day 2: expected night 2: nights and days alternate from night 1 (G4)");
   });
 
@@ -311,7 +300,7 @@ describe("G5, G9: the GM's modkill", () => {
     // The others vote blue in a ring (Босс for Мирный1); Мирный1's red vote alone hangs Босс.
     const g = game(STANDARD)
       .night()
-      .day(`Мирный1>Босс Босс+Мирный1 ${calm(except(NAMES, "Мирный1", "Босс"))}`, {
+      .day(`Мирный1>Босс Босс+Мирный1 ${ring(except(NAMES, "Мирный1", "Босс"))}`, {
         gm: [{ modkill: "Мирный1", reason: "мат" }],
       });
     expect(g.lastDay).toMatchObject({
@@ -355,15 +344,15 @@ describe("G7: the dead are silent", () => {
   it("G7: a dead player's night action is refused", () => {
     const g = game(STANDARD)
       .night({ Босс: kill("Шериф") })
-      .day(calm(except(NAMES, "Шериф")))
+      .day(ring(except(NAMES, "Шериф")))
       .night({ Шериф: shoot("Босс") });
     expect(g.error).toBe("night 2: Шериф (sheriff) is dead and cannot act (G7)");
   });
 
   it("G7: a dead player's pass is refused too, and the dead are not penalised for silence", () => {
     const g = game(STANDARD).night({ Маньяк: quickKill("Доктор") });
-    expect(g.day(calm(except(NAMES, "Доктор"))).lastDay.penalized).toEqual([]);
-    const passed = g.day(calm(except(NAMES, "Доктор"))).night([["Доктор", { act: "pass" }]]);
+    expect(g.day(ring(except(NAMES, "Доктор"))).lastDay.penalized).toEqual([]);
+    const passed = g.day(ring(except(NAMES, "Доктор"))).night([["Доктор", { act: "pass" }]]);
     expect(passed.error).toBe("night 2: Доктор (doctor) is dead and cannot act (G7)");
   });
 
@@ -476,9 +465,9 @@ describe("G11: early votes (V7)", () => {
   it("G11: from day 3 on, an early vote cannot be changed", () => {
     const g = game(STANDARD)
       .night()
-      .day(calm(NAMES))
+      .day(ring(NAMES))
       .night()
-      .day(calm(NAMES))
+      .day(ring(NAMES))
       .night()
       .day("Мирный1>Босс! Мирный1>Тролль");
     expect(g.error).toBe("day 3: Мирный1 (citizen) has voted early and may not change the vote (V7)");
@@ -486,7 +475,7 @@ describe("G11: early votes (V7)", () => {
 
   it("G11: from day 3 on, early votes by more than half of the voters close the day at once", () => {
     const redFor5 = (n: string): string => (n === "Мирный5" ? "Мирный5>Босс" : `${n}>Мирный5`);
-    const base = game(STANDARD).night().day(calm(NAMES)).night().day(calm(NAMES)).night();
+    const base = game(STANDARD).night().day(ring(NAMES)).night().day(ring(NAMES)).night();
     // 9 of 17 vote early: the day closes on the ninth, and the later votes are ignored (P1 penalises them).
     const first = NAMES.slice(0, 9);
     const late = NAMES.slice(9);

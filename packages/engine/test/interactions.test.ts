@@ -4,9 +4,11 @@
  * and the shahid (T6) against heal, blocks and each kind of attacker.
  */
 import { describe, expect, it } from "vitest";
-import { mayVote, type ReplayVote, type RoleId, type RollName } from "../src/index.ts";
+import type { RoleId, RollName } from "../src/index.ts";
 import {
+  NO_ROLLS,
   STANDARD,
+  THUG_BOSS,
   block,
   bloodyKill,
   check,
@@ -15,43 +17,18 @@ import {
   healFrom,
   intimidate,
   kill,
+  lynchDay,
   mark,
   protect,
   question,
   quickKill,
+  quietDay,
   shoot,
   torture,
   visit,
-  without,
+  type Act,
   type Actions,
-  type Scenario,
 } from "./scenario.ts";
-
-type Act = ReturnType<typeof kill>;
-
-/** Every roll fixed to false: rolls a night does not need are ignored. */
-const OFF: Record<RollName, boolean> = {
-  bossExposed: false,
-  doctorExposed: false,
-  tortureEvidence: false,
-  girlSilence: false,
-  thugSilence: false,
-};
-
-/** The standard table without the boss, troll, elf and lawyer: the thug is boss from night 1 (M1). */
-const THUG_BOSS = without(STANDARD, "Босс", "Тролль", "Эльф", "Адвокат");
-
-/** A day on which every player who may vote votes red for `target` (who votes red for someone else). */
-function lynchDay(g: Scenario, target: string): Scenario {
-  const s = g.match.state;
-  const living = s.players.flatMap((p) => (p.alive ? [p.name] : []));
-  const votes: ReplayVote[] = s.players.flatMap((p, seat) =>
-    mayVote(s, seat)
-      ? [{ by: p.name, red: p.name === target ? living.find((n) => n !== target)! : target }]
-      : [],
-  );
-  return g.day(votes);
-}
 
 /** Table rows carry their clause; each clause gets its own it.each so that its title names it. */
 interface Row {
@@ -83,7 +60,7 @@ describe("blocks: the girl, the thug and the boss", () => {
         Доктор: heal("Мирный1"),
         Босс: kill("Мирный1"),
       },
-      rolls: OFF,
+      rolls: NO_ROLLS,
       died: [],
       silenced: [],
     },
@@ -91,7 +68,7 @@ describe("blocks: the girl, the thug and the boss", () => {
       clause: "M7",
       title: "the thug blocks the girl: her visit on the boss does nothing",
       actions: { Громила: block("Девочка"), Девочка: visit("Босс"), Босс: kill("Мирный1") },
-      rolls: OFF,
+      rolls: NO_ROLLS,
       died: ["Мирный1"],
       silenced: [],
     },
@@ -112,7 +89,7 @@ describe("blocks: the girl, the thug and the boss", () => {
         Доктор: heal("Мирный1"),
         Босс: kill("Мирный1"),
       },
-      rolls: OFF,
+      rolls: NO_ROLLS,
       died: [],
       silenced: [],
     },
@@ -120,7 +97,7 @@ describe("blocks: the girl, the thug and the boss", () => {
       clause: "M6",
       title: "the thug blocks the boss: the mafia's kill is cancelled",
       actions: { Громила: block("Босс"), Босс: kill("Мирный1") },
-      rolls: OFF,
+      rolls: NO_ROLLS,
       died: [],
       silenced: [],
     },
@@ -128,7 +105,7 @@ describe("blocks: the girl, the thug and the boss", () => {
       clause: "M6",
       title: "the thug blocks the troll who sent the kill: the mafia's kill stands",
       actions: { Тролль: kill("Мирный1"), Громила: block("Тролль") },
-      rolls: OFF,
+      rolls: NO_ROLLS,
       died: ["Мирный1"],
       silenced: [],
     },
@@ -136,7 +113,7 @@ describe("blocks: the girl, the thug and the boss", () => {
       clause: "T4",
       title: "the girl visits the boss, the troll sent the kill: the kill is cancelled",
       actions: { Тролль: kill("Мирный1"), Девочка: visit("Босс") },
-      rolls: OFF,
+      rolls: NO_ROLLS,
       died: [],
       silenced: [],
     },
@@ -144,7 +121,7 @@ describe("blocks: the girl, the thug and the boss", () => {
       clause: "T4",
       title: "the girl visits the boss: his intimidation is cancelled too",
       actions: { Девочка: visit("Босс"), Босс: intimidate("Мирный1", "Мирный2") },
-      rolls: OFF,
+      rolls: NO_ROLLS,
       died: [],
       silenced: [],
     },
@@ -190,7 +167,7 @@ describe("blocks: the girl, the thug and the boss", () => {
         Доктор: heal("Мирный1"),
         Босс: kill("Мирный1"),
       },
-      rolls: OFF,
+      rolls: NO_ROLLS,
       died: ["Мирный1"],
       silenced: [],
     },
@@ -198,7 +175,7 @@ describe("blocks: the girl, the thug and the boss", () => {
       clause: "O0",
       title: "a girl killed that night still blocks the maniac",
       actions: { Девочка: visit("Маньяк"), Босс: kill("Девочка"), Маньяк: quickKill("Мирный1") },
-      rolls: OFF,
+      rolls: NO_ROLLS,
       died: ["Девочка"],
       silenced: [],
     },
@@ -206,7 +183,7 @@ describe("blocks: the girl, the thug and the boss", () => {
       clause: "O0",
       title: "a thug killed that night still blocks the sheriff",
       actions: { Громила: block("Шериф"), Маньяк: quickKill("Громила"), Шериф: shoot("Мирный1") },
-      rolls: OFF,
+      rolls: NO_ROLLS,
       died: ["Громила"],
       silenced: [],
     },
@@ -230,19 +207,22 @@ describe("blocks: the girl, the thug and the boss", () => {
   it("T4: the girl's visit on the boss cancels the council question: no answer is needed", () => {
     const g = game(STANDARD).night(
       { Девочка: visit("Босс"), Босс: question("Is the sheriff alive?") },
-      { rolls: OFF },
+      { rolls: NO_ROLLS },
     );
     expect(g.lastNight.council).toBe(null);
   });
 
   it("M6: the check is blocked by the thug: the sergeant is told it failed", () => {
-    const g = game(STANDARD).night({ Громила: block("Сержант"), Сержант: check("Босс") }, { rolls: OFF });
+    const g = game(STANDARD).night(
+      { Громила: block("Сержант"), Сержант: check("Босс") },
+      { rolls: NO_ROLLS },
+    );
     expect(g.lastNight.checks).toEqual([{ target: "Босс", result: "failed" }]);
   });
 
   it("T4: the girl's visit on the lawyer leaves no protect for the day (V8)", () => {
     const g = lynchDay(
-      game(STANDARD).night({ Девочка: visit("Адвокат"), Адвокат: protect("Мирный1") }, { rolls: OFF }),
+      game(STANDARD).night({ Девочка: visit("Адвокат"), Адвокат: protect("Мирный1") }, { rolls: NO_ROLLS }),
       "Мирный1",
     );
     expect(g.lastDay.hanged).toBe("Мирный1");
@@ -253,7 +233,7 @@ describe("blocks: the girl, the thug and the boss", () => {
     const g = lynchDay(
       game(STANDARD).night(
         { Громила: block("Девочка"), Девочка: visit("Адвокат"), Адвокат: protect("Мирный1") },
-        { rolls: OFF },
+        { rolls: NO_ROLLS },
       ),
       "Мирный1",
     );
@@ -268,7 +248,7 @@ describe("blocks: the thug who is boss", () => {
       clause: "M6",
       title: "the thug-boss's kill is the mafia's action",
       actions: { Громила: kill("Мирный1") },
-      rolls: OFF,
+      rolls: NO_ROLLS,
       died: ["Мирный1"],
       silenced: [],
     },
@@ -276,7 +256,7 @@ describe("blocks: the thug who is boss", () => {
       clause: "T4",
       title: "the girl visits the thug-boss: his mafia kill is cancelled",
       actions: { Громила: kill("Мирный1"), Девочка: visit("Громила") },
-      rolls: OFF,
+      rolls: NO_ROLLS,
       died: [],
       silenced: [],
     },
@@ -289,7 +269,7 @@ describe("blocks: the thug who is boss", () => {
         Доктор: heal("Мирный1"),
         Маньяк: quickKill("Мирный1"),
       },
-      rolls: OFF,
+      rolls: NO_ROLLS,
       died: [],
       silenced: [],
     },
@@ -305,7 +285,7 @@ describe("blocks: the thug who is boss", () => {
       clause: "M7",
       title: "the thug-boss blocks the girl: the girl is blocked",
       actions: { Громила: block("Девочка"), Девочка: visit("Маньяк"), Маньяк: quickKill("Мирный1") },
-      rolls: OFF,
+      rolls: NO_ROLLS,
       died: ["Мирный1"],
       silenced: [],
     },
@@ -325,7 +305,7 @@ describe("blocks: the thug who is boss", () => {
         ["Громила", kill("Мирный1")],
         ["Доктор", heal("Мирный1")],
       ],
-      rolls: OFF,
+      rolls: NO_ROLLS,
       died: [],
       silenced: [],
     },
@@ -354,7 +334,7 @@ describe("blocks: the thug who is boss", () => {
   it.each(m7)("M7: %s", verify);
 
   it("P2: a thug-boss who only blocks has fulfilled his one action: no strike", () => {
-    const g = game(THUG_BOSS).night({ Громила: block("Доктор") }, { rolls: OFF });
+    const g = game(THUG_BOSS).night({ Громила: block("Доктор") }, { rolls: NO_ROLLS });
     const s = g.match.state;
     expect(s.day.penalty).toEqual([]);
     expect(s.players.find((p) => p.name === "Громила")!.nightStrikes).toBe(0);
@@ -526,7 +506,7 @@ describe("bloody-kill collateral on the girl and the thug", () => {
     },
   ];
   const verify = (_: string, { actions, died, maniacVictims, revealed }: CollateralRow): void => {
-    const g = game(STANDARD).night(actions, { rolls: OFF });
+    const g = game(STANDARD).night(actions, { rolls: NO_ROLLS });
     expect(g.lastNight.died).toEqual(died);
     expect(g.lastNight.maniacVictims).toEqual(maniacVictims);
     expect(g.lastNight.revealed).toEqual(revealed);
@@ -547,21 +527,15 @@ describe("bloody-kill collateral on the girl and the thug", () => {
   it("M8: the thug-boss who blocked the bloody-kill victim dies with the victim", () => {
     const g = game(THUG_BOSS).night(
       { Громила: block("Мирный1"), Маньяк: bloodyKill("Мирный1") },
-      { rolls: OFF },
+      { rolls: NO_ROLLS },
     );
     expect(g.lastNight.died).toEqual(["Громила", "Мирный1"]);
     expect(g.lastNight.revealed).toEqual({ Громила: "thug", Мирный1: "citizen" });
   });
 
   it("T3e: heal from the maniac does not save the girl who was last night's heal target", () => {
-    const first = game(STANDARD).night({ Доктор: heal("Девочка") }, { rolls: OFF });
-    const s = first.match.state;
-    const living = s.players.flatMap((p) => (p.alive ? [p.name] : []));
-    const votes: ReplayVote[] = s.players.map((p) => ({
-      by: p.name,
-      blue: living.find((n) => n !== p.name)!,
-    }));
-    const g = first.day(votes).night({ ...girl, Доктор: healFrom("maniac") }, { rolls: OFF });
+    const first = game(STANDARD).night({ Доктор: heal("Девочка") }, { rolls: NO_ROLLS });
+    const g = quietDay(first).night({ ...girl, Доктор: healFrom("maniac") }, { rolls: NO_ROLLS });
     expect(g.lastNight.died).toEqual(["Девочка"]);
     expect(g.lastNight.maniacVictims).toEqual([]);
   });
@@ -637,7 +611,7 @@ describe("the shahid against heal, blocks and each attacker", () => {
     ]),
   );
   it.each(rows)("T6: the shahid attacked by %s, %s", (_a, _c, actions, died) => {
-    const g = game(STANDARD).night(actions, { rolls: OFF });
+    const g = game(STANDARD).night(actions, { rolls: NO_ROLLS });
     expect(g.lastNight.died).toEqual(died);
   });
 
@@ -702,14 +676,14 @@ describe("the shahid against heal, blocks and each attacker", () => {
   ];
   const t6 = rowsOf(extra, "T6");
   it.each(t6)("T6: %s", (_, { actions, died }) => {
-    const g = game(STANDARD).night(actions, { rolls: OFF });
+    const g = game(STANDARD).night(actions, { rolls: NO_ROLLS });
     expect(g.lastNight.died).toEqual(died);
   });
 
   it("T6: the thug-boss blocks the shahid and the sheriff shoots him: the mark does nothing", () => {
     const g = game(THUG_BOSS).night(
       { Громила: block("Шахид"), Шериф: shoot("Шахид"), Шахид: mark("Мирный1") },
-      { rolls: OFF },
+      { rolls: NO_ROLLS },
     );
     expect(g.lastNight.died).toEqual(["Шахид"]);
   });

@@ -1,28 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { mayVote, type ReplayVote } from "../src/index.ts";
 import {
   STANDARD,
+  TEN,
+  THUG_BOSS,
   block,
+  expectFields,
   game,
   heal,
   intimidate,
   kill,
   killAndIntimidate,
+  lynchDay,
   pass,
   protect,
   question,
   quickKill,
+  quietDay,
   shoot,
   visit,
   without,
   type Scenario,
 } from "./scenario.ts";
-
-/** The named fields of an outcome, each compared exactly (toMatchObject would let `{}` match any map). */
-function expectFields<T extends object>(actual: T, want: Partial<T>): void {
-  const got = Object.fromEntries(Object.keys(want).map((k) => [k, actual[k as keyof T]]));
-  expect(got).toEqual(want);
-}
 
 /** The current boss's name (M1), as the engine holds it. */
 function bossOf(g: Scenario): string | null {
@@ -30,29 +28,8 @@ function bossOf(g: Scenario): string | null {
   return s.boss === null ? null : s.players[s.boss]!.name;
 }
 
-/**
- * A day on which every player who may vote does vote (no P1 penalties): red for `hang` if given, else
- * blue, so that nobody is hanged.
- */
-function fullDay(g: Scenario, hang?: string): Scenario {
-  const s = g.match.state;
-  const living = s.players.filter((p) => p.alive).map((p) => p.name);
-  const target = hang ?? living[0]!;
-  const other = living.find((n) => n !== target)!;
-  const votes: ReplayVote[] = s.players.flatMap((p, i): ReplayVote[] => {
-    if (!mayVote(s, i)) return [];
-    const t = p.name === target ? other : target;
-    return [hang === undefined ? { by: p.name, blue: t } : { by: p.name, red: t }];
-  });
-  return g.day(votes);
-}
-
-/** 10 alive: R1 reveals nothing, M2b still allows 3 intimidations. */
-const TEN = without(STANDARD, "Мирный1", "Мирный2", "Мирный3", "Мирный4", "Мирный5", "Прокурор", "Шахид");
-/** 9 alive: M2b allows at most 2 intimidations. */
+/** 9 alive: M2b allows at most 2 intimidations (TEN, at 10 alive, still allows 3). */
 const NINE = without(TEN, "Сержант");
-/** No ranked mafioso and no lawyer: the thug is boss from night 1 (M1). */
-const THUG_BOSS = without(STANDARD, "Босс", "Тролль", "Эльф", "Адвокат");
 
 describe("M1: boss succession", () => {
   it("M1: a boss killed at night is still the boss that night; the troll is boss from the next night", () => {
@@ -62,7 +39,7 @@ describe("M1: boss succession", () => {
       { rolls: { girlSilence: false } },
     );
     expect(n1.lastNight.died).toEqual(["Босс", "Мирный1"]);
-    const d1 = fullDay(n1);
+    const d1 = quietDay(n1);
     expect(bossOf(d1)).toBe("Тролль");
     // From night 2 the troll's action is the mafia's (M4), and a visit on the elf does not stop it.
     const n2 = d1.night({ Тролль: kill("Мирный2"), Эльф: kill("Мирный3") });
@@ -75,7 +52,7 @@ describe("M1: boss succession", () => {
   });
 
   it("M1: a boss hanged by day hands over to the troll for the following night", () => {
-    const g = fullDay(game(STANDARD).night({ Босс: kill("Мирный1") }), "Босс");
+    const g = lynchDay(game(STANDARD).night({ Босс: kill("Мирный1") }), "Босс");
     expect(g.lastDay.hanged).toBe("Босс");
     expect(bossOf(g)).toBe("Тролль");
     const n2 = g.night(
@@ -93,7 +70,7 @@ describe("M1: boss succession", () => {
       Босс: kill("Мирный1"),
     });
     expect(n1.lastNight.died).toEqual(["Босс", "Мирный1", "Тролль"]);
-    const d1 = fullDay(n1);
+    const d1 = quietDay(n1);
     expect(bossOf(d1)).toBe("Эльф");
 
     // Night 2: the elf is boss; he dies too, and the lawyer's protect of this night holds for day 2 (M5).
@@ -103,7 +80,7 @@ describe("M1: boss succession", () => {
       Эльф: kill("Мирный2"),
     });
     expect(n2.lastNight.died).toEqual(["Мирный2", "Эльф"]);
-    const d2 = fullDay(n2, "Мирный3");
+    const d2 = lynchDay(n2, "Мирный3");
     expectFields(d2.lastDay, { hanged: null, excused: "Мирный3" });
     expect(bossOf(d2)).toBe("Адвокат");
 
@@ -115,7 +92,7 @@ describe("M1: boss succession", () => {
       Маньяк: quickKill("Адвокат"),
     });
     expect(n3.lastNight.died).toEqual(["Адвокат", "Мирный4"]);
-    const d3 = fullDay(n3);
+    const d3 = quietDay(n3);
     expect(bossOf(d3)).toBe("Громила");
 
     // Night 4: the thug is boss and has one slot: the later of block and kill replaces the earlier.
@@ -230,16 +207,16 @@ describe("M2: the boss's action", () => {
   });
 
   it("O1a: the mafia may not kill a dead player", () => {
-    const g = fullDay(game(STANDARD).night({ Босс: kill("Мирный1") }));
+    const g = quietDay(game(STANDARD).night({ Босс: kill("Мирный1") }));
     expect(g.night({ Босс: kill("Мирный1") }).error).toMatch(/^night 2: Босс \(boss\).*\(O1a\)$/);
   });
 
   it("M2: the same players may be targeted every night", () => {
     const n1 = game(STANDARD).night({ Босс: intimidate("Мирный1", "Мирный2") });
     expect(n1.lastNight.silenced).toEqual(["Мирный1", "Мирный2"]);
-    const n2 = fullDay(n1).night({ Босс: intimidate("Мирный1", "Мирный2") });
+    const n2 = quietDay(n1).night({ Босс: intimidate("Мирный1", "Мирный2") });
     expect(n2.lastNight.silenced).toEqual(["Мирный1", "Мирный2"]);
-    const n3 = fullDay(n2).night(
+    const n3 = quietDay(n2).night(
       { Босс: killAndIntimidate("Мирный2", "Мирный1") },
       { rolls: { bossExposed: false } },
     );
@@ -286,7 +263,7 @@ describe("M3: double action", () => {
   it("M3: after a double kill the boss's vote next day is uncounted; exposed when the roll is true", () => {
     const n = game(STANDARD).night({ Босс: kill("Мирный1", "Мирный2") }, { rolls: { bossExposed: true } });
     expectFields(n.lastNight, { died: ["Мирный1", "Мирный2"], exposed: { Босс: "boss" } });
-    const d = fullDay(n);
+    const d = quietDay(n);
     // Everyone votes blue for the boss; the boss's blue for the troll is not counted.
     expectFields(d.lastDay, { uncounted: ["Босс"], score: { Босс: -16 }, penalized: [] });
   });
@@ -294,7 +271,7 @@ describe("M3: double action", () => {
   it("M3: after a double action the boss is not exposed when the roll is false, but is still uncounted", () => {
     const n = game(STANDARD).night({ Босс: kill("Мирный1", "Мирный2") }, { rolls: { bossExposed: false } });
     expect(n.lastNight.exposed).toEqual({});
-    expect(fullDay(n).lastDay.uncounted).toEqual(["Босс"]);
+    expect(quietDay(n).lastDay.uncounted).toEqual(["Босс"]);
   });
 
   it("M3: a kill and an intimidation is a double action", () => {
@@ -303,7 +280,7 @@ describe("M3: double action", () => {
       { rolls: { bossExposed: true } },
     );
     expect(yes.lastNight.exposed).toEqual({ Босс: "boss" });
-    expect(fullDay(yes).lastDay.uncounted).toEqual(["Босс"]);
+    expect(quietDay(yes).lastDay.uncounted).toEqual(["Босс"]);
     const no = game(STANDARD).night(
       { Босс: killAndIntimidate("Мирный1", "Мирный2") },
       { rolls: { bossExposed: false } },
@@ -320,11 +297,11 @@ describe("M3: double action", () => {
   it("M3: a single kill or a single intimidation never exposes and leaves the vote counted", () => {
     const k = game(STANDARD).night({ Босс: kill("Мирный1") }, { rolls: { bossExposed: true } });
     expect(k.lastNight.exposed).toEqual({});
-    const kd = fullDay(k);
+    const kd = quietDay(k);
     expectFields(kd.lastDay, { uncounted: [], score: { Босс: -17, Тролль: -1 } });
     const i = game(STANDARD).night({ Босс: intimidate("Мирный1") }, { rolls: { bossExposed: true } });
     expect(i.lastNight.exposed).toEqual({});
-    expect(fullDay(i).lastDay.uncounted).toEqual([]);
+    expect(quietDay(i).lastDay.uncounted).toEqual([]);
   });
 
   it("M3: three intimidations at 17 alive are fewer than half: no loss, no exposure", () => {
@@ -333,7 +310,7 @@ describe("M3: double action", () => {
       { rolls: { bossExposed: true } },
     );
     expect(g.lastNight.exposed).toEqual({});
-    expect(fullDay(g).lastDay.uncounted).toEqual([]);
+    expect(quietDay(g).lastDay.uncounted).toEqual([]);
   });
 
   it("M3: intimidating at least half of those alive makes the vote uncounted but never exposes", () => {
@@ -342,13 +319,13 @@ describe("M3: double action", () => {
       { rolls: { bossExposed: true } },
     );
     expectFields(g.lastNight, { exposed: {}, silenced: ["Мирный1", "Мирный2"] });
-    const d = fullDay(g);
+    const d = quietDay(g);
     expectFields(d.lastDay, { uncounted: ["Босс"], score: { Босс: -1 } });
     // Two of five is less than half.
     const five = game("Босс=boss Маньяк=maniac Мирный1=citizen Мирный2=citizen Мирный3=citizen").night({
       Босс: intimidate("Мирный1", "Мирный2"),
     });
-    expect(fullDay(five).lastDay.uncounted).toEqual([]);
+    expect(quietDay(five).lastDay.uncounted).toEqual([]);
   });
 
   it("M3: a boss killed the night of his double action is not exposed, and the roll is not needed", () => {
@@ -378,7 +355,7 @@ describe("M3: double action", () => {
       { rolls: { girlSilence: false, bossExposed: true } },
     );
     expectFields(g.lastNight, { died: [], exposed: {} });
-    expect(fullDay(g).lastDay.uncounted).toEqual([]);
+    expect(quietDay(g).lastDay.uncounted).toEqual([]);
   });
 });
 
@@ -470,26 +447,26 @@ describe("M4: who sends the mafia's action", () => {
 
 describe("M5: the lawyer", () => {
   it("M5: the lawyer may protect himself", () => {
-    const g = fullDay(game(STANDARD).night({ Адвокат: protect("Адвокат") }), "Адвокат");
+    const g = lynchDay(game(STANDARD).night({ Адвокат: protect("Адвокат") }), "Адвокат");
     expectFields(g.lastDay, { hanged: null, excused: "Адвокат", died: [] });
   });
 
   it("M5: the lawyer may protect the same player every night", () => {
     const n1 = game(STANDARD).night({ Адвокат: protect("Мирный1") });
-    const d1 = fullDay(n1, "Мирный1");
+    const d1 = lynchDay(n1, "Мирный1");
     expectFields(d1.lastDay, { hanged: null, excused: "Мирный1" });
-    const d2 = fullDay(d1.night({ Адвокат: protect("Мирный1") }), "Мирный1");
+    const d2 = lynchDay(d1.night({ Адвокат: protect("Мирный1") }), "Мирный1");
     expectFields(d2.lastDay, { hanged: null, excused: "Мирный1" });
   });
 
   it("M5: the protection holds for the day even if the lawyer dies that night", () => {
     const n = game(STANDARD).night({ Адвокат: protect("Мирный1"), Маньяк: quickKill("Адвокат") });
     expect(n.lastNight.died).toEqual(["Адвокат"]);
-    expectFields(fullDay(n, "Мирный1").lastDay, { hanged: null, excused: "Мирный1" });
+    expectFields(lynchDay(n, "Мирный1").lastDay, { hanged: null, excused: "Мирный1" });
   });
 
   it("M5: without a protect the player is hanged", () => {
-    const g = fullDay(game(STANDARD).night({ Адвокат: protect("Мирный2") }), "Мирный1");
+    const g = lynchDay(game(STANDARD).night({ Адвокат: protect("Мирный2") }), "Мирный1");
     expectFields(g.lastDay, { hanged: "Мирный1", excused: null, died: ["Мирный1"] });
   });
 
@@ -522,7 +499,7 @@ describe("M6: the thug", () => {
       { rolls: { thugSilence: true } },
     );
     expectFields(g.lastNight, { died: [], silenced: ["Шериф"] });
-    const d = fullDay(g);
+    const d = quietDay(g);
     expect(d.lastDay.penalized).toEqual([]);
     expect(g.day("Шериф>Босс").error).toMatch(/^day 1: Шериф \(sheriff\).*\(V6\)$/);
   });
@@ -535,11 +512,11 @@ describe("M6: the thug", () => {
 
   it("M6: the thug may not block the same player two nights in a row", () => {
     const n1 = game(STANDARD).night({ Громила: block("Мирный1") }, { rolls: { thugSilence: false } });
-    expect(fullDay(n1).night({ Громила: block("Мирный1") }).error).toMatch(
+    expect(quietDay(n1).night({ Громила: block("Мирный1") }).error).toMatch(
       /^night 2: Громила \(thug\).*\(M6\)$/,
     );
-    const other = fullDay(n1).night({ Громила: block("Мирный2") }, { rolls: { thugSilence: false } });
-    const back = fullDay(other).night({ Громила: block("Мирный1") }, { rolls: { thugSilence: true } });
+    const other = quietDay(n1).night({ Громила: block("Мирный2") }, { rolls: { thugSilence: false } });
+    const back = quietDay(other).night({ Громила: block("Мирный1") }, { rolls: { thugSilence: true } });
     expect(back.lastNight.silenced).toEqual(["Мирный1"]);
   });
 
@@ -548,7 +525,7 @@ describe("M6: the thug", () => {
       { Девочка: visit("Громила"), Громила: block("Мирный1") },
       { rolls: { girlSilence: false } },
     );
-    expect(fullDay(n1).night({ Громила: block("Мирный1") }).error).toMatch(
+    expect(quietDay(n1).night({ Громила: block("Мирный1") }).error).toMatch(
       /^night 2: Громила \(thug\).*\(M6\)$/,
     );
   });
@@ -558,7 +535,7 @@ describe("M6: the thug", () => {
       { Громила: block("Мирный1") },
       { rolls: { thugSilence: false } },
     );
-    const n2 = fullDay(n1).night({ Громила: block("Мирный1") }, { rolls: { thugSilence: true } });
+    const n2 = quietDay(n1).night({ Громила: block("Мирный1") }, { rolls: { thugSilence: true } });
     expectFields(n2.lastNight, { died: [], silenced: ["Мирный1"] });
   });
 

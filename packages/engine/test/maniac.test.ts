@@ -1,41 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { mayVote, type ReplayVote } from "../src/index.ts";
 import {
   STANDARD,
+  TEN,
   block,
   bloodyKill,
+  expectFields,
   game,
   heal,
   healFrom,
   kill,
   quickKill,
+  quietDay,
   shoot,
   torture,
   visit,
-  without,
-  type Scenario,
 } from "./scenario.ts";
-
-/** The named fields of an outcome, each compared exactly (toMatchObject would let `{}` match any map). */
-function expectFields<T extends object>(actual: T, want: Partial<T>): void {
-  const got = Object.fromEntries(Object.keys(want).map((k) => [k, actual[k as keyof T]]));
-  expect(got).toEqual(want);
-}
-
-/** A day on which every player who may vote votes blue, so nobody is hanged and nobody penalised. */
-function fullDay(g: Scenario): Scenario {
-  const s = g.match.state;
-  const living = s.players.filter((p) => p.alive).map((p) => p.name);
-  const target = living[0]!;
-  const other = living[1]!;
-  const votes: ReplayVote[] = s.players.flatMap((p, i): ReplayVote[] =>
-    mayVote(s, i) ? [{ by: p.name, blue: p.name === target ? other : target }] : [],
-  );
-  return g.day(votes);
-}
-
-/** 10 alive: R1 reveals nothing. */
-const TEN = without(STANDARD, "Мирный1", "Мирный2", "Мирный3", "Мирный4", "Мирный5", "Прокурор", "Шахид");
 
 describe("N1: the maniac", () => {
   it("N1: one action per night: a later submission replaces the earlier", () => {
@@ -226,7 +205,7 @@ describe("N1a: bloody kill", () => {
   it("N1a: a healed victim is not listed, and a later mafia kill of that player is ordinary", () => {
     const g = game(TEN).night({ Доктор: heal("Сержант"), Маньяк: bloodyKill("Сержант") });
     expectFields(g.lastNight, { died: [], revealed: {}, maniacVictims: [] });
-    const n2 = fullDay(g).night({ Босс: kill("Сержант") });
+    const n2 = quietDay(g).night({ Босс: kill("Сержант") });
     expectFields(n2.lastNight, { died: ["Сержант"], revealed: {}, maniacVictims: [] });
   });
 });
@@ -271,13 +250,13 @@ describe("N1c: torture", () => {
       exposed: {},
     });
     expect(n1.day("Мирный1>Мирный2").error).toMatch(/^day 1: Мирный1 \(citizen\).*\(V6\)$/);
-    const d1 = fullDay(n1);
+    const d1 = quietDay(n1);
     expect(d1.lastDay.penalized).toEqual([]);
 
     const n2 = d1.night();
     expectFields(n2.lastNight, { died: [], silenced: ["Мирный1"], maniacVictims: [] });
     expect(n2.day("Мирный1>Мирный2").error).toMatch(/^day 2: Мирный1 \(citizen\).*\(V6\)$/);
-    const d2 = fullDay(n2);
+    const d2 = quietDay(n2);
     expect(d2.lastDay.penalized).toEqual([]);
 
     const n3 = d2.night();
@@ -313,7 +292,7 @@ describe("N1c: torture", () => {
   it("N1c: a tortured victim killed that night is announced as a death; no roll is needed", () => {
     const g = game(STANDARD).night({ Маньяк: torture("Мирный1"), Босс: kill("Мирный1") });
     expectFields(g.lastNight, { died: ["Мирный1"], silenced: [], maniacVictims: [] });
-    const n2 = fullDay(g).night();
+    const n2 = quietDay(g).night();
     expectFields(n2.lastNight, { silenced: [], maniacVictims: [] });
   });
 

@@ -1,21 +1,13 @@
 /**
  * RULES.md §9, night resolution order (O0–O9), and R1's reveal threshold as it crosses 11 → 10 alive.
  */
-import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import {
-  mayVote,
-  runReplay,
-  seatByName,
-  type DayResultJson,
-  type NightOutcome,
-  type ReplayVote,
-  type RollName,
-} from "../src/index.ts";
+import { runReplay, seatByName, type DayResultJson, type NightOutcome, type RollName } from "../src/index.ts";
 import {
   STANDARD,
   block,
   bloodyKill,
+  chance,
   check,
   game,
   heal,
@@ -23,12 +15,15 @@ import {
   intimidate,
   kill,
   killAndIntimidate,
+  lynchDay,
   mark,
   pass,
   poison,
   protect,
   question,
   quickKill,
+  quietDay,
+  referenceRng,
   serum,
   shoot,
   torture,
@@ -64,58 +59,6 @@ function attacksOf(g: Scenario): string[] {
     .sort();
 }
 
-/** A day on which every player who may vote votes red on `target` (who votes red on someone else). */
-function hangDay(g: Scenario, target: string): Scenario {
-  const s = g.match.state;
-  const alive = s.players.filter((p) => p.alive).map((p) => p.name);
-  const votes: ReplayVote[] = [];
-  s.players.forEach((p, i) => {
-    if (!mayVote(s, i)) return;
-    votes.push({ by: p.name, red: p.name === target ? alive.find((n) => n !== target)! : target });
-  });
-  return g.day(votes);
-}
-
-/** Votes by which nobody is hanged: everyone votes blue (so nobody is penalised, P1). */
-function calmVotes(g: Scenario): ReplayVote[] {
-  const s = g.match.state;
-  const alive = s.players.filter((p) => p.alive).map((p) => p.name);
-  const [a, b] = alive as [string, string];
-  const votes: ReplayVote[] = [];
-  s.players.forEach((p, i) => {
-    if (!mayVote(s, i)) return;
-    votes.push({ by: p.name, blue: p.name === a ? b : a });
-  });
-  return votes;
-}
-
-const calmDay = (g: Scenario): Scenario => g.day(calmVotes(g));
-
-/** The night rolls of F1's generator (xoshiro128** seeded by SHA-256 of "rolls:" + seed), computed here afresh. */
-function draws(seed: string, n: number): number[] {
-  const d = createHash("sha256").update(`rolls:${seed}`, "utf8").digest();
-  let s: [number, number, number, number] = [
-    d.readUInt32LE(0),
-    d.readUInt32LE(4),
-    d.readUInt32LE(8),
-    d.readUInt32LE(12),
-  ];
-  const M = 0x1_0000_0000n;
-  const rotl = (x: bigint, k: bigint): bigint => ((x << k) | (x >> (32n - k))) % M;
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const [s0, s1, s2, s3] = s.map(BigInt) as [bigint, bigint, bigint, bigint];
-    out.push(Number((rotl((s1 * 5n) % M, 7n) * 9n) % M));
-    const t = (s1 << 9n) % M;
-    const n2 = s2 ^ s0;
-    const n3 = s3 ^ s1;
-    const n1 = s1 ^ n2;
-    const n0 = s0 ^ n3;
-    s = [Number(n0), Number(n1), Number(n2 ^ t), Number(rotl(n3, 11n))];
-  }
-  return out;
-}
-
 const CHANCE: Record<RollName, number> = {
   bossExposed: 0.75,
   doctorExposed: 0.5,
@@ -124,10 +67,11 @@ const CHANCE: Record<RollName, number> = {
   thugSilence: 0.5,
 };
 
-/** The rolls F1's generator gives for these names, drawn one after another from `from`. */
+/** The rolls F1's generator gives for these names, drawn one after another from the `from`th draw on. */
 function expectedDraws(seed: string, names: RollName[], from = 0): { name: RollName; value: boolean }[] {
-  const u = draws(seed, from + names.length).slice(from);
-  return names.map((name, i) => ({ name, value: u[i]! < CHANCE[name] * 2 ** 32 }));
+  const next = referenceRng(`rolls:${seed}`);
+  for (let i = 0; i < from; i++) next();
+  return names.map((name) => ({ name, value: chance(next(), CHANCE[name]) }));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -188,7 +132,7 @@ describe("O0: night actions are simultaneous", () => {
   it("O0: a lawyer killed in the night still protects for the next day (M5)", () => {
     const g = game(STANDARD).night({ Маньяк: quickKill("Адвокат"), Адвокат: protect("Мирный1") });
     expect(g.lastNight.died).toEqual(["Адвокат"]);
-    const d = hangDay(g, "Мирный1").lastDay;
+    const d = lynchDay(g, "Мирный1").lastDay;
     expect(d).toMatchObject({ hanged: null, excused: "Мирный1", died: [] });
   });
 });
@@ -218,7 +162,7 @@ describe("O1: the current boss, the mafia's action, and refusals at submission",
       "night 1: Девочка (girl) may not visit themselves (O1a)",
     );
     const n1 = game(STANDARD).night({ Девочка: visit("Мирный1") }, { rolls: { girlSilence: false } });
-    expect(calmDay(n1).night({ Девочка: [visit("Мирный1"), visit("Мирный2")] }).error).toBe(
+    expect(quietDay(n1).night({ Девочка: [visit("Мирный1"), visit("Мирный2")] }).error).toBe(
       "night 2: Девочка (girl) may not visit Мирный1 two nights in a row (T4)",
     );
     expect(game(STANDARD).night({ Босс: [kill("Тролль"), kill("Мирный1")] }).error).toBe(
@@ -287,7 +231,7 @@ describe("O1: the current boss, the mafia's action, and refusals at submission",
   it("O1: after the boss dies, the troll is the current boss from the next night (M1)", () => {
     const n1 = game(STANDARD).night({ Шериф: shoot("Босс") });
     expect(n1.lastNight.died).toEqual(["Босс"]);
-    const d1 = calmDay(n1);
+    const d1 = quietDay(n1);
     expect(d1.match.state.boss).toBe(seat(d1, "Тролль"));
     const blocked = d1.night(
       { Девочка: visit("Тролль"), Эльф: kill("Мирный1") },
@@ -304,7 +248,7 @@ describe("O1: the current boss, the mafia's action, and refusals at submission",
 
 describe("O1a: targets", () => {
   it("O1a: a target must be a living player", () => {
-    const g = calmDay(game(STANDARD).night({ Босс: kill("Мирный1") }));
+    const g = quietDay(game(STANDARD).night({ Босс: kill("Мирный1") }));
     expect(g.night({ Шериф: shoot("Мирный1") }).error).toBe(
       "night 2: Шериф (sheriff) may not shoot Мирный1: not alive (O1a)",
     );
@@ -346,7 +290,7 @@ describe("O1a: targets", () => {
   it("O1a: the lawyer's protect may target the lawyer", () => {
     const g = game(STANDARD).night({ Адвокат: protect("Адвокат") });
     expect(g.match.state.day.protect).toBe(seat(g, "Адвокат"));
-    expect(hangDay(g, "Адвокат").lastDay).toMatchObject({ hanged: null, excused: "Адвокат" });
+    expect(lynchDay(g, "Адвокат").lastDay).toMatchObject({ hanged: null, excused: "Адвокат" });
   });
 
   it("O1a: the mafia's kills and intimidations may not target mafia members, the boss included", () => {
@@ -384,7 +328,7 @@ describe("O1b: repeat limits compare with last night's submission", () => {
       { rolls: { thugSilence: false } },
     );
     expect(nightOutcome(n1).blocked).toEqual([seat(n1, "Девочка")]);
-    expect(calmDay(n1).night({ Девочка: visit("Мирный1") }).error).toBe(
+    expect(quietDay(n1).night({ Девочка: visit("Мирный1") }).error).toBe(
       "night 2: Девочка (girl) may not visit Мирный1 two nights in a row (T4)",
     );
   });
@@ -394,7 +338,7 @@ describe("O1b: repeat limits compare with last night's submission", () => {
       { Девочка: visit("Громила"), Громила: block("Мирный1") },
       { rolls: { girlSilence: false } },
     );
-    expect(calmDay(n1).night({ Громила: block("Мирный1") }).error).toBe(
+    expect(quietDay(n1).night({ Громила: block("Мирный1") }).error).toBe(
       "night 2: Громила (thug) may not block Мирный1 two nights in a row (M6)",
     );
   });
@@ -404,7 +348,7 @@ describe("O1b: repeat limits compare with last night's submission", () => {
       { Девочка: visit("Шахид"), Шахид: mark("Мирный1") },
       { rolls: { girlSilence: false } },
     );
-    expect(calmDay(n1).night({ Шахид: mark("Мирный1") }).error).toBe(
+    expect(quietDay(n1).night({ Шахид: mark("Мирный1") }).error).toBe(
       "night 2: Шахид (shahid) may not mark Мирный1 two nights in a row (T6)",
     );
   });
@@ -414,14 +358,14 @@ describe("O1b: repeat limits compare with last night's submission", () => {
       { Громила: block("Доктор"), Доктор: heal("Мирный1") },
       { rolls: { thugSilence: false } },
     );
-    expect(calmDay(n1).night({ Доктор: heal("Мирный1") }).error).toBe(
+    expect(quietDay(n1).night({ Доктор: heal("Мирный1") }).error).toBe(
       "night 2: Доктор (doctor) may not heal Мирный1 two nights in a row (T3e)",
     );
     const m1 = game(STANDARD).night(
       { Девочка: visit("Доктор"), Доктор: healFrom("mafia") },
       { rolls: { girlSilence: false } },
     );
-    expect(calmDay(m1).night({ Доктор: healFrom("mafia") }).error).toBe(
+    expect(quietDay(m1).night({ Доктор: healFrom("mafia") }).error).toBe(
       "night 2: Доктор (doctor) may not heal from mafia two nights in a row (T3c)",
     );
   });
@@ -433,22 +377,22 @@ describe("O1b: repeat limits compare with last night's submission", () => {
       { rolls: { girlSilence: false } },
     );
     expect(n1.lastNight.revealed).toEqual({});
-    expect(calmDay(n1).night({ Доктор: serum("Мирный2") }).error).toBe(
+    expect(quietDay(n1).night({ Доктор: serum("Мирный2") }).error).toBe(
       "night 2: Доктор (doctor) may not use serum two nights in a row when fewer than 15 are alive (T3a)",
     );
   });
 
   it("O1b: a different act on the same player last night does not trigger the limit", () => {
     const n1 = game(STANDARD).night({ Доктор: poison("Мирный1") });
-    const n2 = calmDay(n1).night({ Доктор: heal("Мирный1"), Босс: kill("Мирный1") });
+    const n2 = quietDay(n1).night({ Доктор: heal("Мирный1"), Босс: kill("Мирный1") });
     expect(n2.lastNight.died).toEqual([]);
-    const n3 = calmDay(n2).night({ Доктор: poison("Мирный1") });
-    const n4 = calmDay(n3).night({ Доктор: heal("Мирный1"), Маньяк: quickKill("Мирный1") });
+    const n3 = quietDay(n2).night({ Доктор: poison("Мирный1") });
+    const n4 = quietDay(n3).night({ Доктор: heal("Мирный1"), Маньяк: quickKill("Мирный1") });
     expect(n4.lastNight.died).toEqual([]);
     const s1 = game(STANDARD).night({ Доктор: serum("Мирный2") }, { rolls: { doctorExposed: false } });
-    expect(calmDay(s1).night({ Доктор: heal("Мирный2") }).lastNight.died).toEqual([]);
+    expect(quietDay(s1).night({ Доктор: heal("Мирный2") }).lastNight.died).toEqual([]);
     const h1 = game(STANDARD).night({ Доктор: healFrom("mafia") });
-    expect(calmDay(h1).night({ Доктор: healFrom("maniac") }).lastNight.died).toEqual([]);
+    expect(quietDay(h1).night({ Доктор: healFrom("maniac") }).lastNight.died).toEqual([]);
   });
 
   it("O1b: the limit compares with last night's final submission, not one it replaced", () => {
@@ -456,14 +400,14 @@ describe("O1b: repeat limits compare with last night's submission", () => {
       { Девочка: [visit("Мирный1"), visit("Мирный2")] },
       { rolls: { girlSilence: false } },
     );
-    const n2 = calmDay(n1).night({ Девочка: visit("Мирный1") }, { rolls: { girlSilence: true } });
+    const n2 = quietDay(n1).night({ Девочка: visit("Мирный1") }, { rolls: { girlSilence: true } });
     expect(n2.lastNight.silenced).toEqual(["Мирный1"]);
   });
 
   it("O1b: a night's pass in between lifts the limit", () => {
     const n1 = game(STANDARD).night({ Шахид: mark("Мирный1") });
-    const n2 = calmDay(n1).night({ Шахид: pass() });
-    const n3 = calmDay(n2).night({ Шахид: mark("Мирный1"), Босс: kill("Шахид") });
+    const n2 = quietDay(n1).night({ Шахид: pass() });
+    const n3 = quietDay(n2).night({ Шахид: mark("Мирный1"), Босс: kill("Шахид") });
     expect(n3.lastNight.died).toEqual(["Мирный1", "Шахид"]);
   });
 });
@@ -576,18 +520,18 @@ describe("O3: protect and unprotect for the next day", () => {
   it("O3: the lawyer's protect is recorded for the next day and excuses the hanged player (V8)", () => {
     const g = game(STANDARD).night({ Адвокат: protect("Мирный1") });
     expect(g.match.state.day).toMatchObject({ protect: seat(g, "Мирный1"), unprotect: null });
-    expect(hangDay(g, "Мирный1").lastDay).toMatchObject({ hanged: null, excused: "Мирный1", died: [] });
+    expect(lynchDay(g, "Мирный1").lastDay).toMatchObject({ hanged: null, excused: "Мирный1", died: [] });
   });
 
   it("O3: the prosecutor's unprotect on the same player voids the protect (T5)", () => {
     const g = game(STANDARD).night({ Адвокат: protect("Мирный1"), Прокурор: unprotect("Мирный1") });
     expect(g.match.state.day).toMatchObject({ protect: seat(g, "Мирный1"), unprotect: seat(g, "Мирный1") });
-    expect(hangDay(g, "Мирный1").lastDay).toMatchObject({ hanged: "Мирный1", excused: null });
+    expect(lynchDay(g, "Мирный1").lastDay).toMatchObject({ hanged: "Мирный1", excused: null });
   });
 
   it("O3: an unprotect on another player leaves the protect in force", () => {
     const g = game(STANDARD).night({ Адвокат: protect("Мирный1"), Прокурор: unprotect("Мирный2") });
-    expect(hangDay(g, "Мирный1").lastDay).toMatchObject({ hanged: null, excused: "Мирный1" });
+    expect(lynchDay(g, "Мирный1").lastDay).toMatchObject({ hanged: null, excused: "Мирный1" });
   });
 
   it("O3: a blocked lawyer records no protect", () => {
@@ -596,7 +540,7 @@ describe("O3: protect and unprotect for the next day", () => {
       { rolls: { girlSilence: false } },
     );
     expect(g.match.state.day.protect).toBeNull();
-    expect(hangDay(g, "Мирный1").lastDay).toMatchObject({ hanged: "Мирный1", excused: null });
+    expect(lynchDay(g, "Мирный1").lastDay).toMatchObject({ hanged: "Мирный1", excused: null });
   });
 
   it("O3: a blocked prosecutor records no unprotect", () => {
@@ -605,13 +549,13 @@ describe("O3: protect and unprotect for the next day", () => {
       { rolls: { thugSilence: false } },
     );
     expect(g.match.state.day.unprotect).toBeNull();
-    expect(hangDay(g, "Мирный1").lastDay).toMatchObject({ hanged: null, excused: "Мирный1" });
+    expect(lynchDay(g, "Мирный1").lastDay).toMatchObject({ hanged: null, excused: "Мирный1" });
   });
 
   it("O3: the protect holds for the next day only", () => {
-    const g = calmDay(game(STANDARD).night({ Адвокат: protect("Мирный1") })).night({ Адвокат: pass() });
+    const g = quietDay(game(STANDARD).night({ Адвокат: protect("Мирный1") })).night({ Адвокат: pass() });
     expect(g.match.state.day.protect).toBeNull();
-    expect(hangDay(g, "Мирный1").lastDay).toMatchObject({ hanged: "Мирный1", excused: null });
+    expect(lynchDay(g, "Мирный1").lastDay).toMatchObject({ hanged: "Мирный1", excused: null });
   });
 });
 
@@ -696,19 +640,19 @@ describe("O5: the doctor cancels attacks", () => {
   it("O5: a heal on a player whom last night's heal-from-role saved does nothing (T3e)", () => {
     const n1 = game(STANDARD).night({ Босс: kill("Мирный1"), Доктор: healFrom("mafia") });
     expect(n1.lastNight.died).toEqual([]);
-    const n2 = calmDay(n1).night({ Босс: kill("Мирный1"), Доктор: heal("Мирный1") });
+    const n2 = quietDay(n1).night({ Босс: kill("Мирный1"), Доктор: heal("Мирный1") });
     expect(n2.lastNight.died).toEqual(["Мирный1"]);
   });
 
   it("O5: the silent limit concerns only those heal-from-role actually saved (T3e)", () => {
     const n1 = game(STANDARD).night({ Босс: kill("Мирный2"), Доктор: healFrom("mafia") });
-    const n2 = calmDay(n1).night({ Босс: kill("Мирный1"), Доктор: heal("Мирный1") });
+    const n2 = quietDay(n1).night({ Босс: kill("Мирный1"), Доктор: heal("Мирный1") });
     expect(n2.lastNight.died).toEqual([]);
   });
 
   it("O5: heal-from-role does not protect last night's heal target (T3e)", () => {
     const n1 = game(STANDARD).night({ Доктор: heal("Мирный1") });
-    const n2 = calmDay(n1).night(
+    const n2 = quietDay(n1).night(
       { Босс: kill("Мирный1", "Мирный2"), Доктор: healFrom("mafia") },
       { rolls: { bossExposed: false } },
     );
@@ -804,9 +748,9 @@ describe("O7: non-lethal effects", () => {
   it("O7: torture takes the vote for two days; with evidence the town learns it was the maniac (N1c)", () => {
     const n1 = game(STANDARD).night({ Маньяк: torture("Мирный1") }, { rolls: { tortureEvidence: true } });
     expect(n1.lastNight).toMatchObject({ died: [], silenced: ["Мирный1"], maniacVictims: ["Мирный1"] });
-    const n2 = calmDay(n1).night({ Маньяк: pass() });
+    const n2 = quietDay(n1).night({ Маньяк: pass() });
     expect(n2.lastNight).toMatchObject({ silenced: ["Мирный1"], maniacVictims: [] });
-    const n3 = calmDay(n2).night({ Маньяк: pass() });
+    const n3 = quietDay(n2).night({ Маньяк: pass() });
     expect(n3.lastNight.silenced).toEqual([]);
   });
 
@@ -821,7 +765,7 @@ describe("O7: non-lethal effects", () => {
   it("O7: poison takes the vote for two days, reveals nothing and kills nobody (T3d)", () => {
     const n1 = game(STANDARD).night({ Доктор: poison("Босс") });
     expect(n1.lastNight).toMatchObject({ died: [], revealed: {}, silenced: ["Босс"] });
-    const n2 = calmDay(n1).night({ Доктор: pass() });
+    const n2 = quietDay(n1).night({ Доктор: pass() });
     expect(n2.lastNight.silenced).toEqual(["Босс"]);
   });
 
@@ -953,7 +897,7 @@ describe("O8: random rolls", () => {
       Громила: block("Шериф"),
     });
     expect(nightOutcome(n1).rolls).toEqual([{ ...expectedDraws(seed, ["thugSilence"])[0]!, fixed: false }]);
-    const n2 = calmDay(n1).night({ Девочка: visit("Мирный4"), Громила: block("Доктор") });
+    const n2 = quietDay(n1).night({ Девочка: visit("Мирный4"), Громила: block("Доктор") });
     expect(nightOutcome(n2).rolls).toEqual(
       expectedDraws(seed, ["girlSilence", "thugSilence"], 1).map((r) => ({ ...r, fixed: false })),
     );
@@ -990,12 +934,12 @@ describe("O8: random rolls", () => {
   });
 
   it("O8: the same seed gives the same results", () => {
-    const a = calmDay(game(STANDARD, { seed: "семь" }).night(allFive)).night({
+    const a = quietDay(game(STANDARD, { seed: "семь" }).night(allFive)).night({
       Босс: kill("Мирный3", "Шахид"),
       Девочка: visit("Маньяк"),
       Громила: block("Доктор"),
     });
-    const b = calmDay(game(STANDARD, { seed: "семь" }).night(allFive)).night({
+    const b = quietDay(game(STANDARD, { seed: "семь" }).night(allFive)).night({
       Босс: kill("Мирный3", "Шахид"),
       Девочка: visit("Маньяк"),
       Громила: block("Доктор"),
@@ -1027,7 +971,7 @@ describe("O9: deaths, reveals, succession and the win check", () => {
   it("O9: succession skips a dead troll: the elf is boss from the next night (M1)", () => {
     const n1 = game(STANDARD).night({ Шериф: shoot("Босс"), Маньяк: quickKill("Тролль") });
     expect(n1.lastNight.died).toEqual(["Босс", "Тролль"]);
-    const d1 = calmDay(n1);
+    const d1 = quietDay(n1);
     expect(d1.match.state.boss).toBe(seat(d1, "Эльф"));
     const n2 = d1.night(
       { Девочка: visit("Эльф"), Адвокат: kill("Мирный1") },
@@ -1101,7 +1045,7 @@ describe("R1: the reveal threshold from 11 to 10 alive", () => {
   ])("R1: a hanging on a day that starts with %i alive", (alive, lineup, revealed) => {
     const n1 = game(lineup).night({ Босс: kill("Мирный1") });
     expect(n1.match.state.aliveAtStart).toBe(alive);
-    const d: DayResultJson = hangDay(n1, "Шахид").lastDay;
+    const d: DayResultJson = lynchDay(n1, "Шахид").lastDay;
     expect(d).toMatchObject({ hanged: "Шахид", died: ["Шахид"], revealed });
   });
 
@@ -1110,7 +1054,7 @@ describe("R1: the reveal threshold from 11 to 10 alive", () => {
     [10, ELEVEN, {}],
   ])("R1: a GM modkill on a day that starts with %i alive", (_alive, lineup, revealed) => {
     const n1 = game(lineup).night({ Босс: kill("Мирный1") });
-    const g = n1.day(calmVotes(n1), { gm: [{ modkill: "Шахид", reason: "мат" }] });
+    const g = quietDay(n1, { gm: [{ modkill: "Шахид", reason: "мат" }] });
     expect(g.lastDay).toMatchObject({ hanged: null, modkilled: ["Шахид"], died: ["Шахид"], revealed });
   });
 

@@ -7,9 +7,11 @@ import {
   type NightOutcome,
 } from "../src/index.ts";
 import {
+  NAMES,
   STANDARD,
   block,
   check,
+  except,
   game,
   heal,
   intimidate,
@@ -19,19 +21,12 @@ import {
   pass,
   poison,
   protect,
+  ring,
   torture,
   visit,
+  type Act,
   type Scenario,
 } from "./scenario.ts";
-
-type Act = ReturnType<typeof pass>;
-const NAMES = STANDARD.split(" ").map((p) => p.split("=")[0]!);
-const except = (list: readonly string[], ...gone: string[]): string[] =>
-  list.filter((n) => !gone.includes(n));
-
-/** Everyone in `voters` votes blue for the next one: every score ≤ 0, so nobody is hanged. */
-const ring = (voters: readonly string[]): string[] =>
-  voters.map((n, i) => `${n}+${voters[(i + 1) % voters.length]!}`);
 
 interface CalmDay {
   /** Players who do not vote (P1). */
@@ -53,7 +48,7 @@ function calmDay({ absent = [], gone = [], guard = [], names = NAMES }: CalmDay 
   const voters = except(names, ...absent, ...gone);
   const helpers = except(voters, ...guarded).slice(0, 5 * guarded.length);
   const rest = except(voters, ...helpers);
-  return [...helpers.map((n, i) => `${n}+${guarded[Math.floor(i / 5)]!}`), ...ring(rest)].join(" ");
+  return [...helpers.map((n, i) => `${n}+${guarded[Math.floor(i / 5)]!}`), ring(rest)].join(" ");
 }
 
 /** Players with a night action of their own (or the mafia's), by the names of the standard table. */
@@ -80,7 +75,7 @@ describe("P1: not voting", () => {
   it("P1: a player who casts no vote gets 2 red penalty votes and one strike", () => {
     const g = game(STANDARD)
       .night()
-      .day(ring(except(NAMES, "Мирный1", "Мирный2")).join(" "));
+      .day(ring(except(NAMES, "Мирный1", "Мирный2")));
     expect(g.lastDay).toMatchObject({ penalized: ["Мирный1", "Мирный2"], hanged: null });
     expect(g.lastDay.score.Мирный1).toBe(2);
     expect(g.lastDay.score.Мирный2).toBe(2);
@@ -92,13 +87,13 @@ describe("P1: not voting", () => {
   it("P1: the penalty adds to the red votes and can hang the player", () => {
     const g = game(STANDARD)
       .night()
-      .day(["Босс>Мирный1", ...ring(except(NAMES, "Мирный1", "Босс"))].join(" "));
+      .day(["Босс>Мирный1", ring(except(NAMES, "Мирный1", "Босс"))].join(" "));
     expect(g.lastDay).toMatchObject({ penalized: ["Мирный1"], hanged: "Мирный1" });
     expect(g.lastDay.score.Мирный1).toBe(3);
   });
 
   it("P1: a player who voted, even blue, is not penalised", () => {
-    const g = game(STANDARD).night().day(ring(NAMES).join(" "));
+    const g = game(STANDARD).night().day(ring(NAMES));
     expect(g.lastDay.penalized).toEqual([]);
     for (const n of NAMES) expect(strikesOf(g, n)).toEqual({ vote: 0, night: 0 });
   });
@@ -114,7 +109,7 @@ describe("P1: not voting", () => {
     it(`P1: a player who lost the vote by ${cause} is not penalised for not voting`, () => {
       const n = game(STANDARD).night(actions, { rolls });
       expect(n.lastNight.silenced).toEqual(["Мирный1"]);
-      const g = n.day(ring(except(NAMES, "Мирный1")).join(" "));
+      const g = n.day(ring(except(NAMES, "Мирный1")));
       expect(g.lastDay.penalized).toEqual([]);
       expect(g.lastDay.score.Мирный1).toBeUndefined();
       expect(strikesOf(g, "Мирный1")).toEqual({ vote: 0, night: 0 });
@@ -125,7 +120,7 @@ describe("P1: not voting", () => {
       { Босс: killAndIntimidate("Мирный1", "Мирный2") },
       { rolls: { bossExposed: false } },
     );
-    const g = n.day(ring(except(NAMES, "Мирный1", "Мирный2")).join(" "));
+    const g = n.day(ring(except(NAMES, "Мирный1", "Мирный2")));
     expect(g.lastDay).toMatchObject({ uncounted: ["Босс"], penalized: [] });
     expect(strikesOf(g, "Босс")).toEqual({ vote: 0, night: 0 });
   });
@@ -138,7 +133,7 @@ describe("P1: not voting", () => {
   });
 
   it("P1: on an early close (V7), those who have not voted yet are penalised and struck", () => {
-    const calm = ring(NAMES).join(" ");
+    const calm = ring(NAMES);
     const base = game(STANDARD).night().day(calm).night().day(calm).night();
     // Nine early votes close day 3 at once; Шахид and the citizens after them never vote.
     const early = NAMES.slice(0, 9).map((n) => `${n}>Прокурор!`);
@@ -180,7 +175,7 @@ describe("P2: a missing night action", () => {
   it("P2: the struck get 2 red penalty votes in the next day's score", () => {
     const g = game(STANDARD)
       .night(passesBut("Доктор"), { autoPass: false })
-      .day(["Доктор+Босс", ...ring(except(NAMES, "Доктор"))].join(" "));
+      .day(["Доктор+Босс", ring(except(NAMES, "Доктор"))].join(" "));
     expect(g.lastDay).toMatchObject({ penalized: ["Доктор"], hanged: "Доктор" });
     expect(g.lastDay.score.Доктор).toBe(2);
     expect(strikesOf(g, "Доктор")).toEqual({ vote: 0, night: 1 });
@@ -189,7 +184,7 @@ describe("P2: a missing night action", () => {
   it("P2: a struck player who dies that night gets no penalty the next day", () => {
     const g = game(STANDARD)
       .night([...passesBut("Доктор", "Босс"), ["Босс", kill("Доктор")]], { autoPass: false })
-      .day(ring(except(NAMES, "Доктор")).join(" "));
+      .day(ring(except(NAMES, "Доктор")));
     expect(g.lastDay.penalized).toEqual([]);
   });
 
@@ -346,11 +341,11 @@ describe("P3: the second strike", () => {
   it("P3: the hanged player is not also listed as modkilled", () => {
     const g = game(STANDARD)
       .night(passesBut("Доктор"), { autoPass: false })
-      .day(["Доктор>Босс", ...ring(except(NAMES, "Доктор"))].join(" "));
+      .day(["Доктор>Босс", ring(except(NAMES, "Доктор"))].join(" "));
     expect(g.lastDay).toMatchObject({ hanged: "Доктор", modkilled: [], died: ["Доктор"] });
     const h = game(STANDARD)
       .night(passesBut("Доктор"), { autoPass: false })
-      .day(["Босс>Доктор", ...ring(except(NAMES, "Доктор", "Босс"))].join(" "));
+      .day(["Босс>Доктор", ring(except(NAMES, "Доктор", "Босс"))].join(" "));
     expect(h.lastDay).toMatchObject({ hanged: "Доктор", modkilled: [], died: ["Доктор"] });
   });
 
@@ -376,7 +371,7 @@ describe("P4: replacement", () => {
   it("P4: the substitute inherits a pending P2 penalty", () => {
     const g = game(STANDARD)
       .night(passesBut("Доктор"), { autoPass: false })
-      .day(["Врач+Босс", ...ring(except(NAMES, "Доктор"))].join(" "), {
+      .day(["Врач+Босс", ring(except(NAMES, "Доктор"))].join(" "), {
         gm: [{ replace: "Доктор", with: "Врач" }],
       });
     expect(g.lastDay).toMatchObject({ penalized: ["Врач"], hanged: "Врач" });
@@ -388,7 +383,7 @@ describe("P4: replacement", () => {
     const n1 = game(STANDARD).night({ Маньяк: torture("Мирный1") }, { rolls: { tortureEvidence: false } });
     const refused = n1.day("Петя>Босс", { gm: [{ replace: "Мирный1", with: "Петя" }] });
     expect(refused.error).toBe("day 1: Петя (citizen) cannot vote today (V6)");
-    const d1 = n1.day(ring(except(NAMES, "Мирный1")).join(" "), {
+    const d1 = n1.day(ring(except(NAMES, "Мирный1")), {
       gm: [{ replace: "Мирный1", with: "Петя" }],
     });
     expect(d1.lastDay.penalized).toEqual([]);
@@ -400,7 +395,7 @@ describe("P4: replacement", () => {
   it("P4: the substitute inherits last night's targets for the repeat limits", () => {
     const d1 = game(STANDARD)
       .night({ Девочка: visit("Мирный1"), Шахид: mark("Мирный2") }, { rolls: { girlSilence: false } })
-      .day(ring(NAMES).join(" "));
+      .day(ring(NAMES));
     const gm = [
       { replace: "Девочка", with: "Маша" },
       { replace: "Шахид", with: "Саша" },
@@ -423,7 +418,7 @@ describe("P4: replacement", () => {
     const gm = [{ replace: "Доктор", with: "Врач" }];
     expect(n1.day("Доктор>Босс", { gm }).error).toBe('day 1: unknown player "Доктор" (V1)');
     expect(n1.day("Босс>Доктор", { gm }).error).toBe('day 1: unknown player "Доктор" (V1)');
-    const d1 = n1.day(ring(NAMES).join(" ").replaceAll("Доктор", "Врач"), { gm });
+    const d1 = n1.day(ring(NAMES).replaceAll("Доктор", "Врач"), { gm });
     expect(d1.night({ Доктор: heal("Мирный1") }).error).toBe('night 2: unknown player "Доктор" (O1)');
     expect(d1.lastDay.score.Врач).toBe(-1);
   });

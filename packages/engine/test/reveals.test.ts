@@ -4,51 +4,39 @@ import {
   endDay,
   endNight,
   exportReplay,
-  isRejection,
   matchResult,
   rngFromSeed,
   rollChance,
   startMatch,
   vote,
   type Match,
-  type Rejection,
   type RoleId,
   type Seat,
 } from "../src/index.ts";
 import {
+  CITIZENS,
+  NAMES,
   STANDARD,
+  allRed,
   block,
   bloodyKill,
+  except,
   game,
   kill,
+  namesOf,
+  ok,
   quickKill,
+  ring,
   serum,
   shoot,
   visit,
   without,
 } from "./scenario.ts";
 
-const names = (lineup: string): string[] =>
-  lineup
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((p) => p.split("=")[0]!);
-const except = (list: readonly string[], ...gone: string[]): string[] =>
-  list.filter((n) => !gone.includes(n));
-/** Everyone red for `target`, who votes red for `other`: the target is hanged. */
-const hang = (voters: readonly string[], target: string, other: string): string =>
-  voters.map((n) => (n === target ? `${n}>${other}` : `${n}>${target}`)).join(" ");
-
-const CITIZENS = ["Мирный1", "Мирный2", "Мирный3", "Мирный4", "Мирный5"];
 /** 11 players: R1 still reveals at the start of this game's first phase. */
 const L11 = without(STANDARD, ...CITIZENS, "Тролль");
 /** 10 players: R1 reveals nothing. */
 const L10 = without(STANDARD, ...CITIZENS, "Тролль", "Эльф");
-
-function ok<T extends object>(x: T | Rejection): T {
-  if (isRejection(x)) throw new Error(`unexpected refusal: ${x.message} (${x.clause})`);
-  return x;
-}
 
 describe("R1: roles are revealed while more than 10 are alive at the phase start", () => {
   it("R1: a night kill with 17 alive reveals the role", () => {
@@ -84,7 +72,7 @@ describe("R1: roles are revealed while more than 10 are alive at the phase start
   it("R1: a hanging with 17 alive at the day's start reveals the role", () => {
     const g = game(STANDARD)
       .night()
-      .day(hang(names(STANDARD), "Мирный2", "Босс"));
+      .day(allRed(NAMES, "Мирный2", "Босс"));
     expect(g.lastDay).toMatchObject({
       hanged: "Мирный2",
       died: ["Мирный2"],
@@ -95,7 +83,7 @@ describe("R1: roles are revealed while more than 10 are alive at the phase start
   it("R1: a hanging with 10 alive at the day's start reveals nothing", () => {
     const g = game(L10)
       .night()
-      .day(hang(names(L10), "Адвокат", "Шериф"));
+      .day(allRed(namesOf(L10), "Адвокат", "Шериф"));
     expect(g.lastDay).toMatchObject({ hanged: "Адвокат", died: ["Адвокат"], revealed: {} });
   });
 
@@ -103,12 +91,12 @@ describe("R1: roles are revealed while more than 10 are alive at the phase start
     const L12 = without(STANDARD, "Мирный2", "Мирный3", "Мирный4", "Мирный5", "Тролль");
     const n1 = game(L12).night({ Босс: kill("Мирный1") });
     expect(n1.lastNight).toMatchObject({ died: ["Мирный1"], revealed: { Мирный1: "citizen" } });
-    const d1 = n1.day(hang(except(names(L12), "Мирный1"), "Прокурор", "Босс"));
+    const d1 = n1.day(allRed(except(namesOf(L12), "Мирный1"), "Прокурор", "Босс"));
     expect(d1.match.state.aliveAtStart).toBe(10);
     expect(d1.lastDay).toMatchObject({ hanged: "Прокурор", revealed: { Прокурор: "prosecutor" } });
     const n2 = d1.night({ Босс: kill("Шахид") });
     expect(n2.lastNight).toMatchObject({ died: ["Шахид"], revealed: {} });
-    const d2 = n2.day(hang(except(names(L12), "Мирный1", "Прокурор", "Шахид"), "Эльф", "Шериф"));
+    const d2 = n2.day(allRed(except(namesOf(L12), "Мирный1", "Прокурор", "Шахид"), "Эльф", "Шериф"));
     expect(d2.lastDay).toMatchObject({ hanged: "Эльф", died: ["Эльф"], revealed: {} });
   });
 
@@ -124,10 +112,10 @@ describe("R1: roles are revealed while more than 10 are alive at the phase start
   });
 
   it("R1: a GM's modkill by day reveals the role only when more than 10 were alive at the day's start", () => {
-    const voters = except(names(L11), "Прокурор");
+    const voters = except(namesOf(L11), "Прокурор");
     const at10 = game(L11)
       .night({ Босс: kill("Прокурор") })
-      .day(hang(voters, "Адвокат", "Шериф"), { gm: [{ modkill: "Шахид", reason: "оскорбления" }] });
+      .day(allRed(voters, "Адвокат", "Шериф"), { gm: [{ modkill: "Шахид", reason: "оскорбления" }] });
     expect(at10.lastDay).toMatchObject({
       hanged: "Адвокат",
       modkilled: ["Шахид"],
@@ -136,7 +124,7 @@ describe("R1: roles are revealed while more than 10 are alive at the phase start
     });
     const at17 = game(STANDARD)
       .night()
-      .day(hang(names(STANDARD), "Адвокат", "Шериф"), { gm: [{ modkill: "Шахид", reason: "оскорбления" }] });
+      .day(allRed(NAMES, "Адвокат", "Шериф"), { gm: [{ modkill: "Шахид", reason: "оскорбления" }] });
     expect(at17.lastDay).toMatchObject({
       died: ["Адвокат", "Шахид"],
       revealed: { Адвокат: "lawyer", Шахид: "shahid" },
@@ -146,9 +134,7 @@ describe("R1: roles are revealed while more than 10 are alive at the phase start
   it("R1: a strike modkill (P3) reveals the role with 17 alive", () => {
     // Мирный1 does not vote on days 1 and 2: the second strike is a modkill at the end of day 2. The
     // doctor's blue vote (3) keeps Мирный1's +2 from hanging him; the others vote blue in a ring.
-    const voters = except(names(STANDARD), "Мирный1", "Доктор");
-    const ring = voters.map((n, i) => `${n}+${voters[(i + 1) % voters.length]!}`).join(" ");
-    const calm = `Доктор+Мирный1 ${ring}`;
+    const calm = `Доктор+Мирный1 ${ring(except(NAMES, "Мирный1", "Доктор"))}`;
     const g = game(STANDARD).night().day(calm).night().day(calm);
     expect(g.lastDay).toMatchObject({
       modkilled: ["Мирный1"],

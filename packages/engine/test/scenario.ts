@@ -9,20 +9,26 @@
  * Players not named in a night get an explicit pass where their role has a night action, so that P2's
  * strikes and +2 appear only in tests that ask for them (`{ autoPass: false }`).
  */
+import { createHash } from "node:crypto";
+import { expect } from "vitest";
 import {
   ReplayError,
   actsFor,
+  isRejection,
   matchResult,
+  mayVote,
   replayMatch,
   type DayResultJson,
   type GameOptions,
   type GmEntry,
   type Match,
   type NightResultJson,
+  type Rejection,
   type ReplayAction,
   type ReplayFile,
   type ReplayResult,
   type ReplayVote,
+  type RoleId,
   type RollName,
 } from "../src/index.ts";
 
@@ -32,7 +38,8 @@ export const STANDARD =
   "Доктор=doctor Девочка=girl Прокурор=prosecutor Шахид=shahid Мирный1=citizen Мирный2=citizen Мирный3=citizen " +
   "Мирный4=citizen Мирный5=citizen";
 
-type Act = ReplayAction extends infer A ? (A extends unknown ? Omit<A, "by"> : never) : never;
+/** One night action as the scenario writes it: a replay action without its `by`. */
+export type Act = ReplayAction extends infer A ? (A extends unknown ? Omit<A, "by"> : never) : never;
 
 export const kill = (...targets: string[]): Act => ({ act: "mafia", kill: targets });
 export const intimidate = (...targets: string[]): Act => ({ act: "mafia", intimidate: targets });
@@ -112,13 +119,7 @@ export class Scenario {
 
   /** The one line the replay command would print for this file; fails the test if it is legal. */
   get error(): string {
-    try {
-      replayMatch(this.file);
-    } catch (e) {
-      if (e instanceof ReplayError) return e.message;
-      throw e;
-    }
-    throw new Error("expected the scenario to be refused, but it was accepted");
+    return replayError(this.file);
   }
 
   night(actions: Actions = {}, extra: NightExtra = {}): Scenario {
@@ -189,21 +190,28 @@ export function parseVotes(text: string): ReplayVote[] {
     });
 }
 
-/** "Аня=boss Катя=girl …" → a game at night 1, dealt by hand. */
-export function game(lineup: string, opts: { seed?: string; options?: Partial<GameOptions> } = {}): Scenario {
-  const players = lineup
+/**
+ * "Аня=boss Катя=girl …" → the players dealt by hand, in seat order. Roles are not checked here: the
+ * engine refuses unknown ones (S3).
+ */
+export function playersOf(lineup: string): { name: string; role: RoleId }[] {
+  return lineup
     .split(/\s+/)
     .filter(Boolean)
     .map((pair) => {
       const [name, role] = pair.split("=");
       if (!name || !role) throw new Error(`bad player "${pair}"`);
-      return { name, role };
+      return { name, role: role as RoleId };
     });
+}
+
+/** "Аня=boss Катя=girl …" → a game at night 1, dealt by hand. */
+export function game(lineup: string, opts: { seed?: string; options?: Partial<GameOptions> } = {}): Scenario {
   return new Scenario({
     format: "forum-mafia/replay@1",
     ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
     ...(opts.options ? { options: opts.options } : {}),
-    players,
+    players: playersOf(lineup),
     phases: [],
   });
 }
@@ -215,3 +223,125 @@ export function without(lineup: string, ...names: string[]): string {
     .filter((pair) => !names.includes(pair.split("=")[0]!))
     .join(" ");
 }
+
+/** The five citizens of the standard table. */
+export const CITIZENS = ["Мирный1", "Мирный2", "Мирный3", "Мирный4", "Мирный5"];
+
+/**
+ * The standard table less the five citizens, the prosecutor and the shahid: 10 alive, so R1 reveals
+ * nothing, and M2b still allows 3 intimidations.
+ */
+export const TEN = without(STANDARD, ...CITIZENS, "Прокурор", "Шахид");
+
+/** The standard table without the boss, troll, elf and lawyer: the thug is boss from night 1 (M1). */
+export const THUG_BOSS = without(STANDARD, "Босс", "Тролль", "Эльф", "Адвокат");
+
+/** The players' names of a lineup, in seat order. */
+export const namesOf = (lineup: string): string[] => playersOf(lineup).map((p) => p.name);
+
+/** The names of the standard table, in seat order. */
+export const NAMES = namesOf(STANDARD);
+
+/** `list` without the names `gone`. */
+export const except = (list: readonly string[], ...gone: string[]): string[] =>
+  list.filter((n) => !gone.includes(n));
+
+/** Every roll fixed to false: rolls a night does not need are ignored. */
+export const NO_ROLLS: Record<RollName, boolean> = {
+  bossExposed: false,
+  doctorExposed: false,
+  tortureEvidence: false,
+  girlSilence: false,
+  thugSilence: false,
+};
+
+/** Each voter votes blue for the next one, in a ring: every score stays ≤ 0, so nobody is hanged. */
+export const ring = (voters: readonly string[]): string =>
+  voters.map((n, i) => `${n}+${voters[(i + 1) % voters.length]!}`).join(" ");
+
+/** Every voter but `target` votes red for `target`; `target` (if a voter) votes red for `other`. */
+export const allRed = (voters: readonly string[], target: string, other: string): string =>
+  voters.map((n) => (n === target ? `${n}>${other}` : `${n}>${target}`)).join(" ");
+
+/** The names of the players who may vote in the coming day (alive and not silenced, V6), in seat order. */
+export function votersOf(g: Scenario): string[] {
+  const s = g.match.state;
+  return s.players.flatMap((p, seat) => (mayVote(s, seat) ? [p.name] : []));
+}
+
+/** The names of the living players, in seat order. */
+const livingOf = (g: Scenario): string[] => g.match.state.players.flatMap((p) => (p.alive ? [p.name] : []));
+
+/**
+ * A day that hangs nobody and penalises nobody (P1): every player who may vote votes blue for the first
+ * living player other than themselves.
+ */
+export function quietDay(g: Scenario, extra: DayExtra = {}): Scenario {
+  const living = livingOf(g);
+  const votes = votersOf(g).map((by): ReplayVote => ({ by, blue: living.find((n) => n !== by)! }));
+  return g.day(votes, extra);
+}
+
+/**
+ * A day on which every player who may vote votes red for `target`, and `target` votes red for the first
+ * other living player (so nobody is penalised, P1).
+ */
+export function lynchDay(g: Scenario, target: string, extra: DayExtra = {}): Scenario {
+  const other = livingOf(g).find((n) => n !== target)!;
+  const votes = votersOf(g).map((by): ReplayVote => ({ by, red: by === target ? other : target }));
+  return g.day(votes, extra);
+}
+
+/** The named fields of an outcome, each compared exactly (toMatchObject would let `{}` match any map). */
+export function expectFields<T extends object>(actual: T, want: Partial<T>): void {
+  const got = Object.fromEntries(Object.keys(want).map((k) => [k, actual[k as keyof T]]));
+  expect(got).toEqual(want);
+}
+
+/** The value of an engine command that must be accepted; a refusal fails the test with its message. */
+export function ok<T extends object>(x: T | Rejection): T {
+  if (isRejection(x)) throw new Error(`unexpected refusal: ${x.message} (${x.clause})`);
+  return x;
+}
+
+/** The replay command's one-line error for a file, or a test failure if the file is accepted. */
+export function replayError(file: unknown): string {
+  try {
+    replayMatch(file);
+  } catch (e) {
+    if (e instanceof ReplayError) return e.message;
+    throw e;
+  }
+  throw new Error("expected the file to be refused, but it was accepted");
+}
+
+/**
+ * An independent implementation of the generator documented in rng.ts (SHA-256 → four little-endian
+ * words → xoshiro128**), in BigInt arithmetic, as anyone verifying a published game would write it (F1).
+ */
+export function referenceRng(seed: string): () => number {
+  const d = createHash("sha256").update(seed, "utf8").digest();
+  const M = 0xffffffffn;
+  let [s0, s1, s2, s3] = [0, 4, 8, 12].map((i) => BigInt(d.readUInt32LE(i))) as [
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+  ];
+  if (s0 === 0n && s1 === 0n && s2 === 0n && s3 === 0n) s0 = 1n;
+  const rotl = (x: bigint, k: bigint): bigint => ((x << k) | (x >> (32n - k))) & M;
+  return () => {
+    const result = (rotl((s1 * 5n) & M, 7n) * 9n) & M;
+    const t = (s1 << 9n) & M;
+    s2 ^= s0;
+    s3 ^= s1;
+    s1 ^= s2;
+    s0 ^= s3;
+    s2 ^= t;
+    s3 = rotl(s3, 11n);
+    return Number(result);
+  };
+}
+
+/** A roll of probability `p` comes out true iff the generator's 32-bit draw `u` is below p·2³² (rng.ts). */
+export const chance = (u: number, p: number): boolean => u < p * 2 ** 32;

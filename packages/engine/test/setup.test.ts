@@ -3,21 +3,29 @@ import {
   DEFAULT_OPTIONS,
   DEFAULT_ROLES,
   ROLES,
-  ReplayError,
   channelMembers,
   channelsFor,
   createGame,
   isRejection,
-  runReplay,
   type Channel,
   type GameSetup,
   type GameState,
   type Rejection,
   type RoleId,
 } from "../src/index.ts";
-import { STANDARD, game, kill, quickKill, shoot } from "./scenario.ts";
+import {
+  NAMES,
+  STANDARD,
+  except,
+  game,
+  kill,
+  playersOf,
+  quickKill,
+  replayError,
+  ring,
+  shoot,
+} from "./scenario.ts";
 
-const NAMES = STANDARD.split(" ").map((p) => p.split("=")[0]!);
 const seated = (names: readonly string[]): GameSetup["players"] => names.map((name) => ({ name }));
 
 function created(setup: GameSetup): GameState {
@@ -34,17 +42,6 @@ function refused(setup: GameSetup): Rejection {
 
 const rolesOf = (s: GameState): RoleId[] => s.players.map((p) => p.role);
 const sorted = (roles: readonly RoleId[]): RoleId[] => [...roles].sort();
-
-/** The replay command's one-line error for a file, or a test failure if the file is accepted. */
-function replayError(file: unknown): string {
-  try {
-    runReplay(file);
-  } catch (e) {
-    if (e instanceof ReplayError) return e.message;
-    throw e;
-  }
-  throw new Error("expected the file to be refused");
-}
 
 const file = (players: { name: string; role: string }[]): unknown => ({
   format: "forum-mafia/replay@1",
@@ -117,13 +114,7 @@ describe("S1: the deal", () => {
 });
 
 describe("S2, G6, G8: channels", () => {
-  const hand = created({
-    players: STANDARD.split(" ").map((p) => {
-      const [name, role] = p.split("=") as [string, RoleId];
-      return { name, role };
-    }),
-    seed: null,
-  });
+  const hand = created({ players: playersOf(STANDARD), seed: null });
   const seat = (s: GameState, name: string): number => s.players.findIndex((p) => p.name === name);
   const members = (s: GameState, c: Channel): string[] => channelMembers(s, c).map((i) => s.players[i]!.name);
 
@@ -156,11 +147,7 @@ describe("S2, G6, G8: channels", () => {
   // Night 2: the mafia kill Сержант.
   const later = game(STANDARD)
     .night({ Босс: kill("Мирный1"), Маньяк: quickKill("Громила"), Шериф: shoot("Маньяк") })
-    .day(
-      NAMES.filter((n) => !["Мирный1", "Громила", "Маньяк"].includes(n))
-        .map((n, i, all) => `${n}+${all[(i + 1) % all.length]!}`)
-        .join(" "),
-    )
+    .day(ring(except(NAMES, "Мирный1", "Громила", "Маньяк")))
     .night({ Босс: kill("Сержант") }).match.state;
 
   it("G8: the dead outside a faction chat (a citizen, the maniac) are in the spectators' room", () => {

@@ -18,6 +18,7 @@ import {
 } from "../src/index.ts";
 import { FACTION_NAMES, ROLE_NAMES, TEXTS } from "../src/texts.ts";
 import {
+  allRed,
   bloodyKill,
   block,
   check,
@@ -35,6 +36,7 @@ import {
   torture,
   unprotect,
   visit,
+  votersOf,
   without,
   type Scenario,
 } from "./scenario.ts";
@@ -69,15 +71,6 @@ const nightRu = (g: Scenario) => nightAnnouncement(nightOf(g).outcome, nightOf(g
 const nightEn = (g: Scenario) => nightAnnouncement(nightOf(g).outcome, nightOf(g).players, "en");
 const dayRu = (g: Scenario) => dayAnnouncement(dayOf(g).outcome, dayOf(g).players, "ru");
 const dayEn = (g: Scenario) => dayAnnouncement(dayOf(g).outcome, dayOf(g).players, "en");
-
-/** Every living player who may vote votes red for `target`; the target votes red for `alt`. */
-function allAgainst(g: Scenario, target: string, alt: string): string {
-  const s = g.match.state;
-  return s.players
-    .filter((p, i) => p.alive && !s.day.silenced.includes(i))
-    .map((p) => (p.name === target ? `${p.name}>${alt}` : `${p.name}>${target}`))
-    .join(" ");
-}
 
 /** Cast votes into the open day of a match, as the server would. */
 function cast(m: Match, votes: [string, VoteColor, string][]): Match {
@@ -379,7 +372,7 @@ describe("private results (A2)", () => {
 describe("day results (A3)", () => {
   it("A3: the hanged player with the role at more than 10 alive", () => {
     const n = game(NAMED).night({ Вася: kill("Коля") });
-    const g = n.day(allAgainst(n, "Шура", "Вася"));
+    const g = n.day(allRed(votersOf(n), "Шура", "Вася"));
     expect(dayRu(g)).toEqual({
       title: "Итоги дня 1",
       lines: ["По итогам голосования казнён игрок Шура. Роль: Шериф."],
@@ -392,7 +385,7 @@ describe("day results (A3)", () => {
 
   it("A3: at 10 or fewer alive the hanged player's role stays hidden", () => {
     const n = game(TEN).night();
-    const g = n.day(allAgainst(n, "Шура", "Вася"));
+    const g = n.day(allRed(votersOf(n), "Шура", "Вася"));
     expect(dayRu(g).lines).toEqual(["По итогам голосования казнён игрок Шура."]);
     expect(dayEn(g).lines).toEqual(["Player Шура was hanged by the vote."]);
   });
@@ -408,20 +401,20 @@ describe("day results (A3)", () => {
     expect(dayRu(tie).lines).toEqual(["Голоса разделились — никто не покидает город."]);
     expect(dayEn(tie).lines).toEqual(["The vote is split — nobody leaves the town."]);
     const n = game(TEN).night();
-    const blue = n.day(allAgainst(n, "Вася", "Тоша").replace(/>/g, "+"));
+    const blue = n.day(allRed(votersOf(n), "Вася", "Тоша").replace(/>/g, "+"));
     expect(dayRu(blue).lines).toEqual(["Голоса разделились — никто не покидает город."]);
   });
 
   it("A3: the lawyer's protected player is 'отмазан'", () => {
     const n = game(NAMED).night({ Адам: protect("Коля") });
-    const g = n.day(allAgainst(n, "Коля", "Лена"));
+    const g = n.day(allRed(votersOf(n), "Коля", "Лена"));
     expect(dayRu(g).lines).toEqual(["Игрок Коля отмазан — никто не покидает город."]);
     expect(dayEn(g).lines).toEqual(["Коля was excused by the lawyer — nobody leaves the town."]);
   });
 
   it("A3: modkills follow the hanging, and the end of the game closes the day", () => {
     const n = game("Аня=boss Оля=citizen Катя=citizen Петя=citizen Юра=citizen").night();
-    const g = n.day(allAgainst(n, "Аня", "Оля"), { gm: [{ modkill: "Петя", reason: "мат" }] });
+    const g = n.day(allRed(votersOf(n), "Аня", "Оля"), { gm: [{ modkill: "Петя", reason: "мат" }] });
     expect(dayRu(g)).toEqual({
       title: "Итоги дня 1",
       lines: [
@@ -439,7 +432,7 @@ describe("day results (A3)", () => {
 
   it("A3: a day modkill shows the role at more than 10 alive", () => {
     const n = game(NAMED).night();
-    const g = n.day(allAgainst(n, "Шура", "Вася"), { gm: [{ modkill: "Гоша", reason: "мат" }] });
+    const g = n.day(allRed(votersOf(n), "Шура", "Вася"), { gm: [{ modkill: "Гоша", reason: "мат" }] });
     expect(dayRu(g).lines).toEqual([
       "По итогам голосования казнён игрок Шура. Роль: Шериф.",
       "Игрок Гоша исключён из игры (модкилл). Роль: Громила.",

@@ -3,22 +3,29 @@
  * prosecutor (T5), the shahid (T6) and the citizens (T7).
  */
 import { describe, expect, it } from "vitest";
-import { mayVote, type ReplayVote, type RollName } from "../src/index.ts";
+import type { ReplayVote } from "../src/index.ts";
 import {
+  CITIZENS,
+  NAMES,
+  NO_ROLLS,
   STANDARD,
+  TEN,
   block,
   bloodyKill,
   check,
+  except,
   game,
   heal,
   healFrom,
   intimidate,
   kill,
+  lynchDay,
   mark,
   pass,
   poison,
   protect,
   quickKill,
+  quietDay,
   serum,
   shoot,
   torture,
@@ -29,48 +36,9 @@ import {
   type Scenario,
 } from "./scenario.ts";
 
-/** Every roll fixed to false: rolls a night does not need are ignored. */
-const OFF: Record<RollName, boolean> = {
-  bossExposed: false,
-  doctorExposed: false,
-  tortureEvidence: false,
-  girlSilence: false,
-  thugSilence: false,
-};
-
-/** A day that hangs nobody: every player who may vote votes blue for another living player. */
-function quietDay(g: Scenario): Scenario {
-  const s = g.match.state;
-  const living = s.players.flatMap((p) => (p.alive ? [p.name] : []));
-  const votes: ReplayVote[] = s.players.flatMap((p, seat) =>
-    mayVote(s, seat) ? [{ by: p.name, blue: living.find((n) => n !== p.name)! }] : [],
-  );
-  return g.day(votes);
-}
-
-/** A day on which every player who may vote votes red for `target` (who votes red for someone else). */
-function lynchDay(g: Scenario, target: string): Scenario {
-  const s = g.match.state;
-  const living = s.players.flatMap((p) => (p.alive ? [p.name] : []));
-  const votes: ReplayVote[] = s.players.flatMap((p, seat) =>
-    mayVote(s, seat)
-      ? [{ by: p.name, red: p.name === target ? living.find((n) => n !== target)! : target }]
-      : [],
-  );
-  return g.day(votes);
-}
-
 /** Night 1, a quiet day, then night 2. */
 function twoNights(lineup: string, first: Actions, second: Actions): Scenario {
-  return quietDay(game(lineup).night(first, { rolls: OFF })).night(second, { rolls: OFF });
-}
-
-/** Players left after removing all but `keep` (for GM modkills that bring the table down to a count). */
-function allBut(lineup: string, ...keep: string[]): string[] {
-  return lineup
-    .split(/\s+/)
-    .map((pair) => pair.split("=")[0]!)
-    .filter((name) => !keep.includes(name));
+  return quietDay(game(lineup).night(first, { rolls: NO_ROLLS })).night(second, { rolls: NO_ROLLS });
 }
 
 describe("T1: the sheriff and the sergeant", () => {
@@ -134,17 +102,23 @@ describe("T1: the sheriff and the sergeant", () => {
     ["the thug's block", { Громила: block("Шериф") }],
   ];
   it.each(blockers)("T1: %s on the sheriff cancels his shot", (_, blocking) => {
-    const g = game(STANDARD).night({ ...blocking, Шериф: shoot("Мирный1") }, { rolls: OFF });
+    const g = game(STANDARD).night({ ...blocking, Шериф: shoot("Мирный1") }, { rolls: NO_ROLLS });
     expect(g.lastNight.died).toEqual([]);
   });
 
   it("T1: a block on the sergeant does not stop the sheriff's shot", () => {
-    const g = game(STANDARD).night({ Девочка: visit("Сержант"), Шериф: shoot("Мирный1") }, { rolls: OFF });
+    const g = game(STANDARD).night(
+      { Девочка: visit("Сержант"), Шериф: shoot("Мирный1") },
+      { rolls: NO_ROLLS },
+    );
     expect(g.lastNight.died).toEqual(["Мирный1"]);
   });
 
   it("T1: a block on the sheriff does not stop the sergeant's check", () => {
-    const g = game(STANDARD).night({ Громила: block("Шериф"), Сержант: check("Громила") }, { rolls: OFF });
+    const g = game(STANDARD).night(
+      { Громила: block("Шериф"), Сержант: check("Громила") },
+      { rolls: NO_ROLLS },
+    );
     expect(g.lastNight.checks).toEqual([{ target: "Громила", result: "mafia" }]);
   });
 });
@@ -174,7 +148,7 @@ describe("T2: the sergeant's check", () => {
     ["the thug's block", { Громила: block("Сержант") }],
   ];
   it.each(blockers)("T2: a check blocked by %s returns failed", (_, blocking) => {
-    const g = game(STANDARD).night({ ...blocking, Сержант: check("Босс") }, { rolls: OFF });
+    const g = game(STANDARD).night({ ...blocking, Сержант: check("Босс") }, { rolls: NO_ROLLS });
     expect(g.lastNight.checks).toEqual([{ target: "Босс", result: "failed" }]);
   });
 
@@ -208,8 +182,7 @@ describe("T3: the doctor", () => {
   });
 
   it("T3a: the serum reveals even when deaths are announced without roles (10 alive)", () => {
-    const ten = without(STANDARD, "Мирный1", "Мирный2", "Мирный3", "Мирный4", "Мирный5", "Прокурор", "Шахид");
-    const g = game(ten).night(
+    const g = game(TEN).night(
       { Доктор: serum("Босс"), Шериф: shoot("Девочка") },
       { rolls: { doctorExposed: false } },
     );
@@ -225,7 +198,10 @@ describe("T3: the doctor", () => {
   });
 
   it("T3a: a blocked serum reveals nothing", () => {
-    const g = game(STANDARD).night({ Девочка: visit("Доктор"), Доктор: serum("Маньяк") }, { rolls: OFF });
+    const g = game(STANDARD).night(
+      { Девочка: visit("Доктор"), Доктор: serum("Маньяк") },
+      { rolls: NO_ROLLS },
+    );
     expect(g.lastNight.revealed).toEqual({});
     expect(g.lastNight.exposed).toEqual({});
   });
@@ -248,7 +224,7 @@ describe("T3: the doctor", () => {
     const fourteen = without(STANDARD, "Мирный1", "Мирный2", "Мирный3");
     const g = quietDay(twoNights(fourteen, { Доктор: serum("Маньяк") }, { Доктор: heal("Мирный4") })).night(
       { Доктор: serum("Тролль") },
-      { rolls: OFF },
+      { rolls: NO_ROLLS },
     );
     expect(g.lastNight.revealed).toEqual({ Тролль: "troll" });
   });
@@ -272,7 +248,7 @@ describe("T3: the doctor", () => {
   it("T3b: a heal saves only its target, not the mafia's second victim", () => {
     const g = game(STANDARD).night(
       { Босс: kill("Мирный1", "Мирный2"), Доктор: heal("Мирный1") },
-      { rolls: OFF },
+      { rolls: NO_ROLLS },
     );
     expect(g.lastNight.died).toEqual(["Мирный2"]);
   });
@@ -287,7 +263,7 @@ describe("T3: the doctor", () => {
   it("T3b: a blocked doctor's heal saves nobody", () => {
     const g = game(STANDARD).night(
       { Девочка: visit("Доктор"), Доктор: heal("Мирный1"), Босс: kill("Мирный1") },
-      { rolls: OFF },
+      { rolls: NO_ROLLS },
     );
     expect(g.lastNight.died).toEqual(["Мирный1"]);
   });
@@ -295,7 +271,7 @@ describe("T3: the doctor", () => {
   it("T3c: heal from mafia cancels both mafia kills, not the maniac's", () => {
     const g = game(STANDARD).night(
       { Босс: kill("Мирный1", "Мирный2"), Маньяк: quickKill("Мирный3"), Доктор: healFrom("mafia") },
-      { rolls: OFF },
+      { rolls: NO_ROLLS },
     );
     expect(g.lastNight.died).toEqual(["Мирный3"]);
   });
@@ -303,7 +279,7 @@ describe("T3: the doctor", () => {
   it("T3c: heal from the maniac cancels his bloody kill and its collateral on the girl", () => {
     const g = game(STANDARD).night(
       { Маньяк: bloodyKill("Мирный1"), Девочка: visit("Мирный1"), Доктор: healFrom("maniac") },
-      { rolls: OFF },
+      { rolls: NO_ROLLS },
     );
     expect(g.lastNight.died).toEqual([]);
     expect(g.lastNight.maniacVictims).toEqual([]);
@@ -339,7 +315,7 @@ describe("T3: the doctor", () => {
   });
 
   it("T3c: heal from a role is not available at 10 alive, available at 11", () => {
-    const eleven = without(STANDARD, "Мирный1", "Мирный2", "Мирный3", "Мирный4", "Мирный5", "Прокурор");
+    const eleven = without(STANDARD, ...CITIZENS, "Прокурор");
     const ok = game(eleven).night({ Босс: kill("Шахид"), Доктор: healFrom("mafia") });
     expect(ok.lastNight.died).toEqual([]);
     const ten = without(eleven, "Шахид");
@@ -376,7 +352,10 @@ describe("T3: the doctor", () => {
   });
 
   it("T3d: a blocked poison silences nobody", () => {
-    const g = game(STANDARD).night({ Громила: block("Доктор"), Доктор: poison("Мирный1") }, { rolls: OFF });
+    const g = game(STANDARD).night(
+      { Громила: block("Доктор"), Доктор: poison("Мирный1") },
+      { rolls: NO_ROLLS },
+    );
     expect(g.lastNight.silenced).toEqual([]);
   });
 });
@@ -444,7 +423,7 @@ describe("T3e: the doctor's repeat limits", () => {
       quietDay(
         game(STANDARD).night(
           { Босс: kill("Мирный1"), Доктор: healFrom("mafia") },
-          { gm: allBut(STANDARD, ...left).map((modkill) => ({ modkill, reason: "test" })) },
+          { gm: except(NAMES, ...left).map((modkill) => ({ modkill, reason: "test" })) },
         ),
       ).night({ Доктор: heal("Мирный1"), Босс: kill("Мирный1") });
     const three = run(keep);
@@ -518,30 +497,39 @@ describe("T4: the girl", () => {
   ];
   const cancelledRows = cancelled.map((r): [string, (typeof cancelled)[number]] => [r.role, r]);
   it.each(cancelledRows)("T4: the girl's visit cancels %s", (_, { actions, died, checks }) => {
-    const g = game(STANDARD).night(actions, { rolls: OFF });
+    const g = game(STANDARD).night(actions, { rolls: NO_ROLLS });
     expect(g.lastNight.died).toEqual(died);
     expect(g.lastNight.checks).toEqual(checks);
   });
 
   it("T4: the girl's visit cancels the doctor's serum and poison alike", () => {
-    const s = game(STANDARD).night({ Девочка: visit("Доктор"), Доктор: serum("Маньяк") }, { rolls: OFF });
+    const s = game(STANDARD).night(
+      { Девочка: visit("Доктор"), Доктор: serum("Маньяк") },
+      { rolls: NO_ROLLS },
+    );
     expect(s.lastNight.revealed).toEqual({});
-    const p = game(STANDARD).night({ Девочка: visit("Доктор"), Доктор: poison("Маньяк") }, { rolls: OFF });
+    const p = game(STANDARD).night(
+      { Девочка: visit("Доктор"), Доктор: poison("Маньяк") },
+      { rolls: NO_ROLLS },
+    );
     expect(p.lastNight.silenced).toEqual([]);
   });
 
   it("T4: visiting a lower-ranked mafioso who sent the kill does not stop it", () => {
-    const g = game(STANDARD).night({ Тролль: kill("Мирный1"), Девочка: visit("Тролль") }, { rolls: OFF });
+    const g = game(STANDARD).night(
+      { Тролль: kill("Мирный1"), Девочка: visit("Тролль") },
+      { rolls: NO_ROLLS },
+    );
     expect(g.lastNight.died).toEqual(["Мирный1"]);
   });
 
   it("T4: visiting a lower-ranked mafioso does not stop the boss's kill", () => {
-    const g = game(STANDARD).night({ Босс: kill("Мирный1"), Девочка: visit("Эльф") }, { rolls: OFF });
+    const g = game(STANDARD).night({ Босс: kill("Мирный1"), Девочка: visit("Эльф") }, { rolls: NO_ROLLS });
     expect(g.lastNight.died).toEqual(["Мирный1"]);
   });
 
   it("T4: visiting the current boss cancels the mafia's action, even one the troll sent", () => {
-    const g = game(STANDARD).night({ Тролль: kill("Мирный1"), Девочка: visit("Босс") }, { rolls: OFF });
+    const g = game(STANDARD).night({ Тролль: kill("Мирный1"), Девочка: visit("Босс") }, { rolls: NO_ROLLS });
     expect(g.lastNight.died).toEqual([]);
   });
 
@@ -591,7 +579,7 @@ describe("T4: the girl", () => {
   ];
   const stillWorkRows = stillWork.map((r): [string, (typeof stillWork)[number]] => [r.what, r]);
   it.each(stillWorkRows)("T4: the visit does not stop %s on the visited player", (_, row) => {
-    const g = game(STANDARD).night(row.actions, { rolls: OFF });
+    const g = game(STANDARD).night(row.actions, { rolls: NO_ROLLS });
     expect(g.lastNight.revealed).toEqual(row.revealed);
     expect(g.lastNight.silenced).toEqual(row.silenced);
     expect(g.lastNight.checks).toEqual(row.checks);
@@ -687,7 +675,7 @@ describe("T5: the prosecutor", () => {
     const g = lynchDay(
       game(STANDARD).night(
         { Адвокат: protect("Мирный1"), Прокурор: unprotect("Мирный1"), Громила: block("Прокурор") },
-        { rolls: OFF },
+        { rolls: NO_ROLLS },
       ),
       "Мирный1",
     );
@@ -730,7 +718,7 @@ describe("T6: the shahid", () => {
   it("T6: a blocked shahid can still die, but the mark does nothing", () => {
     const g = game(STANDARD).night(
       { Девочка: visit("Шахид"), Босс: kill("Шахид"), Шахид: mark("Мирный1") },
-      { rolls: OFF },
+      { rolls: NO_ROLLS },
     );
     expect(g.lastNight.died).toEqual(["Шахид"]);
   });
@@ -752,7 +740,7 @@ describe("T6: the shahid", () => {
   it("T6: torture and intimidation are not attacks: the mark does nothing", () => {
     const g = game(STANDARD).night(
       { Маньяк: torture("Шахид"), Босс: intimidate("Шахид"), Шахид: mark("Мирный1") },
-      { rolls: OFF },
+      { rolls: NO_ROLLS },
     );
     expect(g.lastNight.died).toEqual([]);
   });

@@ -8,16 +8,21 @@
 import { describe, expect, it } from "vitest";
 import type { DayResultJson, ReplayVote } from "../src/index.ts";
 import {
+  NAMES,
   STANDARD,
+  allRed,
   block,
+  except,
   game,
   intimidate,
   kill,
   killAndIntimidate,
   mark,
+  namesOf,
   pass,
   poison,
   protect,
+  ring,
   shoot,
   torture,
   unprotect,
@@ -33,24 +38,6 @@ const SMALL =
 const LAW =
   "Босс=boss Адвокат=lawyer Громила=thug Шериф=sheriff Прокурор=prosecutor Девочка=girl Доктор=doctor " +
   "Мирный1=citizen Мирный2=citizen Мирный3=citizen Мирный4=citizen";
-
-const names = (lineup: string): string[] =>
-  lineup
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((pair) => pair.split("=")[0]!);
-
-const except = (list: readonly string[], ...out: string[]): string[] => list.filter((n) => !out.includes(n));
-
-/** Every voter but `target` votes red for `target`; `target` (if a voter) votes red for `own`. */
-function allRed(voters: readonly string[], target: string, own: string): string {
-  return voters.map((v) => (v === target ? `${v}>${own}` : `${v}>${target}`)).join(" ");
-}
-
-/** A day that hangs nobody and penalises nobody: each voter votes blue for the next one, in a ring. */
-function calm(voters: readonly string[]): string {
-  return voters.map((v, i) => `${v}+${voters[(i + 1) % voters.length]!}`).join(" ");
-}
 
 const strikesOf = (g: Scenario, name: string): number =>
   g.match.state.players.find((p) => p.name === name)!.voteStrikes;
@@ -238,7 +225,7 @@ describe("V5: the score and who is hanged", () => {
   it("V5: the unique highest score above zero is hanged (R1 reveals the role with more than 10 alive)", () => {
     const g = game(STANDARD)
       .night()
-      .day(allRed(names(STANDARD), "Тролль", "Мирный1"));
+      .day(allRed(NAMES, "Тролль", "Мирный1"));
     // 15 red votes at 1, the prosecutor's at 2.
     expectDay(g, { score: { Тролль: 17, Мирный1: 1 }, hanged: "Тролль", revealed: { Тролль: "troll" } });
   });
@@ -256,7 +243,7 @@ describe("V5: the score and who is hanged", () => {
   it("V5: when every score is negative nobody is hanged", () => {
     const g = game(SMALL)
       .night()
-      .day(calm(names(SMALL)));
+      .day(ring(namesOf(SMALL)));
     expectDay(g, {
       score: { Босс: -1, Доктор: -1, Прокурор: -3, Шериф: -1, Мирный1: -1, Мирный2: -1, Мирный3: -1 },
     });
@@ -307,19 +294,17 @@ describe("V5: the score and who is hanged", () => {
 });
 
 describe("V6: players who lost the vote", () => {
-  const ALL = names(STANDARD);
-
   it("V6: an intimidated player's vote is refused; not voting is not penalised", () => {
     const g = game(STANDARD).night({ Босс: intimidate("Мирный1") });
     expect(g.lastNight.silenced).toEqual(["Мирный1"]);
     expect(g.day("Мирный1>Босс").error).toBe("day 1: Мирный1 (citizen) cannot vote today (V6)");
-    const d = g.day(calm(except(ALL, "Мирный1")));
+    const d = g.day(ring(except(NAMES, "Мирный1")));
     expect(d.lastDay).toMatchObject({ hanged: null, penalized: [], uncounted: [] });
     expect(strikesOf(d, "Мирный1")).toBe(0);
     // For that day only.
     const next = d.night();
     expect(next.lastNight.silenced).toEqual([]);
-    expect(next.day(calm(ALL)).lastDay.penalized).toEqual([]);
+    expect(next.day(ring(NAMES)).lastDay.penalized).toEqual([]);
   });
 
   it("V6: the girl's visit silences when its roll says so, for one day", () => {
@@ -328,64 +313,64 @@ describe("V6: players who lost the vote", () => {
     expect(g.day("Мирный2>Мирный1 Мирный1>Мирный2").error).toBe(
       "day 1: Мирный1 (citizen) cannot vote today (V6)",
     );
-    const d = g.day(calm(except(ALL, "Мирный1")));
+    const d = g.day(ring(except(NAMES, "Мирный1")));
     expect(d.lastDay.penalized).toEqual([]);
     expect(strikesOf(d, "Мирный1")).toBe(0);
     const n2 = d.night();
     expect(n2.lastNight.silenced).toEqual([]);
-    expect(n2.day(calm(ALL)).lastDay.penalized).toEqual([]);
+    expect(n2.day(ring(NAMES)).lastDay.penalized).toEqual([]);
   });
 
   it("V6: the girl's visit leaves the vote when its roll says so", () => {
     const g = game(STANDARD).night({ Девочка: visit("Мирный1") }, { rolls: { girlSilence: false } });
     expect(g.lastNight.silenced).toEqual([]);
-    expect(g.day(calm(ALL)).lastDay.penalized).toEqual([]);
+    expect(g.day(ring(NAMES)).lastDay.penalized).toEqual([]);
     // Not voting is then penalised as usual (P1).
-    expect(g.day(calm(except(ALL, "Мирный1"))).lastDay.penalized).toEqual(["Мирный1"]);
+    expect(g.day(ring(except(NAMES, "Мирный1"))).lastDay.penalized).toEqual(["Мирный1"]);
   });
 
   it("V6: the thug's block silences when its roll says so", () => {
     const g = game(STANDARD).night({ Громила: block("Мирный1") }, { rolls: { thugSilence: true } });
     expect(g.lastNight.silenced).toEqual(["Мирный1"]);
     expect(g.day("Мирный1+Мирный2").error).toBe("day 1: Мирный1 (citizen) cannot vote today (V6)");
-    expect(g.day(calm(except(ALL, "Мирный1"))).lastDay.penalized).toEqual([]);
+    expect(g.day(ring(except(NAMES, "Мирный1"))).lastDay.penalized).toEqual([]);
     const h = game(STANDARD).night({ Громила: block("Мирный1") }, { rolls: { thugSilence: false } });
     expect(h.lastNight.silenced).toEqual([]);
-    expect(h.day(calm(ALL)).lastDay.penalized).toEqual([]);
+    expect(h.day(ring(NAMES)).lastDay.penalized).toEqual([]);
   });
 
   it("V6: a tortured player cannot vote on the next two days, then may vote again", () => {
     const g = game(STANDARD).night({ Маньяк: torture("Мирный1") }, { rolls: { tortureEvidence: false } });
     expect(g.lastNight.silenced).toEqual(["Мирный1"]);
     expect(g.day("Мирный1>Маньяк").error).toBe("day 1: Мирный1 (citizen) cannot vote today (V6)");
-    const d1 = g.day(calm(except(ALL, "Мирный1")));
+    const d1 = g.day(ring(except(NAMES, "Мирный1")));
     expect(d1.lastDay.penalized).toEqual([]);
     const n2 = d1.night();
     expect(n2.lastNight.silenced).toEqual(["Мирный1"]);
     expect(n2.day("Мирный1>Маньяк").error).toBe("day 2: Мирный1 (citizen) cannot vote today (V6)");
-    const d2 = n2.day(calm(except(ALL, "Мирный1")));
+    const d2 = n2.day(ring(except(NAMES, "Мирный1")));
     expect(d2.lastDay.penalized).toEqual([]);
     expect(strikesOf(d2, "Мирный1")).toBe(0);
     const n3 = d2.night();
     expect(n3.lastNight.silenced).toEqual([]);
-    expect(n3.day(calm(ALL)).lastDay.penalized).toEqual([]);
+    expect(n3.day(ring(NAMES)).lastDay.penalized).toEqual([]);
   });
 
   it("V6: a poisoned player cannot vote on the next two days, then may vote again", () => {
     const g = game(STANDARD).night({ Доктор: poison("Мирный1") });
     expect(g.lastNight.silenced).toEqual(["Мирный1"]);
     expect(g.day("Мирный1>Босс").error).toBe("day 1: Мирный1 (citizen) cannot vote today (V6)");
-    const d1 = g.day(calm(except(ALL, "Мирный1")));
+    const d1 = g.day(ring(except(NAMES, "Мирный1")));
     expect(d1.lastDay.penalized).toEqual([]);
     const n2 = d1.night();
     expect(n2.lastNight.silenced).toEqual(["Мирный1"]);
     expect(n2.day("Мирный1+Мирный2").error).toBe("day 2: Мирный1 (citizen) cannot vote today (V6)");
-    const d2 = n2.day(calm(except(ALL, "Мирный1")));
+    const d2 = n2.day(ring(except(NAMES, "Мирный1")));
     expect(d2.lastDay.penalized).toEqual([]);
     expect(strikesOf(d2, "Мирный1")).toBe(0);
     const n3 = d2.night();
     expect(n3.lastNight.silenced).toEqual([]);
-    expect(n3.day(calm(ALL)).lastDay.penalized).toEqual([]);
+    expect(n3.day(ring(NAMES)).lastDay.penalized).toEqual([]);
   });
 
   it("V6: after a double kill the boss's vote is accepted but not counted (M3)", () => {
@@ -448,11 +433,11 @@ describe("V6: players who lost the vote", () => {
 });
 
 describe("V7: early close", () => {
-  const ALL7 = names(SMALL);
+  const ALL7 = namesOf(SMALL);
   const OPTIONS = ["majority", "all"] as const;
   /** SMALL after two calm days, at the start of night 3. */
   const toNight3 = (earlyClose: (typeof OPTIONS)[number]): Scenario =>
-    game(SMALL, { options: { earlyClose } }).night().day(calm(ALL7)).night().day(calm(ALL7));
+    game(SMALL, { options: { earlyClose } }).night().day(ring(ALL7)).night().day(ring(ALL7));
 
   for (const earlyClose of OPTIONS) {
     it(`V7: before day 3 "early" has no effect, and an early vote may be changed (${earlyClose})`, () => {
@@ -462,7 +447,7 @@ describe("V7: early close", () => {
       const want = { score: { Босс: 2, Шериф: 5, Мирный1: 1 }, hanged: "Шериф" };
       const d1 = game(SMALL, { options: { earlyClose } }).night().day(votes);
       expectDay(d1, { number: 1, ...want });
-      const d2 = game(SMALL, { options: { earlyClose } }).night().day(calm(ALL7)).night().day(votes);
+      const d2 = game(SMALL, { options: { earlyClose } }).night().day(ring(ALL7)).night().day(votes);
       expectDay(d2, { number: 2, ...want });
     });
 
@@ -628,10 +613,10 @@ describe("V7: early close", () => {
 });
 
 describe("V8: the lawyer and the prosecutor", () => {
-  const ALL = names(LAW);
+  const NAMES = namesOf(LAW);
   /** Everyone alive votes red for Мирный1 (11 with the prosecutor's 2, or 10 with one dead). */
   const hangMirny1 = (g: Scenario, ...dead: string[]): Scenario =>
-    g.day(allRed(except(ALL, ...dead), "Мирный1", "Мирный2"));
+    g.day(allRed(except(NAMES, ...dead), "Мирный1", "Мирный2"));
   const SCORE = { Мирный1: 11, Мирный2: 1 };
 
   it("V8: the lawyer's protect excuses the player who would be hanged", () => {
@@ -730,14 +715,14 @@ describe("V8: the lawyer and the prosecutor", () => {
   it("V8: the lawyer may protect himself", () => {
     const d = game(LAW)
       .night({ Адвокат: protect("Адвокат") })
-      .day(allRed(ALL, "Адвокат", "Мирный1"));
+      .day(allRed(NAMES, "Адвокат", "Мирный1"));
     expectDay(d, { score: { Адвокат: 11, Мирный1: 1 }, excused: "Адвокат" });
   });
 
   it("V8: the protect holds for the following day only", () => {
     const g = game(LAW)
       .night({ Адвокат: protect("Мирный1") })
-      .day(calm(ALL))
+      .day(ring(NAMES))
       .night({ Адвокат: protect("Мирный2") });
     expectDay(hangMirny1(g), { score: SCORE, hanged: "Мирный1", revealed: { Мирный1: "citizen" } });
   });
@@ -746,7 +731,7 @@ describe("V8: the lawyer and the prosecutor", () => {
 describe("V9: the shahid hanged", () => {
   it("V9: hanging the shahid does not trigger the mark", () => {
     const g = game(STANDARD).night({ Шахид: mark("Мирный1") });
-    const d = g.day(allRed(names(STANDARD), "Шахид", "Босс"));
+    const d = g.day(allRed(NAMES, "Шахид", "Босс"));
     expectDay(d, { score: { Шахид: 17, Босс: 1 }, hanged: "Шахид", revealed: { Шахид: "shahid" } });
     expect(aliveOf(d, "Мирный1")).toBe(true);
     expect(d.night().lastNight.died).toEqual([]);

@@ -10,15 +10,9 @@ import {
   winnerOf,
   type Match,
   type Player,
-  type Rejection,
   type RoleId,
 } from "../src/index.ts";
-import { game, kill, quickKill, shoot } from "./scenario.ts";
-
-function ok<T extends object>(x: T | Rejection): T {
-  if (isRejection(x)) throw new Error(`unexpected refusal: ${x.message} (${x.clause})`);
-  return x;
-}
+import { game, kill, ok, quickKill, shoot } from "./scenario.ts";
 
 /** A table from "role:alive" tokens, e.g. "boss:+ maniac:- citizen:+". */
 function table(spec: string): Player[] {
