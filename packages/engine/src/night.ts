@@ -405,25 +405,26 @@ const survives = (w: NightWork, seat: Seat | null): boolean =>
 /** O8: each roll is needed only when its effect could show; fixed rolls win, the rest are drawn in order. */
 const drawRolls: Step = (w) => {
   for (const name of ROLL_NAMES) {
-    let needed: boolean;
+    // Whose act the roll belongs to, when its effect could show (null: not needed tonight).
+    let owner: Seat | null = null;
     switch (name) {
-      case "bossExposed":
-        needed = w.doubleAction && survives(w, w.state.boss); // M3: a boss who dies is not exposed
+      case "bossExposed": // M3: a boss who dies is not exposed
+        if (w.doubleAction && survives(w, w.state.boss)) owner = w.state.boss;
         break;
-      case "doctorExposed":
-        needed = w.serum !== null && survives(w, w.doctor!.seat); // T3a
+      case "doctorExposed": // T3a
+        if (w.serum !== null && survives(w, w.doctor!.seat)) owner = w.doctor!.seat;
         break;
-      case "tortureEvidence":
-        needed = survives(w, w.tortured); // N1c: a victim who dies is announced as a death
+      case "tortureEvidence": // N1c: a victim who dies is announced as a death
+        if (survives(w, w.tortured)) owner = w.maniac!.seat;
         break;
-      case "girlSilence":
-        needed = w.girl !== null && w.girlEffective && survives(w, w.girl.target); // T4
+      case "girlSilence": // T4
+        if (w.girl !== null && w.girlEffective && survives(w, w.girl.target)) owner = w.girl.seat;
         break;
-      case "thugSilence":
-        needed = w.thug !== null && w.thugEffective && survives(w, w.thug.target); // M6
+      case "thugSilence": // M6
+        if (w.thug !== null && w.thugEffective && survives(w, w.thug.target)) owner = w.thug.seat;
         break;
     }
-    if (!needed) continue;
+    if (owner === null) continue;
     const fixed = w.input.rolls[name];
     if (fixed !== undefined) {
       w.rolls.push({ name, value: fixed, fixed: true });
@@ -435,7 +436,7 @@ const drawRolls: Step = (w) => {
       return reject(
         "night/roll-needed",
         "O8",
-        `the roll ${name} is needed, but it is not fixed and there is no seed`,
+        `the roll ${name} for ${who(w.state, owner)} is needed, but it is not fixed and there is no seed`,
       );
     }
   }

@@ -220,7 +220,7 @@ describe("F2: the GM's decisions are in the log", () => {
 
   it("F2, O8: with no seed, a needed roll that is not fixed is an error", () => {
     expect(game(STANDARD).night({ Девочка: visit("Мирный1") }).error).toBe(
-      "night 1: the roll girlSilence is needed, but it is not fixed and there is no seed (O8)",
+      "night 1: the roll girlSilence for Девочка (girl) is needed, but it is not fixed and there is no seed (O8)",
     );
   });
 

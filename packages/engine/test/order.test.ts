@@ -826,14 +826,14 @@ describe("O8: random rolls", () => {
   };
 
   it.each([
-    ["bossExposed", { Босс: kill("Мирный1", "Мирный2") }],
-    ["doctorExposed", { Доктор: serum("Мирный1") }],
-    ["tortureEvidence", { Маньяк: torture("Мирный1") }],
-    ["girlSilence", { Девочка: visit("Мирный1") }],
-    ["thugSilence", { Громила: block("Мирный1") }],
-  ] as const)("O8: the roll %s, needed but neither fixed nor seeded, is an error", (name, actions) => {
+    ["bossExposed", "Босс (boss)", { Босс: kill("Мирный1", "Мирный2") }],
+    ["doctorExposed", "Доктор (doctor)", { Доктор: serum("Мирный1") }],
+    ["tortureEvidence", "Маньяк (maniac)", { Маньяк: torture("Мирный1") }],
+    ["girlSilence", "Девочка (girl)", { Девочка: visit("Мирный1") }],
+    ["thugSilence", "Громила (thug)", { Громила: block("Мирный1") }],
+  ] as const)("O8: the roll %s, needed but neither fixed nor seeded, is an error", (name, owner, actions) => {
     expect(game(STANDARD).night(actions).error).toBe(
-      `night 1: the roll ${name} is needed, but it is not fixed and there is no seed (O8)`,
+      `night 1: the roll ${name} for ${owner} is needed, but it is not fixed and there is no seed (O8)`,
     );
   });
 

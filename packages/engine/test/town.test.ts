@@ -600,7 +600,7 @@ describe("T4: the girl", () => {
 
   it("T4: the girlSilence roll is needed when the visited player survives", () => {
     expect(game(STANDARD).night({ Девочка: visit("Мирный1") }).error).toBe(
-      "night 1: the roll girlSilence is needed, but it is not fixed and there is no seed (O8)",
+      "night 1: the roll girlSilence for Девочка (girl) is needed, but it is not fixed and there is no seed (O8)",
     );
   });
 
