@@ -402,6 +402,17 @@ const nonLethal: Step = (w) => {
 const survives = (w: NightWork, seat: Seat | null): boolean =>
   seat !== null && !w.killed[seat] && !w.modkilled.includes(seat);
 
+/**
+ * T4, M6: a silence roll matters only for a player who survives the night and would otherwise still vote
+ * tomorrow: not one already silenced by intimidation, torture, poison, or an earlier roll that came true.
+ */
+function voteAtStake(w: NightWork, seat: Seat): boolean {
+  if (!survives(w, seat)) return false;
+  if (w.intimidated.includes(seat) || w.tortured === seat || w.poisoned === seat) return false;
+  if (w.state.memory.silencedNext.includes(seat)) return false;
+  return !w.rolls.some((r) => r.value && r.name === "girlSilence" && w.girl!.target === seat);
+}
+
 /** O8: each roll is needed only when its effect could show; fixed rolls win, the rest are drawn in order. */
 const drawRolls: Step = (w) => {
   for (const name of ROLL_NAMES) {
@@ -418,10 +429,10 @@ const drawRolls: Step = (w) => {
         if (survives(w, w.tortured)) owner = w.maniac!.seat;
         break;
       case "girlSilence": // T4
-        if (w.girl !== null && w.girlEffective && survives(w, w.girl.target)) owner = w.girl.seat;
+        if (w.girl !== null && w.girlEffective && voteAtStake(w, w.girl.target)) owner = w.girl.seat;
         break;
       case "thugSilence": // M6
-        if (w.thug !== null && w.thugEffective && survives(w, w.thug.target)) owner = w.thug.seat;
+        if (w.thug !== null && w.thugEffective && voteAtStake(w, w.thug.target)) owner = w.thug.seat;
         break;
     }
     if (owner === null) continue;

@@ -950,6 +950,44 @@ describe("O8: random rolls", () => {
   });
 });
 
+describe("O8: a silence roll is needed only when the vote is at stake", () => {
+  // No seed and no fixed rolls: a roll the night needed would make the file an error.
+  it("O8: no girlSilence roll for a player the mafia intimidated that night (T4, M2b)", () => {
+    const g = game(STANDARD).night({ Девочка: visit("Мирный1"), Босс: intimidate("Мирный1") });
+    expect(g.lastNight.silenced).toEqual(["Мирный1"]);
+    expect(nightOutcome(g).rolls).toEqual([]);
+  });
+
+  it("O8: no thugSilence roll when the girl's roll on the same player came true (M6)", () => {
+    const g = game(STANDARD).night(
+      { Девочка: visit("Мирный1"), Громила: block("Мирный1") },
+      { rolls: { girlSilence: true } },
+    );
+    expect(g.lastNight.silenced).toEqual(["Мирный1"]);
+    expect(nightOutcome(g).rolls).toEqual([{ name: "girlSilence", value: true, fixed: true }]);
+    const h = game(STANDARD).night(
+      { Девочка: visit("Мирный1"), Громила: block("Мирный1") },
+      { rolls: { girlSilence: false } },
+    );
+    expect(h.error).toBe(
+      "night 1: the roll thugSilence for Громила (thug) is needed, but it is not fixed and there is no seed (O8)",
+    );
+  });
+
+  it("O8: no silence roll for a player tortured the night before, who cannot vote tomorrow anyway (N1c)", () => {
+    const n1 = game(STANDARD).night({ Маньяк: torture("Мирный2") }, { rolls: { tortureEvidence: false } });
+    const g = quietDay(n1).night({ Девочка: visit("Мирный2") });
+    expect(g.lastNight.silenced).toEqual(["Мирный2"]);
+    expect(nightOutcome(g).rolls).toEqual([]);
+  });
+
+  it("O8: no silence roll for a player who dies that night (T4)", () => {
+    const g = game(STANDARD).night({ Девочка: visit("Мирный1"), Босс: kill("Мирный1") });
+    expect(g.lastNight.died).toEqual(["Мирный1"]);
+    expect(nightOutcome(g).rolls).toEqual([]);
+  });
+});
+
 describe("O9: deaths, reveals, succession and the win check", () => {
   it("O9: the night's deaths include modkills, announced with roles at 17 alive (R1)", () => {
     const g = game(STANDARD).night(
