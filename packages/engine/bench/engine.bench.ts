@@ -256,6 +256,17 @@ function breakdown(run: Run, times: Record<Timed, number[]>): void {
   console.log("");
 }
 
+/** The machine's pace: nanoseconds per iteration of a bare integer loop (a desktop does ~0.3–1 ns). */
+function loopNs(): number {
+  let x = 0;
+  const n = 50_000_000;
+  const start = performance.now();
+  for (let i = 0; i < n; i++) x = (x + i * 7) | 0;
+  const ns = ((performance.now() - start) * 1e6) / n;
+  if (x === 0.5) console.log(x);
+  return ns;
+}
+
 function main(): void {
   console.log(`engine bench: ${ROUNDS} rounds of ${ROUND_MS} ms, one core, node ${process.version}`);
   playFor("warmup", 2000);
@@ -320,7 +331,8 @@ games per second (median of ${ROUNDS} rounds):   ${fmt(rate, 0)} wall, ${fmt(med
 engine alone, recorded games replayed:    ${fmt(median(coreRate), 0)} games/s (the same games' inputs checked and resolved by the pure functions, without the random player and the Match log)
 µs per game:                              ${fmt(1e6 / rate)}   (${fmt(phases / games)} phases, ${fmt(draws / games, 0)} draws of the player's generator)
 median µs per night resolution:           ${fmt(median(nightMedian), 2)} (endNight), ${fmt(median(resolveMedian), 2)} (resolveNight alone)
-baseline, bare rng.ts draws:              ${fmt(median(baseUs), 2)} µs per game's worth; a game costs ${fmt(median(wallRatio))}× that (CPU time: ${fmt(median(cpuRatio))}×)`);
+baseline, bare rng.ts draws:              ${fmt(median(baseUs), 2)} µs per game's worth; a game costs ${fmt(median(wallRatio))}× that (CPU time: ${fmt(median(cpuRatio))}×)
+machine pace, bare integer loop:          ${fmt(loopNs(), 2)} ns per iteration`);
 }
 
 main();

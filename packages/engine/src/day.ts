@@ -1,4 +1,4 @@
-import type { Player, Seat } from "./player.ts";
+import { withPlayer, type Player, type Seat } from "./player.ts";
 import { reject, type Rejection } from "./rejection.ts";
 import { ROLES, type RoleId } from "./roles.ts";
 import {
@@ -6,6 +6,7 @@ import {
   countAlive,
   currentBoss,
   winnerOf,
+  withState,
   type GameState,
   type Phase,
   type Winner,
@@ -91,7 +92,7 @@ export function closeDay(
   }
 
   const players: Player[] = state.players.map((p, i) =>
-    notVoted.includes(i) ? { ...p, voteStrikes: p.voteStrikes + 1 } : p,
+    notVoted.includes(i) ? withPlayer(p, { voteStrikes: p.voteStrikes + 1 }) : p,
   );
   const modkilled: Seat[] = [];
   for (let seat = 0; seat < n; seat++) {
@@ -100,7 +101,7 @@ export function closeDay(
       modkilled.push(seat); // P3, F2
   }
   const died = [...(hanged !== null ? [hanged] : []), ...modkilled].sort((a, b) => a - b);
-  for (const seat of died) players[seat] = { ...players[seat]!, alive: false };
+  for (const seat of died) players[seat] = withPlayer(players[seat]!, { alive: false });
   const revealed = new Map<Seat, RoleId>();
   if (state.aliveAtStart > 10) for (const seat of died) revealed.set(seat, players[seat]!.role); // R1
 
@@ -108,15 +109,14 @@ export function closeDay(
   for (let seat = 0; seat < n; seat++)
     if (state.players[seat]!.alive && score[seat] !== 0) scoreMap.set(seat, score[seat]!);
   const winner = winnerOf(players);
-  const next: GameState = {
-    ...state,
+  const next: GameState = withState(state, {
     players,
     phase: { kind: "night", number: state.phase.number + 1 },
     aliveAtStart: countAlive(players),
     boss: currentBoss(players), // M1: succession takes effect from the next night
     day: NO_DAY_EFFECTS,
     winner,
-  };
+  });
   return {
     state: next,
     outcome: {

@@ -1,10 +1,10 @@
 import { emptyBallots } from "./night-action.ts";
 import { DEFAULT_OPTIONS, type GameOptions } from "./options.ts";
-import { nameKey, type Player, type Seat } from "./player.ts";
+import { nameKey, withPlayer, type Player, type Seat } from "./player.ts";
 import { reject, type Rejection } from "./rejection.ts";
 import { dealStream, rollStream, shuffle } from "./rng.ts";
 import { DEFAULT_ROLES, type RoleId } from "./roles.ts";
-import { NO_DAY_EFFECTS, countAlive, currentBoss, type GameState } from "./state.ts";
+import { NO_DAY_EFFECTS, countAlive, currentBoss, withState, type GameState } from "./state.ts";
 
 export interface SeatSetup {
   readonly name: string;
@@ -101,8 +101,8 @@ export function replacePlayer(state: GameState, seat: Seat, name: string): GameS
   const bad = checkNewName(state.players, name);
   if (bad) return reject(bad.code, "P4", `${p.name} (${p.role}) cannot be replaced: ${bad.message}`);
   const players = state.players.slice();
-  players[seat] = { ...p, name };
-  return { ...state, players };
+  players[seat] = withPlayer(p, { name });
+  return withState(state, { players });
 }
 
 /** F2: a modkill by the GM names a living player; it takes effect at the end of the phase. */

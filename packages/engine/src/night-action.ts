@@ -52,14 +52,23 @@ export function emptyBallots(seats: number): NightBallots {
   return { own: none, mafia: none, pair: null, intake: "open" };
 }
 
+/** The ballots with some fields changed, written out field by field (object spread is slow on Node 20). */
+function withBallots(b: NightBallots, change: Partial<NightBallots>): NightBallots {
+  return {
+    own: change.own ?? b.own,
+    mafia: change.mafia ?? b.mafia,
+    pair: "pair" in change ? change.pair! : b.pair,
+    intake: change.intake ?? b.intake,
+  };
+}
+
 /** G10: the night's intake has closed; results are pending. */
-export const closeIntake = (ballots: NightBallots): NightBallots => ({ ...ballots, intake: "closed" });
+export const closeIntake = (ballots: NightBallots): NightBallots =>
+  withBallots(ballots, { intake: "closed" });
 
 /** G10: the GM's penalty for a claim while results are pending: the mafia may change its action. */
-export const reopenMafiaAction = (ballots: NightBallots): NightBallots => ({
-  ...ballots,
-  intake: "mafiaReopened",
-});
+export const reopenMafiaAction = (ballots: NightBallots): NightBallots =>
+  withBallots(ballots, { intake: "mafiaReopened" });
 
 type Slot = "own" | "mafia" | "pair";
 
@@ -462,10 +471,10 @@ export function submitNightAction(
       "G10",
       `${who(state, seat)} may not act: the night's intake has closed`,
     );
-  if (slot === "pair") return { ...ballots, pair: action };
+  if (slot === "pair") return withBallots(ballots, { pair: action });
   const list = ballots[slot].slice();
   list[seat] = action;
-  return slot === "own" ? { ...ballots, own: list } : { ...ballots, mafia: list };
+  return withBallots(ballots, slot === "own" ? { own: list } : { mafia: list });
 }
 
 /** The living players a targeted act may name (for forms and bots): each checked as a submission. */

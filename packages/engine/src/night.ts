@@ -5,7 +5,7 @@ import {
   type NightBallots,
   type TargetedAct,
 } from "./night-action.ts";
-import type { Player, Seat } from "./player.ts";
+import { withPlayer, type Player, type Seat } from "./player.ts";
 import { reject, type Rejection } from "./rejection.ts";
 import { rollChance, type RngState } from "./rng.ts";
 import { ROLES, type RoleId } from "./roles.ts";
@@ -320,17 +320,25 @@ function healWorks(w: NightWork, target: Seat): boolean {
   return w.three || !w.state.memory.savedByHealFrom.includes(target);
 }
 
+const cancelled = (a: Attack, by: "heal" | "healFrom"): Attack => ({
+  target: a.target,
+  by: a.by,
+  source: a.source,
+  kind: a.kind,
+  cancelledBy: by,
+});
+
 /** O5 (T3b, T3c, T3e): the doctor cancels attacks. */
 const cancelByDoctor: Step = (w) => {
   const from = healFrom(w);
   const attacks = w.attacks;
   for (let i = 0; i < attacks.length; i++) {
     const a = attacks[i]!;
-    if (healWorks(w, a.target)) attacks[i] = { ...a, cancelledBy: "heal" };
+    if (healWorks(w, a.target)) attacks[i] = cancelled(a, "heal");
     // T3e, third limit: heal-from-role does not protect last night's heal target.
     else if (from === a.source && (w.three || w.state.memory.healTarget !== a.target)) {
       w.savedByHealFrom.push(a.target);
-      attacks[i] = { ...a, cancelledBy: "healFrom" };
+      attacks[i] = cancelled(a, "healFrom");
     }
   }
   return null;
@@ -388,7 +396,7 @@ const nonLethal: Step = (w) => {
   // P3 at the end of the night: a second strike is a modkill; F2: the GM's modkills. Never a player who died.
   for (const seat of w.struck) {
     const pl = w.players[seat]!;
-    w.players[seat] = { ...pl, nightStrikes: pl.nightStrikes + 1 };
+    w.players[seat] = withPlayer(pl, { nightStrikes: pl.nightStrikes + 1 });
   }
   for (let i = 0; i < w.players.length; i++) {
     const pl = w.players[i]!;
@@ -474,7 +482,7 @@ function finish(w: NightWork): { state: GameState; outcome: NightOutcome } {
   for (const s of w.modkilled) dead[s] = true;
   const died = seatList(n, (s) => dead[s]!);
   const players = w.players;
-  for (const s of died) players[s] = { ...players[s]!, alive: false };
+  for (const s of died) players[s] = withPlayer(players[s]!, { alive: false });
   const revealed = new Map<Seat, RoleId>();
   const r1 = state.aliveAtStart > 10;
   // N1a / R2: only a bloody kill that itself succeeded reveals the victim and names the maniac.

@@ -52,6 +52,21 @@ export interface GameState {
   readonly winner: Winner | null;
 }
 
+/** The state with some fields changed, written out field by field (see withPlayer). */
+export function withState(s: GameState, change: Partial<GameState>): GameState {
+  return {
+    options: change.options ?? s.options,
+    players: change.players ?? s.players,
+    phase: change.phase ?? s.phase,
+    aliveAtStart: change.aliveAtStart ?? s.aliveAtStart,
+    boss: "boss" in change ? change.boss! : s.boss,
+    rng: "rng" in change ? change.rng! : s.rng,
+    memory: change.memory ?? s.memory,
+    day: change.day ?? s.day,
+    winner: "winner" in change ? change.winner! : s.winner,
+  };
+}
+
 export const NO_DAY_EFFECTS: DayEffects = {
   silenced: [],
   bossUncounted: null,
