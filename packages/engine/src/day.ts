@@ -44,20 +44,20 @@ export function closeDay(
   if (state.winner !== null) return reject("game/over", "W1", "the game is over");
   if (state.phase.kind !== "day") return reject("day/out-of-phase", "V1", "there is no day to close");
   const n = state.players.length;
-  const score: number[] = new Array<number>(n).fill(0);
-  const penalized = new Set<Seat>();
+  const score = new Int32Array(n);
+  const penalized: boolean[] = new Array<boolean>(n).fill(false);
   const notVoted: Seat[] = [];
   const uncounted: Seat[] = [];
   for (const seat of state.day.penalty) {
     score[seat]! += 2; // P2
-    penalized.add(seat);
+    penalized[seat] = true;
   }
   for (let seat = 0; seat < n; seat++) {
-    if (!mayVote(state, seat)) continue;
+    if (!mayVote(state, seat)) continue; // V6
     const vote = ballots.votes[seat];
     if (!vote) {
       score[seat]! += 2; // P1
-      penalized.add(seat);
+      penalized[seat] = true;
       notVoted.push(seat);
       continue;
     }
@@ -91,23 +91,32 @@ export function closeDay(
     hanged = null;
   }
 
-  const players: Player[] = state.players.map((p, i) =>
-    notVoted.includes(i) ? withPlayer(p, { voteStrikes: p.voteStrikes + 1 }) : p,
-  );
+  const players: Player[] = state.players.slice();
+  for (const seat of notVoted)
+    players[seat] = withPlayer(players[seat]!, { voteStrikes: players[seat]!.voteStrikes + 1 });
+  const died: Seat[] = [];
   const modkilled: Seat[] = [];
   for (let seat = 0; seat < n; seat++) {
-    if (seat === hanged || !players[seat]!.alive) continue;
-    if ((notVoted.includes(seat) && struckOut(players[seat]!, state.options)) || gmModkills.includes(seat))
+    if (!players[seat]!.alive) continue;
+    if (seat === hanged) died.push(seat);
+    else if (
+      (notVoted.includes(seat) && struckOut(players[seat]!, state.options)) ||
+      gmModkills.includes(seat)
+    ) {
       modkilled.push(seat); // P3, F2
+      died.push(seat);
+    }
   }
-  const died = [...(hanged !== null ? [hanged] : []), ...modkilled].sort((a, b) => a - b);
   for (const seat of died) players[seat] = withPlayer(players[seat]!, { alive: false });
   const revealed = new Map<Seat, RoleId>();
   if (state.aliveAtStart > 10) for (const seat of died) revealed.set(seat, players[seat]!.role); // R1
 
   const scoreMap = new Map<Seat, number>();
-  for (let seat = 0; seat < n; seat++)
+  const penalizedSeats: Seat[] = [];
+  for (let seat = 0; seat < n; seat++) {
     if (state.players[seat]!.alive && score[seat] !== 0) scoreMap.set(seat, score[seat]!);
+    if (penalized[seat]) penalizedSeats.push(seat);
+  }
   const winner = winnerOf(players);
   const next: GameState = withState(state, {
     players,
@@ -125,7 +134,7 @@ export function closeDay(
       hanged,
       excused,
       closedEarly: ballots.closedEarly,
-      penalized: [...penalized].sort((a, b) => a - b),
+      penalized: penalizedSeats,
       uncounted,
       notVoted,
       modkilled,
