@@ -44,7 +44,7 @@ export function closeDay(
   if (state.winner !== null) return reject("game/over", "W1", "the game is over");
   if (state.phase.kind !== "day") return reject("day/out-of-phase", "V1", "there is no day to close");
   const n = state.players.length;
-  const score = new Int32Array(n);
+  const score: number[] = new Array<number>(n).fill(0);
   const penalized: boolean[] = new Array<boolean>(n).fill(false);
   const notVoted: Seat[] = [];
   const uncounted: Seat[] = [];
