@@ -192,46 +192,30 @@ export function mayUse(state: GameState, seat: Seat, act: ActKind): boolean {
   }
 }
 
+/** Every act, in the order forms list them: the mafia's first, the player's own next, the pass last. */
+export const ACT_KINDS: readonly ActKind[] = [
+  "mafia",
+  "council",
+  "protect",
+  "block",
+  "bloodyKill",
+  "quickKill",
+  "torture",
+  "shoot",
+  "check",
+  "serum",
+  "heal",
+  "healFrom",
+  "poison",
+  "visit",
+  "unprotect",
+  "mark",
+  "pass",
+];
+
 /** The acts a living player may send tonight, before targets are considered (O1). */
 export function actsFor(state: GameState, seat: Seat): ActKind[] {
-  const p = state.players[seat];
-  if (!p || !p.alive || state.phase.kind !== "night" || state.winner !== null) return [];
-  const acts: ActKind[] = [];
-  if (isMafia(p.role)) acts.push("mafia", "council");
-  switch (ROLES[p.role].ownAct) {
-    case "protect":
-      if (state.boss !== seat) acts.push("protect"); // M5: a lawyer who becomes boss loses the protect
-      break;
-    case "block":
-      acts.push("block");
-      break;
-    case "maniac":
-      acts.push("bloodyKill", "quickKill", "torture");
-      break;
-    case "pair":
-      acts.push(p.role === "sheriff" ? "shoot" : "check");
-      break;
-    case "doctor":
-      acts.push("serum", "heal", "healFrom", "poison");
-      break;
-    case "visit":
-      acts.push("visit");
-      break;
-    case "unprotect":
-      acts.push("unprotect");
-      break;
-    case "mark":
-      acts.push("mark");
-      break;
-    case null:
-      break;
-    default: {
-      const never: never = ROLES[p.role].ownAct as never;
-      throw new Error(`unknown own act ${String(never)}`);
-    }
-  }
-  if (acts.length > 0) acts.push("pass");
-  return acts;
+  return ACT_KINDS.filter((act) => mayUse(state, seat, act));
 }
 
 function slotFor(state: GameState, seat: Seat, act: ActKind): Slot {

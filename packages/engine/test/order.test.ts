@@ -2,7 +2,15 @@
  * RULES.md §9, night resolution order (O0–O9), and R1's reveal threshold as it crosses 11 → 10 alive.
  */
 import { describe, expect, it } from "vitest";
-import { runReplay, seatByName, type DayResultJson, type NightOutcome, type RollName } from "../src/index.ts";
+import {
+  ACT_KINDS,
+  TARGETED_ACTS,
+  runReplay,
+  seatByName,
+  type DayResultJson,
+  type NightOutcome,
+  type RollName,
+} from "../src/index.ts";
 import {
   STANDARD,
   block,
@@ -138,6 +146,13 @@ describe("O0: night actions are simultaneous", () => {
 });
 
 describe("O1: the current boss, the mafia's action, and refusals at submission", () => {
+  it("O1: the list of acts holds every act once, the mafia's first and the pass last", () => {
+    const all = new Set<string>([...TARGETED_ACTS, "mafia", "council", "healFrom", "pass"]);
+    expect([...ACT_KINDS].sort()).toEqual([...all].sort());
+    expect(ACT_KINDS.slice(0, 2)).toEqual(["mafia", "council"]);
+    expect(ACT_KINDS.at(-1)).toBe("pass");
+  });
+
   it("O1: an illegal action is refused with one line naming the phase, the player and the clause", () => {
     expect(game(STANDARD).night({ Шахид: mark("Шахид") }).error).toBe(
       "night 1: Шахид (shahid) may not mark themselves (O1a)",
