@@ -514,6 +514,7 @@ function finish(w: NightWork): { state: GameState; outcome: NightOutcome } {
       ? boss
       : null;
   const winner = winnerOf(players);
+  // T3e, third limit: last night's heal target as submitted, effective or not (as O1b reads the first).
   const doctorHeal = w.doctor && w.doctor.action.act === "heal" ? w.doctor.action.target : null;
   const struck = w.struck.slice().sort((a, b) => a - b);
   const next: GameState = {
