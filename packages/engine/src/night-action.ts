@@ -1,7 +1,7 @@
 import type { ClauseId } from "./clauses.ts";
 import type { Seat } from "./player.ts";
 import { reject, type Rejection } from "./rejection.ts";
-import { ROLES, isMafia } from "./roles.ts";
+import { ROLES, ROLE_IDS, isMafia, type RoleId } from "./roles.ts";
 import type { GameState } from "./state.ts";
 
 export const HEAL_FROM_ROLES = ["mafia", "maniac", "sheriff"] as const;
@@ -157,23 +157,28 @@ const isThugBoss = (state: GameState, seat: Seat): boolean =>
 export function mayUse(state: GameState, seat: Seat, act: ActKind): boolean {
   const p = state.players[seat];
   if (!p || !p.alive || state.phase.kind !== "night" || state.winner !== null) return false;
-  const own = ROLES[p.role].ownAct;
+  return roleMayUse(p.role, state.boss === seat, act);
+}
+
+/** The act table by role: what a holder of `role` may send, as the current boss or not. */
+function roleMayUse(role: RoleId, boss: boolean, act: ActKind): boolean {
+  const own = ROLES[role].ownAct;
   switch (act) {
     case "mafia":
     case "council":
-      return isMafia(p.role);
+      return isMafia(role);
     case "protect":
-      return own === "protect" && state.boss !== seat; // M5
+      return own === "protect" && !boss; // M5: a lawyer who becomes boss loses the protect
     case "block":
-      return own === "block";
+      return own === "block"; // M6: a thug who becomes boss keeps the block
     case "bloodyKill":
     case "quickKill":
     case "torture":
       return own === "maniac";
     case "shoot":
-      return p.role === "sheriff";
+      return role === "sheriff";
     case "check":
-      return p.role === "sergeant";
+      return role === "sergeant";
     case "serum":
     case "heal":
     case "healFrom":
@@ -184,7 +189,7 @@ export function mayUse(state: GameState, seat: Seat, act: ActKind): boolean {
     case "mark":
       return own === act;
     case "pass":
-      return isMafia(p.role) || own !== null;
+      return isMafia(role) || own !== null;
     default: {
       const never: never = act;
       throw new Error(`unknown act ${String(never)}`);
@@ -213,9 +218,20 @@ export const ACT_KINDS: readonly ActKind[] = [
   "pass",
 ];
 
+/** Each role's acts in ACT_KINDS order, as the boss ([1]) and not ([0]), worked out once from roleMayUse. */
+const actsOf = (role: RoleId, boss: boolean): readonly ActKind[] =>
+  ACT_KINDS.filter((act) => roleMayUse(role, boss, act));
+const ACTS_BY_ROLE = new Map<RoleId, readonly [readonly ActKind[], readonly ActKind[]]>(
+  ROLE_IDS.map((role) => [role, [actsOf(role, false), actsOf(role, true)]]),
+);
+
+const NO_ACTS: readonly ActKind[] = [];
+
 /** The acts a living player may send tonight, before targets are considered (O1). */
-export function actsFor(state: GameState, seat: Seat): ActKind[] {
-  return ACT_KINDS.filter((act) => mayUse(state, seat, act));
+export function actsFor(state: GameState, seat: Seat): readonly ActKind[] {
+  const p = state.players[seat];
+  if (!p || !p.alive || state.phase.kind !== "night" || state.winner !== null) return NO_ACTS;
+  return ACTS_BY_ROLE.get(p.role)![state.boss === seat ? 1 : 0];
 }
 
 function slotFor(state: GameState, seat: Seat, act: ActKind): Slot {
