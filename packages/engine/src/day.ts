@@ -1,6 +1,6 @@
 import { withPlayer, type Player, type Seat } from "./player.ts";
 import { reject, type Rejection } from "./rejection.ts";
-import { ROLES, type RoleId } from "./roles.ts";
+import { roleSpec, type RoleId } from "./roles.ts";
 import {
   NO_DAY_EFFECTS,
   countAlive,
@@ -65,7 +65,7 @@ export function closeDay(
       uncounted.push(seat); // M3, V6: accepted, shown, silently not counted
       continue;
     }
-    const spec = ROLES[state.players[seat]!.role];
+    const spec = roleSpec(state.players[seat]!.role);
     if (vote.color === "red") score[vote.target]! += spec.redWeight;
     else score[vote.target]! -= spec.blueWeight; // V4
   }

@@ -1,7 +1,7 @@
 import type { ClauseId } from "./clauses.ts";
 import type { Seat } from "./player.ts";
 import { reject, type Rejection } from "./rejection.ts";
-import { ROLES, ROLE_IDS, isMafia, type RoleId } from "./roles.ts";
+import { ROLE_IDS, isMafia, roleSpec, type RoleId } from "./roles.ts";
 import type { GameState } from "./state.ts";
 
 export const HEAL_FROM_ROLES = ["mafia", "maniac", "sheriff"] as const;
@@ -162,7 +162,7 @@ export function mayUse(state: GameState, seat: Seat, act: ActKind): boolean {
 
 /** The act table by role: what a holder of `role` may send, as the current boss or not. */
 function roleMayUse(role: RoleId, boss: boolean, act: ActKind): boolean {
-  const own = ROLES[role].ownAct;
+  const own = roleSpec(role).ownAct;
   switch (act) {
     case "mafia":
     case "council":

@@ -8,7 +8,7 @@ import {
 import { withPlayer, type Player, type Seat } from "./player.ts";
 import { reject, type Rejection } from "./rejection.ts";
 import { rollChance, type RngState } from "./rng.ts";
-import { ROLES, type RoleId } from "./roles.ts";
+import { roleSpec, type RoleId } from "./roles.ts";
 import { countAlive, winnerOf, type GameState, type Phase, type Winner } from "./state.ts";
 import { struckOut } from "./strikes.ts";
 
@@ -240,7 +240,7 @@ const determineActions: Step = (w) => {
   for (let i = 0; i < state.players.length; i++) {
     const p = state.players[i]!;
     if (!p.alive || i === boss) continue;
-    const act = ROLES[p.role].ownAct;
+    const act = roleSpec(p.role).ownAct;
     if (act === "pair") {
       if (pair === null) w.struck.push(i);
     } else if (act !== null && ballots.own[i] === null) w.struck.push(i);
@@ -380,7 +380,7 @@ const nonLethal: Step = (w) => {
   if (p && p.act === "check")
     w.check = {
       target: p.target,
-      result: effective(w, p.seat) ? ROLES[w.state.players[p.target]!.role].checksAs : "failed", // T2
+      result: effective(w, p.seat) ? roleSpec(w.state.players[p.target]!.role).checksAs : "failed", // T2
     };
   if (hit && hit.act === "council") {
     const answer = w.input.council;

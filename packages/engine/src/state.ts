@@ -2,7 +2,7 @@ import type { NightAction } from "./night-action.ts";
 import type { GameOptions } from "./options.ts";
 import type { Player, Seat } from "./player.ts";
 import type { RngState } from "./rng.ts";
-import { ROLES, type RoleId } from "./roles.ts";
+import { roleSpec, type RoleId } from "./roles.ts";
 
 export type Winner = "town" | "mafia" | "maniac" | "draw";
 
@@ -96,7 +96,7 @@ export function currentBoss(players: readonly Player[]): Seat | null {
   let bestRank = Infinity;
   for (let i = 0; i < players.length; i++) {
     const p = players[i]!;
-    const rank = ROLES[p.role].succession;
+    const rank = roleSpec(p.role).succession;
     if (p.alive && rank !== null && rank < bestRank) {
       best = i;
       bestRank = rank;
@@ -113,7 +113,7 @@ export function winnerOf(players: readonly Player[]): Winner | null {
   for (const p of players) {
     if (!p.alive) continue;
     alive++;
-    const f = ROLES[p.role].faction;
+    const f = roleSpec(p.role).faction;
     if (f === "mafia") mafia++;
     else if (f === "maniac") maniac++;
   }
