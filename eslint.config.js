@@ -3,7 +3,7 @@ import tseslint from "typescript-eslint";
 import prettier from "eslint-config-prettier";
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "**/dist/**"] },
+  { ignores: ["**/node_modules/**", "**/dist/**", ".notes/**"] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   prettier,

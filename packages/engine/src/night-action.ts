@@ -70,7 +70,8 @@ export const closeIntake = (ballots: NightBallots): NightBallots =>
 export const reopenMafiaAction = (ballots: NightBallots): NightBallots =>
   withBallots(ballots, { intake: "mafiaReopened" });
 
-type Slot = "own" | "mafia" | "pair";
+/** The slot a submission fills (REPLAY.md): the player's own, a mafioso's mafia slot, or the pair's one. */
+export type Slot = "own" | "mafia" | "pair";
 
 const TARGET_ACT_ROLE: { readonly [A in TargetedAct]: string } = {
   block: "thug",
@@ -234,18 +235,19 @@ export function actsFor(state: GameState, seat: Seat): readonly ActKind[] {
   return ACTS_BY_ROLE.get(p.role)![state.boss === seat ? 1 : 0];
 }
 
-function slotFor(state: GameState, seat: Seat, act: ActKind): Slot {
-  const role = state.players[seat]!.role;
+/** Which slot an act fills for a holder of `role` (the current boss or not): REPLAY.md's slot rules. */
+export function slotFor(role: RoleId, boss: boolean, act: ActKind): Slot {
+  const thugBoss = boss && role === "thug"; // M6: one slot for the mafia's action and the block
   switch (act) {
     case "mafia":
     case "council":
-      return isThugBoss(state, seat) ? "own" : "mafia";
+      return thugBoss ? "own" : "mafia";
     case "shoot":
     case "check":
       return "pair";
     case "pass":
       if (role === "sheriff" || role === "sergeant") return "pair";
-      if (state.boss === seat) return role === "thug" ? "own" : "mafia";
+      if (boss) return thugBoss ? "own" : "mafia";
       return role === "troll" || role === "elf" ? "mafia" : "own";
     default:
       return "own";
@@ -461,7 +463,7 @@ export function submitNightAction(
 ): NightBallots | Rejection {
   const bad = checkNightAction(state, seat, action);
   if (bad) return bad;
-  const slot = slotFor(state, seat, action.act);
+  const slot = slotFor(state.players[seat]!.role, state.boss === seat, action.act);
   if (
     ballots.intake === "closed" ||
     (ballots.intake === "mafiaReopened" && !mafiaSlot(state, seat, action, slot))

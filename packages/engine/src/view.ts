@@ -1,0 +1,206 @@
+import { maySee, type GameEvent, type Team, type Viewer } from "./events.ts";
+import type { NightAction, Slot } from "./night-action.ts";
+import type { CheckResult, CouncilAnswer } from "./night.ts";
+import type { Seat } from "./player.ts";
+import type { RoleId } from "./roles.ts";
+import type { Phase, Winner } from "./state.ts";
+import type { VoteColor } from "./vote.ts";
+
+/** A seat as the viewer sees it. `role` is null unless the viewer may know it. */
+export interface SeatView {
+  readonly seat: Seat;
+  readonly name: string;
+  readonly alive: boolean;
+  readonly role: RoleId | null;
+  /** A1: announced as unable to vote in the day now in play (or the coming one). */
+  readonly cannotVote: boolean;
+}
+
+export interface VoteView {
+  readonly seat: Seat;
+  readonly color: VoteColor;
+  readonly target: Seat;
+  readonly early: boolean;
+}
+
+export interface PrivateResultView {
+  readonly phase: Phase;
+  readonly check: CheckResult | null;
+  readonly council: { readonly question: string; readonly answer: CouncilAnswer } | null;
+}
+
+/**
+ * What one viewer may know of a game, folded only from the events that viewer may see (STYLE.md,
+ * "Secrets"): nothing is copied from the full state and then deleted.
+ */
+export interface GameView {
+  readonly viewer: Viewer;
+  /** The phase now in play. */
+  readonly phase: Phase;
+  readonly seats: readonly SeatView[];
+  /** The viewer's own seat and team, for a player. */
+  readonly me: {
+    readonly seat: Seat;
+    readonly role: RoleId;
+    readonly team: Team | null;
+    readonly strikes: number;
+  } | null;
+  /** Tonight's submissions the viewer may see (their own slot, their team's shared slots), the last in each slot. */
+  readonly submissions: readonly { readonly seat: Seat; readonly slot: Slot; readonly action: NightAction }[];
+  /** Today's votes in the thread (V4: each shown as 1; weights never appear). */
+  readonly votes: readonly VoteView[];
+  /** The announced results, oldest first (A1, A3). */
+  readonly results: readonly (
+    | Extract<GameEvent, { readonly type: "nightResults" }>
+    | Extract<GameEvent, { readonly type: "dayResults" }>
+  )[];
+  /** A2: the viewer's private results. */
+  readonly privateResults: readonly PrivateResultView[];
+  readonly winner: Winner | null;
+  /** F1: published at the end. */
+  readonly seed: string | null;
+}
+
+interface Draft {
+  phase: Phase;
+  names: string[];
+  alive: boolean[];
+  roles: (RoleId | null)[];
+  cannotVote: boolean[];
+  me: { seat: Seat; role: RoleId; team: Team | null; strikes: number } | null;
+  submissions: { seat: Seat; slot: Slot; action: NightAction }[];
+  votes: VoteView[];
+  results: GameView["results"][number][];
+  privateResults: PrivateResultView[];
+  winner: Winner | null;
+  seed: string | null;
+}
+
+/**
+ * Fold a viewer's view. `roles` (seat → role) only decides which team-addressed events a player
+ * receives (their own team); it never goes into the view.
+ */
+export function viewFor(events: readonly GameEvent[], viewer: Viewer, roles: readonly RoleId[]): GameView {
+  const visible = events.filter((e) => maySee(e, viewer, roles));
+  const d: Draft = {
+    phase: { kind: "night", number: 1 },
+    names: [],
+    alive: [],
+    roles: [],
+    cannotVote: [],
+    me: null,
+    submissions: [],
+    votes: [],
+    results: [],
+    privateResults: [],
+    winner: null,
+    seed: null,
+  };
+  for (const e of visible) apply(d, e, viewer);
+  return {
+    viewer,
+    phase: d.phase,
+    seats: d.names.map((name, seat) => ({
+      seat,
+      name,
+      alive: d.alive[seat]!,
+      role: d.roles[seat]!,
+      cannotVote: d.cannotVote[seat]!,
+    })),
+    me: d.me,
+    submissions: d.submissions,
+    votes: d.votes,
+    results: d.results,
+    privateResults: d.privateResults,
+    winner: d.winner,
+    seed: d.seed,
+  };
+}
+
+function know(d: Draft, members: readonly { readonly seat: Seat; readonly role: RoleId }[]): void {
+  for (const m of members) d.roles[m.seat] = m.role;
+}
+
+function apply(d: Draft, e: GameEvent, viewer: Viewer): void {
+  switch (e.type) {
+    case "gameStarted":
+      d.names = e.names.slice();
+      d.alive = e.names.map(() => true);
+      d.roles = e.names.map(() => null);
+      d.cannotVote = e.names.map(() => false);
+      return;
+    case "roleDealt":
+      d.roles[e.seat] = e.role;
+      if (viewer.kind === "player" && viewer.seat === e.seat)
+        d.me = { seat: e.seat, role: e.role, team: null, strikes: 0 };
+      return;
+    case "teamRevealed":
+      know(d, e.members);
+      if (d.me && e.members.some((m) => m.seat === d.me!.seat)) d.me = { ...d.me, team: e.team };
+      return;
+    case "actionSubmitted": {
+      // A later submission replaces the earlier one in the same slot; the pair's slot is one for both.
+      const same = (s: { seat: Seat; slot: Slot }): boolean =>
+        s.slot === e.slot && (e.slot === "pair" || s.seat === e.seat);
+      d.submissions = [
+        ...d.submissions.filter((s) => !same(s)),
+        { seat: e.seat, slot: e.slot, action: e.action },
+      ];
+      return;
+    }
+    case "nightResults":
+      d.results.push(e);
+      for (const s of e.died) d.alive[s] = false;
+      know(d, e.revealed);
+      d.cannotVote = d.names.map((_, s) => e.silenced.includes(s));
+      d.submissions = [];
+      d.votes = [];
+      d.phase = { kind: "day", number: e.phase.number };
+      if (e.winner !== null) d.winner = e.winner;
+      return;
+    case "checkResult":
+      d.privateResults.push({ phase: e.phase, check: e.check, council: null });
+      return;
+    case "councilAnswer":
+      d.privateResults.push({
+        phase: e.phase,
+        check: null,
+        council: { question: e.question, answer: e.answer },
+      });
+      return;
+    case "strike":
+      if (d.me && d.me.seat === e.seat) d.me = { ...d.me, strikes: d.me.strikes + 1 };
+      return;
+    case "voteCast":
+      d.votes = [
+        ...d.votes.filter((v) => v.seat !== e.seat),
+        { seat: e.seat, color: e.color, target: e.target, early: e.early },
+      ];
+      return;
+    case "dayResults":
+      d.results.push(e);
+      for (const s of e.died) d.alive[s] = false;
+      know(d, e.revealed);
+      d.cannotVote = d.names.map(() => false);
+      d.votes = [];
+      d.phase = { kind: "night", number: e.phase.number + 1 };
+      if (e.winner !== null) d.winner = e.winner;
+      return;
+    case "replaced":
+      d.names[e.seat] = e.newName;
+      return;
+    case "gameEnded":
+      know(d, e.roles); // R3
+      d.winner = e.winner;
+      d.seed = e.seed;
+      return;
+    case "modkillOrdered":
+    case "nightDetail":
+    case "dayDetail":
+      return; // the GM's own working; a player's view never gets here (AUDIENCE)
+    default: {
+      const never: never = e;
+      throw new Error(`unknown event ${JSON.stringify(never)}`);
+    }
+  }
+}
