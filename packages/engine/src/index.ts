@@ -3,6 +3,7 @@ export * from "./channels.ts";
 export * from "./clauses.ts";
 export * from "./day.ts";
 export * from "./events.ts";
+export * from "./explain.ts";
 export * from "./game.ts";
 export * from "./match.ts";
 export * from "./night-action.ts";
