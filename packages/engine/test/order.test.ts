@@ -9,6 +9,7 @@ import {
   seatByName,
   type DayResultJson,
   type NightOutcome,
+  type RoleId,
   type RollName,
 } from "../src/index.ts";
 import {
@@ -39,6 +40,7 @@ import {
   visit,
   without,
   type Scenario,
+  expectFields,
 } from "./scenario.ts";
 
 // ---------------------------------------------------------------------------------------------------
@@ -477,7 +479,7 @@ describe("O2: blocks", () => {
       { Девочка: visit("Громила"), Громила: block("Мирный1"), Маньяк: bloodyKill("Мирный1") },
       { rolls: { girlSilence: false, thugSilence: true } },
     );
-    expect(g.lastNight).toMatchObject({
+    expectFields(g.lastNight, {
       died: ["Мирный1"],
       revealed: { Мирный1: "citizen" },
       maniacVictims: ["Мирный1"],
@@ -491,7 +493,7 @@ describe("O2: blocks", () => {
       { Громила: block("Девочка"), Девочка: visit("Мирный1"), Маньяк: bloodyKill("Мирный1") },
       { rolls: { girlSilence: true, thugSilence: false } },
     );
-    expect(g.lastNight).toMatchObject({ died: ["Мирный1"], silenced: [] });
+    expectFields(g.lastNight, { died: ["Мирный1"], silenced: [] });
     expect(nightOutcome(g).rolls).toEqual([{ name: "thugSilence", value: false, fixed: true }]);
   });
 
@@ -504,7 +506,7 @@ describe("O2: blocks", () => {
       { Громила: [kill("Мирный1"), block("Доктор")], Доктор: heal("Мирный2") },
       { rolls: { thugSilence: true } },
     );
-    expect(replaced.lastNight).toMatchObject({ died: [], silenced: ["Доктор"] });
+    expectFields(replaced.lastNight, { died: [], silenced: ["Доктор"] });
     const visited = game(lineup).night(
       { Девочка: visit("Громила"), Громила: kill("Мирный1") },
       { rolls: { girlSilence: false } },
@@ -590,7 +592,7 @@ describe("O4: attacks and their sources", () => {
       "Мирный2 maniac bloodyKill",
       "Мирный3 sheriff shot",
     ]);
-    expect(g.lastNight).toMatchObject({
+    expectFields(g.lastNight, {
       died: ["Громила", "Девочка", "Мирный1", "Мирный2", "Мирный3"],
       revealed: {
         Громила: "thug",
@@ -644,7 +646,7 @@ describe("O5: the doctor cancels attacks", () => {
       { Маньяк: bloodyKill("Мирный1"), Девочка: visit("Мирный1"), Доктор: healFrom("maniac") },
       { rolls: { girlSilence: true } },
     );
-    expect(g.lastNight).toMatchObject({ died: [], maniacVictims: [], revealed: {}, silenced: ["Мирный1"] });
+    expectFields(g.lastNight, { died: [], maniacVictims: [], revealed: {}, silenced: ["Мирный1"] });
   });
 
   it("O5: heal-from-sheriff cancels the shot", () => {
@@ -687,7 +689,7 @@ describe("O6: the shahid's mark, after the doctor", () => {
   it("O6: an attacked shahid takes the marked player along, even when a heal saves the shahid (T6)", () => {
     const g = game(STANDARD).night({ Босс: kill("Шахид"), Шахид: mark("Маньяк"), Доктор: heal("Шахид") });
     expect(attacksOf(g)).toEqual(["Маньяк shahid mark", "Шахид mafia kill ×heal"]);
-    expect(g.lastNight).toMatchObject({ died: ["Маньяк"], revealed: { Маньяк: "maniac" } });
+    expectFields(g.lastNight, { died: ["Маньяк"], revealed: { Маньяк: "maniac" } });
   });
 
   it("O6: heal-from-role saving the shahid does not stop the mark", () => {
@@ -730,7 +732,7 @@ describe("O6: the shahid's mark, after the doctor", () => {
 
   it("O6: the maniac's bloody kill on the shahid sets off the mark", () => {
     const g = game(STANDARD).night({ Маньяк: bloodyKill("Шахид"), Шахид: mark("Мирный1") });
-    expect(g.lastNight).toMatchObject({
+    expectFields(g.lastNight, {
       died: ["Мирный1", "Шахид"],
       revealed: { Мирный1: "citizen", Шахид: "shahid" },
       maniacVictims: ["Шахид"],
@@ -744,7 +746,7 @@ describe("O7: non-lethal effects", () => {
       { Босс: intimidate("Мирный1", "Мирный2", "Мирный3") },
       { rolls: { bossExposed: true } },
     );
-    expect(g.lastNight).toMatchObject({ died: [], exposed: {}, silenced: ["Мирный1", "Мирный2", "Мирный3"] });
+    expectFields(g.lastNight, { died: [], exposed: {}, silenced: ["Мирный1", "Мирный2", "Мирный3"] });
     expect(nightOutcome(g).rolls).toEqual([]);
   });
 
@@ -753,7 +755,7 @@ describe("O7: non-lethal effects", () => {
       { Босс: killAndIntimidate("Мирный2", "Мирный1"), Маньяк: quickKill("Мирный1") },
       { rolls: { bossExposed: true } },
     );
-    expect(g.lastNight).toMatchObject({
+    expectFields(g.lastNight, {
       died: ["Мирный1", "Мирный2"],
       silenced: [],
       exposed: { Босс: "boss" },
@@ -762,9 +764,9 @@ describe("O7: non-lethal effects", () => {
 
   it("O7: torture takes the vote for two days; with evidence the town learns it was the maniac (N1c)", () => {
     const n1 = game(STANDARD).night({ Маньяк: torture("Мирный1") }, { rolls: { tortureEvidence: true } });
-    expect(n1.lastNight).toMatchObject({ died: [], silenced: ["Мирный1"], maniacVictims: ["Мирный1"] });
+    expectFields(n1.lastNight, { died: [], silenced: ["Мирный1"], maniacVictims: ["Мирный1"] });
     const n2 = quietDay(n1).night({ Маньяк: pass() });
-    expect(n2.lastNight).toMatchObject({ silenced: ["Мирный1"], maniacVictims: [] });
+    expectFields(n2.lastNight, { silenced: ["Мирный1"], maniacVictims: [] });
     const n3 = quietDay(n2).night({ Маньяк: pass() });
     expect(n3.lastNight.silenced).toEqual([]);
   });
@@ -774,19 +776,19 @@ describe("O7: non-lethal effects", () => {
       { Маньяк: torture("Доктор"), Доктор: heal("Мирный1"), Босс: kill("Мирный1") },
       { rolls: { tortureEvidence: false } },
     );
-    expect(g.lastNight).toMatchObject({ died: [], silenced: ["Доктор"], maniacVictims: [] });
+    expectFields(g.lastNight, { died: [], silenced: ["Доктор"], maniacVictims: [] });
   });
 
   it("O7: poison takes the vote for two days, reveals nothing and kills nobody (T3d)", () => {
     const n1 = game(STANDARD).night({ Доктор: poison("Босс") });
-    expect(n1.lastNight).toMatchObject({ died: [], revealed: {}, silenced: ["Босс"] });
+    expectFields(n1.lastNight, { died: [], revealed: {}, silenced: ["Босс"] });
     const n2 = quietDay(n1).night({ Доктор: pass() });
     expect(n2.lastNight.silenced).toEqual(["Босс"]);
   });
 
   it("O7: the serum reveals the target's role; the doctor may be exposed (T3a)", () => {
     const g = game(STANDARD).night({ Доктор: serum("Громила") }, { rolls: { doctorExposed: true } });
-    expect(g.lastNight).toMatchObject({ revealed: { Громила: "thug" }, exposed: { Доктор: "doctor" } });
+    expectFields(g.lastNight, { revealed: { Громила: "thug" }, exposed: { Доктор: "doctor" } });
   });
 
   it("O7: the girl's visit does not stop a serum, an intimidation or a check on the visited player (T4)", () => {
@@ -799,7 +801,7 @@ describe("O7: non-lethal effects", () => {
       },
       { rolls: { doctorExposed: false, girlSilence: false } },
     );
-    expect(g.lastNight).toMatchObject({
+    expectFields(g.lastNight, {
       revealed: { Маньяк: "maniac" },
       checks: [{ target: "Маньяк", result: "not mafia" }],
       silenced: ["Маньяк"],
@@ -811,7 +813,7 @@ describe("O7: non-lethal effects", () => {
       { Громила: block("Доктор"), Доктор: serum("Босс") },
       { rolls: { thugSilence: false, doctorExposed: true } },
     );
-    expect(g.lastNight).toMatchObject({ revealed: {}, exposed: {} });
+    expectFields(g.lastNight, { revealed: {}, exposed: {} });
     const h = game(STANDARD).night(
       { Громила: block("Доктор"), Доктор: poison("Мирный1") },
       { rolls: { thugSilence: false } },
@@ -869,7 +871,7 @@ describe("O8: random rolls", () => {
       { name: "girlSilence", value: false, fixed: true },
       { name: "thugSilence", value: true, fixed: true },
     ]);
-    expect(g.lastNight).toMatchObject({
+    expectFields(g.lastNight, {
       died: ["Мирный1"],
       revealed: { Мирный1: "citizen", Мирный3: "citizen" },
       exposed: { Босс: "boss" },
@@ -929,7 +931,7 @@ describe("O8: random rolls", () => {
       { gm: [{ modkill: "Босс", reason: "мат" }] },
     );
     expect(nightOutcome(g).rolls).toEqual([]);
-    expect(g.lastNight).toMatchObject({
+    expectFields(g.lastNight, {
       died: ["Босс", "Доктор", "Мирный3"],
       modkilled: ["Босс"],
       revealed: { Босс: "boss", Доктор: "doctor", Мирный2: "citizen", Мирный3: "citizen" },
@@ -945,7 +947,7 @@ describe("O8: random rolls", () => {
       { rolls: { bossExposed: true, doctorExposed: true, girlSilence: true } },
     );
     expect(nightOutcome(g).rolls).toEqual([]);
-    expect(g.lastNight).toMatchObject({ exposed: {}, silenced: [] });
+    expectFields(g.lastNight, { exposed: {}, silenced: [] });
   });
 
   it("O8: the same seed gives the same results", () => {
@@ -1009,7 +1011,7 @@ describe("O9: deaths, reveals, succession and the win check", () => {
       { Босс: kill("Мирный1") },
       { gm: [{ modkill: "Мирный2", reason: "оскорбления" }] },
     );
-    expect(g.lastNight).toMatchObject({
+    expectFields(g.lastNight, {
       died: ["Мирный1", "Мирный2"],
       modkilled: ["Мирный2"],
       revealed: { Мирный1: "citizen", Мирный2: "citizen" },
@@ -1018,7 +1020,7 @@ describe("O9: deaths, reveals, succession and the win check", () => {
 
   it("O9: a player killed in the night and modkilled is listed as died, not as modkilled", () => {
     const g = game(STANDARD).night({ Босс: kill("Мирный1") }, { gm: [{ modkill: "Мирный1" }] });
-    expect(g.lastNight).toMatchObject({ died: ["Мирный1"], modkilled: [] });
+    expectFields(g.lastNight, { died: ["Мирный1"], modkilled: [] });
   });
 
   it("O9: succession skips a dead troll: the elf is boss from the next night (M1)", () => {
@@ -1038,20 +1040,20 @@ describe("O9: deaths, reveals, succession and the win check", () => {
       Шериф: shoot("Босс"),
       Босс: kill("Мирный1"),
     });
-    expect(town.lastNight).toMatchObject({ died: ["Босс", "Мирный1"], winner: "town" });
+    expectFields(town.lastNight, { died: ["Босс", "Мирный1"], winner: "town" });
     expect(town.result.winner).toBe("town");
     expect(town.day("Шериф>Мирный2").error).toBe("day 1: the game is already over, town won (W1)");
 
     const mafia = game("Босс=boss Тролль=troll Мирный1=citizen Мирный2=citizen Мирный3=citizen").night({
       Босс: kill("Мирный1"),
     });
-    expect(mafia.lastNight).toMatchObject({ winner: "mafia" });
+    expectFields(mafia.lastNight, { winner: "mafia" });
 
     const maniac = game("Босс=boss Маньяк=maniac Мирный1=citizen Мирный2=citizen").night({
       Босс: kill("Мирный1"),
       Маньяк: quickKill("Мирный2"),
     });
-    expect(maniac.lastNight).toMatchObject({ died: ["Мирный1", "Мирный2"], winner: "maniac" });
+    expectFields(maniac.lastNight, { died: ["Мирный1", "Мирный2"], winner: "maniac" });
 
     const draw = game("Босс=boss Маньяк=maniac Шериф=sheriff Шахид=shahid").night({
       Босс: kill("Шериф", "Шахид"),
@@ -1059,7 +1061,7 @@ describe("O9: deaths, reveals, succession and the win check", () => {
       Шериф: shoot("Маньяк"),
       Шахид: mark("Маньяк"),
     });
-    expect(draw.lastNight).toMatchObject({ died: ["Босс", "Маньяк", "Шахид", "Шериф"], winner: "draw" });
+    expectFields(draw.lastNight, { died: ["Босс", "Маньяк", "Шахид", "Шериф"], winner: "draw" });
   });
 });
 
@@ -1070,20 +1072,20 @@ describe("R1: the reveal threshold from 11 to 10 alive", () => {
   const TEN = without(ELEVEN, "Тролль");
 
   it.each([
-    [11, ELEVEN, { Мирный1: "citizen" }],
+    [11, ELEVEN, { Мирный1: "citizen" } as Record<string, RoleId>],
     [10, TEN, {}],
   ])("R1: a night kill with %i alive at night start", (alive, lineup, revealed) => {
     expect(game(lineup).match.state.aliveAtStart).toBe(alive);
     const g = game(lineup).night({ Босс: kill("Мирный1") });
-    expect(g.lastNight).toMatchObject({ died: ["Мирный1"], revealed });
+    expectFields(g.lastNight, { died: ["Мирный1"], revealed });
   });
 
   it.each([
-    [11, ELEVEN, { Шахид: "shahid" }],
+    [11, ELEVEN, { Шахид: "shahid" } as Record<string, RoleId>],
     [10, TEN, {}],
   ])("R1: a GM modkill in a night with %i alive at night start", (_alive, lineup, revealed) => {
     const g = game(lineup).night({}, { gm: [{ modkill: "Шахид" }] });
-    expect(g.lastNight).toMatchObject({ died: ["Шахид"], modkilled: ["Шахид"], revealed });
+    expectFields(g.lastNight, { died: ["Шахид"], modkilled: ["Шахид"], revealed });
   });
 
   it("R1: a night that starts with 11 alive reveals its deaths, though only 10 remain after it", () => {
@@ -1093,22 +1095,22 @@ describe("R1: the reveal threshold from 11 to 10 alive", () => {
   });
 
   it.each([
-    [11, TWELVE, { Шахид: "shahid" }],
+    [11, TWELVE, { Шахид: "shahid" } as Record<string, RoleId>],
     [10, ELEVEN, {}],
   ])("R1: a hanging on a day that starts with %i alive", (alive, lineup, revealed) => {
     const n1 = game(lineup).night({ Босс: kill("Мирный1") });
     expect(n1.match.state.aliveAtStart).toBe(alive);
     const d: DayResultJson = lynchDay(n1, "Шахид").lastDay;
-    expect(d).toMatchObject({ hanged: "Шахид", died: ["Шахид"], revealed });
+    expectFields(d, { hanged: "Шахид", died: ["Шахид"], revealed });
   });
 
   it.each([
-    [11, TWELVE, { Шахид: "shahid" }],
+    [11, TWELVE, { Шахид: "shahid" } as Record<string, RoleId>],
     [10, ELEVEN, {}],
   ])("R1: a GM modkill on a day that starts with %i alive", (_alive, lineup, revealed) => {
     const n1 = game(lineup).night({ Босс: kill("Мирный1") });
     const g = quietDay(n1, { gm: [{ modkill: "Шахид", reason: "мат" }] });
-    expect(g.lastDay).toMatchObject({ hanged: null, modkilled: ["Шахид"], died: ["Шахид"], revealed });
+    expectFields(g.lastDay, { hanged: null, modkilled: ["Шахид"], died: ["Шахид"], revealed });
   });
 
   it("R2: at 10 alive a bloody kill and a serum still reveal", () => {
@@ -1116,7 +1118,7 @@ describe("R1: the reveal threshold from 11 to 10 alive", () => {
       { Маньяк: bloodyKill("Мирный1"), Доктор: serum("Громила") },
       { rolls: { doctorExposed: false } },
     );
-    expect(g.lastNight).toMatchObject({
+    expectFields(g.lastNight, {
       died: ["Мирный1"],
       revealed: { Громила: "thug", Мирный1: "citizen" },
       maniacVictims: ["Мирный1"],
@@ -1125,6 +1127,6 @@ describe("R1: the reveal threshold from 11 to 10 alive", () => {
 
   it("R1: at 10 alive the deaths are announced without roles", () => {
     const g = game(TEN).night({ Босс: kill("Мирный1"), Маньяк: quickKill("Шахид") });
-    expect(g.lastNight).toMatchObject({ died: ["Мирный1", "Шахид"], revealed: {} });
+    expectFields(g.lastNight, { died: ["Мирный1", "Шахид"], revealed: {} });
   });
 });

@@ -26,6 +26,7 @@ import {
   visit,
   type Act,
   type Scenario,
+  expectFields,
 } from "./scenario.ts";
 
 interface CalmDay {
@@ -76,7 +77,7 @@ describe("P1: not voting", () => {
     const g = game(STANDARD)
       .night()
       .day(ring(except(NAMES, "Мирный1", "Мирный2")));
-    expect(g.lastDay).toMatchObject({ penalized: ["Мирный1", "Мирный2"], hanged: null });
+    expectFields(g.lastDay, { penalized: ["Мирный1", "Мирный2"], hanged: null });
     expect(g.lastDay.score.Мирный1).toBe(2);
     expect(g.lastDay.score.Мирный2).toBe(2);
     expect(strikesOf(g, "Мирный1")).toEqual({ vote: 1, night: 0 });
@@ -88,7 +89,7 @@ describe("P1: not voting", () => {
     const g = game(STANDARD)
       .night()
       .day(["Босс>Мирный1", ring(except(NAMES, "Мирный1", "Босс"))].join(" "));
-    expect(g.lastDay).toMatchObject({ penalized: ["Мирный1"], hanged: "Мирный1" });
+    expectFields(g.lastDay, { penalized: ["Мирный1"], hanged: "Мирный1" });
     expect(g.lastDay.score.Мирный1).toBe(3);
   });
 
@@ -121,14 +122,14 @@ describe("P1: not voting", () => {
       { rolls: { bossExposed: false } },
     );
     const g = n.day(ring(except(NAMES, "Мирный1", "Мирный2")));
-    expect(g.lastDay).toMatchObject({ uncounted: ["Босс"], penalized: [] });
+    expectFields(g.lastDay, { uncounted: ["Босс"], penalized: [] });
     expect(strikesOf(g, "Босс")).toEqual({ vote: 0, night: 0 });
   });
 
   it("P1: the M3 boss keeps the right to vote in public, so not voting is penalised", () => {
     const n = game(STANDARD).night({ Босс: kill("Мирный1", "Мирный2") }, { rolls: { bossExposed: false } });
     const g = n.day(calmDay({ absent: ["Босс"], gone: ["Мирный1", "Мирный2"] }));
-    expect(g.lastDay).toMatchObject({ uncounted: [], penalized: ["Босс"] });
+    expectFields(g.lastDay, { uncounted: [], penalized: ["Босс"] });
     expect(strikesOf(g, "Босс")).toEqual({ vote: 1, night: 0 });
   });
 
@@ -139,7 +140,7 @@ describe("P1: not voting", () => {
     const early = NAMES.slice(0, 9).map((n) => `${n}>Прокурор!`);
     const g = base.day(early.join(" "));
     const late = NAMES.slice(9);
-    expect(g.lastDay).toMatchObject({ closedEarly: true, penalized: [...late].sort() });
+    expectFields(g.lastDay, { closedEarly: true, penalized: [...late].sort() });
     for (const n of late) expect(strikesOf(g, n)).toEqual({ vote: 1, night: 0 });
     expect(strikesOf(g, "Босс")).toEqual({ vote: 0, night: 0 });
   });
@@ -176,7 +177,7 @@ describe("P2: a missing night action", () => {
     const g = game(STANDARD)
       .night(passesBut("Доктор"), { autoPass: false })
       .day(["Доктор+Босс", ring(except(NAMES, "Доктор"))].join(" "));
-    expect(g.lastDay).toMatchObject({ penalized: ["Доктор"], hanged: "Доктор" });
+    expectFields(g.lastDay, { penalized: ["Доктор"], hanged: "Доктор" });
     expect(g.lastDay.score.Доктор).toBe(2);
     expect(strikesOf(g, "Доктор")).toEqual({ vote: 0, night: 1 });
   });
@@ -313,7 +314,7 @@ describe("P3: the second strike", () => {
     const g = game(STANDARD)
       .night(passesBut("Доктор"), { autoPass: false })
       .day(calmDay({ absent: ["Доктор"] }));
-    expect(g.lastDay).toMatchObject({
+    expectFields(g.lastDay, {
       modkilled: ["Доктор"],
       died: ["Доктор"],
       revealed: { Доктор: "doctor" },
@@ -324,7 +325,7 @@ describe("P3: the second strike", () => {
     const g = play("shared", "N d").night([...passesBut("Доктор", "Босс"), ["Босс", kill("Мирный1")]], {
       autoPass: false,
     });
-    expect(g.lastNight).toMatchObject({
+    expectFields(g.lastNight, {
       died: ["Доктор", "Мирный1"],
       modkilled: ["Доктор"],
       revealed: { Доктор: "doctor", Мирный1: "citizen" },
@@ -335,18 +336,18 @@ describe("P3: the second strike", () => {
     const g = play("shared", "N d").night([...passesBut("Доктор", "Босс"), ["Босс", kill("Доктор")]], {
       autoPass: false,
     });
-    expect(g.lastNight).toMatchObject({ died: ["Доктор"], modkilled: [] });
+    expectFields(g.lastNight, { died: ["Доктор"], modkilled: [] });
   });
 
   it("P3: the hanged player is not also listed as modkilled", () => {
     const g = game(STANDARD)
       .night(passesBut("Доктор"), { autoPass: false })
       .day(["Доктор>Босс", ring(except(NAMES, "Доктор"))].join(" "));
-    expect(g.lastDay).toMatchObject({ hanged: "Доктор", modkilled: [], died: ["Доктор"] });
+    expectFields(g.lastDay, { hanged: "Доктор", modkilled: [], died: ["Доктор"] });
     const h = game(STANDARD)
       .night(passesBut("Доктор"), { autoPass: false })
       .day(["Босс>Доктор", ring(except(NAMES, "Доктор", "Босс"))].join(" "));
-    expect(h.lastDay).toMatchObject({ hanged: "Доктор", modkilled: [], died: ["Доктор"] });
+    expectFields(h.lastDay, { hanged: "Доктор", modkilled: [], died: ["Доктор"] });
   });
 
   it("P3: separate counts keep vote and night strikes apart in the state", () => {
@@ -365,7 +366,7 @@ describe("P4: replacement", () => {
     expect(strikesOf(g, "Врач")).toEqual({ vote: 1, night: 0 });
     expect(g.match.state.players[seatByName(g.match.state, "Врач")!]!.role).toBe("doctor");
     const d2 = g.day(calmDay({ absent: ["Врач"], names: NAMES.map((n) => (n === "Доктор" ? "Врач" : n)) }));
-    expect(d2.lastDay).toMatchObject({ modkilled: ["Врач"], died: ["Врач"], revealed: { Врач: "doctor" } });
+    expectFields(d2.lastDay, { modkilled: ["Врач"], died: ["Врач"], revealed: { Врач: "doctor" } });
   });
 
   it("P4: the substitute inherits a pending P2 penalty", () => {
@@ -374,7 +375,7 @@ describe("P4: replacement", () => {
       .day(["Врач+Босс", ring(except(NAMES, "Доктор"))].join(" "), {
         gm: [{ replace: "Доктор", with: "Врач" }],
       });
-    expect(g.lastDay).toMatchObject({ penalized: ["Врач"], hanged: "Врач" });
+    expectFields(g.lastDay, { penalized: ["Врач"], hanged: "Врач" });
     expect(g.lastDay.score.Врач).toBe(2);
     expect(strikesOf(g, "Врач")).toEqual({ vote: 0, night: 1 });
   });

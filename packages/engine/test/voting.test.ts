@@ -28,6 +28,7 @@ import {
   unprotect,
   visit,
   type Scenario,
+  expectFields,
 } from "./scenario.ts";
 
 /** Seven players: one mafioso, the two weighted voters (V4), and a sheriff to shoot with. */
@@ -299,7 +300,7 @@ describe("V6: players who lost the vote", () => {
     expect(g.lastNight.silenced).toEqual(["Мирный1"]);
     expect(g.day("Мирный1>Босс").error).toBe("day 1: Мирный1 (citizen) cannot vote today (V6)");
     const d = g.day(ring(except(NAMES, "Мирный1")));
-    expect(d.lastDay).toMatchObject({ hanged: null, penalized: [], uncounted: [] });
+    expectFields(d.lastDay, { hanged: null, penalized: [], uncounted: [] });
     expect(strikesOf(d, "Мирный1")).toBe(0);
     // For that day only.
     const next = d.night();
@@ -387,7 +388,7 @@ describe("V6: players who lost the vote", () => {
       { Босс: killAndIntimidate("Мирный1", "Мирный2") },
       { rolls: { bossExposed: false } },
     );
-    expect(g.lastNight).toMatchObject({ died: ["Мирный1"], silenced: ["Мирный2"] });
+    expectFields(g.lastNight, { died: ["Мирный1"], silenced: ["Мирный2"] });
     const d = g.day("Босс>Мирный3 Мирный3>Шериф Шериф>Мирный3 Доктор>Шериф Прокурор+Шериф");
     expectDay(d, { score: { Мирный3: 1, Шериф: 1 }, uncounted: ["Босс"] });
   });
@@ -579,7 +580,7 @@ describe("V7: early close", () => {
       { Босс: killAndIntimidate("Мирный1", "Мирный2") },
       { rolls: { bossExposed: false } },
     );
-    expect(n3.lastNight).toMatchObject({ died: ["Мирный1"], silenced: ["Мирный2"] });
+    expectFields(n3.lastNight, { died: ["Мирный1"], silenced: ["Мирный2"] });
     // 5 may vote, the boss among them: his early vote is the third.
     const d = n3.day("Мирный3>Босс Прокурор>Босс Шериф>Босс! Доктор+Шериф! Босс>Мирный3! Мирный3>Шериф");
     expectDay(d, {
@@ -688,7 +689,7 @@ describe("V8: the lawyer and the prosecutor", () => {
 
   it("V8: a lawyer killed that night still protects (M5)", () => {
     const g = game(LAW).night({ Шериф: shoot("Адвокат"), Адвокат: protect("Мирный1") });
-    expect(g.lastNight).toMatchObject({ died: ["Адвокат"], revealed: { Адвокат: "lawyer" } });
+    expectFields(g.lastNight, { died: ["Адвокат"], revealed: { Адвокат: "lawyer" } });
     expectDay(hangMirny1(g, "Адвокат"), { score: { Мирный1: 10, Мирный2: 1 }, excused: "Мирный1" });
   });
 
