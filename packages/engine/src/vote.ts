@@ -78,7 +78,8 @@ export function castVote(
   const votes = ballots.votes.slice();
   votes[seat] = vote;
   let closedEarly = false;
-  if (earlyCounts(state)) {
+  // V7: only an early vote can close the day (an early vote is final, and who may vote is fixed all day).
+  if (vote.early && earlyCounts(state)) {
     let eligible = 0;
     let early = 0;
     for (let i = 0; i < votes.length; i++) {
