@@ -12,6 +12,7 @@ export * from "./options.ts";
 export * from "./player.ts";
 export * from "./random-play.ts";
 export * from "./rejection.ts";
+export * from "./role-cards.ts";
 export * from "./replay-format.ts";
 export * from "./replay.ts";
 export * from "./rng.ts";
