@@ -155,10 +155,11 @@ export function replayMatch(input: unknown): Match {
   file.phases.forEach((raw, index) => {
     const expected = m.state.phase;
     const label = `${expected.kind} ${expected.number}`;
+    const numbered = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v > 0;
     const rawLabel =
-      isObject(raw) && typeof raw.night === "number"
+      isObject(raw) && numbered(raw.night)
         ? `night ${raw.night}`
-        : isObject(raw) && typeof raw.day === "number"
+        : isObject(raw) && numbered(raw.day)
           ? `day ${raw.day}`
           : `phase ${index + 1}`;
     if (m.state.winner !== null)
