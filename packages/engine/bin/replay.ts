@@ -33,7 +33,11 @@ function main(args: readonly string[]): number {
       process.stderr.write(`${e.message.replace(/\s+/g, " ")}\n`);
       return 1;
     }
-    throw e;
+    // A broken invariant is the engine's fault, not the file's; it still gets one line, not a stack.
+    process.stderr.write(
+      `file: internal error: ${String(e instanceof Error ? e.message : e).replace(/\s+/g, " ")} (REPLAY.md)\n`,
+    );
+    return 3;
   }
 }
 
