@@ -2,7 +2,7 @@
 // `npm run --silent replay -- FILE.json` (REPLAY.md): the outcome JSON on stdout and exit 0, or one
 // line on stderr, nothing on stdout, and a non-zero exit.
 import { readFileSync } from "node:fs";
-import { ReplayError, runReplay } from "../src/index.ts";
+import { ReplayError, runReplay, stringifyResult } from "../src/index.ts";
 
 function main(args: readonly string[]): number {
   if (args.length !== 1) {
@@ -26,7 +26,7 @@ function main(args: readonly string[]): number {
     return 1;
   }
   try {
-    process.stdout.write(`${JSON.stringify(runReplay(json), null, 2)}\n`);
+    process.stdout.write(`${stringifyResult(runReplay(json))}\n`);
     return 0;
   } catch (e) {
     if (e instanceof ReplayError) {

@@ -130,6 +130,32 @@ function parse<T>(schema: z.ZodType<T>, value: unknown, prefix: string, where: s
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** The outcome's maps, keyed by name (REPLAY.md: in code point order, like the lists). */
+const NAME_MAPS = new Set(["revealed", "exposed", "score"]);
+
+/**
+ * The outcome as JSON text, indented by two spaces. The name-keyed maps are written in code point order
+ * even for names that look like numbers, which a JavaScript object would put first.
+ */
+export function stringifyResult(result: ReplayResult): string {
+  const write = (value: unknown, indent: string, sortKeys: boolean): string => {
+    if (value === null || typeof value !== "object") return JSON.stringify(value);
+    const inner = `${indent}  `;
+    if (Array.isArray(value)) {
+      if (value.length === 0) return "[]";
+      return `[\n${value.map((v) => inner + write(v, inner, false)).join(",\n")}\n${indent}]`;
+    }
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (sortKeys) entries.sort((a, b) => compareCodePoints(a[0], b[0]));
+    if (entries.length === 0) return "{}";
+    const body = entries.map(
+      ([k, v]) => `${inner}${JSON.stringify(k)}: ${write(v, inner, NAME_MAPS.has(k))}`,
+    );
+    return `{\n${body.join(",\n")}\n${indent}}`;
+  };
+  return write(result, "", false);
+}
+
 /** Run a replay file (already parsed from JSON) and return its outcome, or throw a ReplayError. */
 export function runReplay(input: unknown): ReplayResult {
   return matchResult(replayMatch(input));

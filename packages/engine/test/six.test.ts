@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { runReplay } from "../src/index.ts";
+import { runReplay, stringifyResult } from "../src/index.ts";
 import { STANDARD, game, kill, heal, visit } from "./scenario.ts";
 
 describe("the REPLAY.md example", () => {
@@ -23,5 +23,17 @@ describe("scenario language", () => {
     const h = game(STANDARD).night({ Босс: kill("Мирный1"), Доктор: heal("Мирный2") });
     expect(h.lastNight.died).toEqual(["Мирный1"]);
     expect(h.lastNight.revealed).toEqual({ Мирный1: "citizen" });
+  });
+});
+
+describe("the outcome's JSON text", () => {
+  it("A3: name-keyed maps are written in code point order, even for names that look like numbers", () => {
+    const g = game("Босс=boss 2=citizen 10=citizen Вася=citizen Оля=citizen")
+      .night()
+      .day("2>Вася 10>Вася Вася>Оля Оля>10 Босс>2");
+    const text = stringifyResult(g.result);
+    const score = text.slice(text.indexOf('"score"'), text.indexOf("}", text.indexOf('"score"')));
+    expect(score.match(/"(10|2|Вася)"/g)).toEqual(['"10"', '"2"', '"Вася"']);
+    expect(JSON.parse(text)).toEqual(g.result);
   });
 });
