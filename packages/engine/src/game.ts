@@ -1,6 +1,6 @@
 import { emptyBallots } from "./night-action.ts";
 import { DEFAULT_OPTIONS, type GameOptions } from "./options.ts";
-import { nameKey, withPlayer, type Player, type Seat } from "./player.ts";
+import { nameKey, playerLabel, withPlayer, type Player, type Seat } from "./player.ts";
 import { reject, type Rejection } from "./rejection.ts";
 import { dealStream, rollStream, shuffle } from "./rng.ts";
 import { DEFAULT_ROLES, type RoleId } from "./roles.ts";
@@ -96,10 +96,9 @@ export function createGame(setup: GameSetup): GameState | Rejection {
 export function replacePlayer(state: GameState, seat: Seat, name: string): GameState | Rejection {
   const p = state.players[seat];
   if (!p) return reject("gm/unknown-player", "P4", "no such player to replace");
-  if (!p.alive)
-    return reject("gm/replace-dead", "P4", `${p.name} (${p.role}) is dead and cannot be replaced`);
+  if (!p.alive) return reject("gm/replace-dead", "P4", `${playerLabel(p)} is dead and cannot be replaced`);
   const bad = checkNewName(state.players, name);
-  if (bad) return reject(bad.code, "P4", `${p.name} (${p.role}) cannot be replaced: ${bad.message}`);
+  if (bad) return reject(bad.code, "P4", `${playerLabel(p)} cannot be replaced: ${bad.message}`);
   const players = state.players.slice();
   players[seat] = withPlayer(p, { name });
   return withState(state, { players });
@@ -109,6 +108,6 @@ export function replacePlayer(state: GameState, seat: Seat, name: string): GameS
 export function checkModkill(state: GameState, seat: Seat): Rejection | null {
   const p = state.players[seat];
   if (!p) return reject("gm/unknown-player", "F2", "no such player to modkill");
-  if (!p.alive) return reject("gm/modkill-dead", "F2", `${p.name} (${p.role}) is already dead`);
+  if (!p.alive) return reject("gm/modkill-dead", "F2", `${playerLabel(p)} is already dead`);
   return null;
 }

@@ -1,5 +1,5 @@
 import type { ClauseId } from "./clauses.ts";
-import type { Seat } from "./player.ts";
+import { playerLabel, type Seat } from "./player.ts";
 import { reject, type Rejection } from "./rejection.ts";
 import { ROLE_IDS, isMafia, roleSpec, type RoleId } from "./roles.ts";
 import type { GameState } from "./state.ts";
@@ -147,8 +147,7 @@ const VERB: { readonly [A in TargetedAct]: string } = {
 
 /** `Маша (girl)`: how refusals name a player. */
 export function who(state: GameState, seat: Seat): string {
-  const p = state.players[seat]!;
-  return `${p.name} (${p.role})`;
+  return playerLabel(state.players[seat]!);
 }
 
 const isThugBoss = (state: GameState, seat: Seat): boolean =>

@@ -39,8 +39,6 @@ export interface NightInput {
   readonly modkills: readonly Seat[];
 }
 
-export const NO_NIGHT_INPUT: NightInput = { rolls: {}, council: null, modkills: [] };
-
 export type AttackSource = "mafia" | "maniac" | "sheriff" | "shahid";
 export interface Attack {
   readonly target: Seat;

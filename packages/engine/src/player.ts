@@ -12,6 +12,9 @@ export interface Player {
   readonly nightStrikes: number;
 }
 
+/** `Маша (girl)`: how refusals name a player, with the role the player knows as their own. */
+export const playerLabel = (p: Player): string => `${p.name} (${p.role})`;
+
 /**
  * A player with some fields changed. Written out field by field rather than with `{ ...p }`: object
  * spread costs about 20 times as much on Node 20, and this runs for every death and strike.

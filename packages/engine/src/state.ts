@@ -2,7 +2,7 @@ import type { NightAction } from "./night-action.ts";
 import type { GameOptions } from "./options.ts";
 import type { Player, Seat } from "./player.ts";
 import type { RngState } from "./rng.ts";
-import { roleSpec, type RoleId } from "./roles.ts";
+import { roleSpec } from "./roles.ts";
 
 export type Winner = "town" | "mafia" | "maniac" | "draw";
 
@@ -79,15 +79,6 @@ export function countAlive(players: readonly Player[]): number {
   let n = 0;
   for (const p of players) if (p.alive) n++;
   return n;
-}
-
-/** The living seat holding a role, or null (roles other than citizen appear once, S3). */
-export function seatOf(players: readonly Player[], role: RoleId): Seat | null {
-  for (let i = 0; i < players.length; i++) {
-    const p = players[i]!;
-    if (p.role === role && p.alive) return i;
-  }
-  return null;
 }
 
 /** M1: the highest-ranked living mafioso in the succession, or null. */

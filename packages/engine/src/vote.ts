@@ -1,4 +1,4 @@
-import type { Seat } from "./player.ts";
+import { playerLabel, type Seat } from "./player.ts";
 import { reject, type Rejection } from "./rejection.ts";
 import type { GameState } from "./state.ts";
 
@@ -34,34 +34,27 @@ export function checkVote(state: GameState, ballots: DayBallots, seat: Seat, vot
   if (!voter) return reject("vote/unknown-player", "V1", "no such player");
   if (state.winner !== null) return reject("game/over", "W1", "the game is over");
   if (state.phase.kind !== "day")
-    return reject("vote/out-of-phase", "V1", `${voter.name} (${voter.role}) may not vote: it is not day`);
+    return reject("vote/out-of-phase", "V1", `${playerLabel(voter)} may not vote: it is not day`);
   if (ballots.closedEarly)
-    return reject(
-      "vote/day-closed",
-      "V7",
-      `${voter.name} (${voter.role}) may not vote: the day has closed early`,
-    );
-  if (!voter.alive)
-    return reject("vote/dead-voter", "G7", `${voter.name} (${voter.role}) is dead and cannot vote`);
-  if (!mayVote(state, seat))
-    return reject("vote/silenced", "V6", `${voter.name} (${voter.role}) cannot vote today`);
+    return reject("vote/day-closed", "V7", `${playerLabel(voter)} may not vote: the day has closed early`);
+  if (!voter.alive) return reject("vote/dead-voter", "G7", `${playerLabel(voter)} is dead and cannot vote`);
+  if (!mayVote(state, seat)) return reject("vote/silenced", "V6", `${playerLabel(voter)} cannot vote today`);
   const target = state.players[vote.target];
-  if (!target)
-    return reject("vote/unknown-target", "V1", `${voter.name} (${voter.role}) votes for no such player`);
+  if (!target) return reject("vote/unknown-target", "V1", `${playerLabel(voter)} votes for no such player`);
   if (vote.target === seat)
-    return reject("vote/self", "V3", `${voter.name} (${voter.role}) may not vote for themselves`);
+    return reject("vote/self", "V3", `${playerLabel(voter)} may not vote for themselves`);
   if (!target.alive)
     return reject(
       "vote/dead-target",
       "V1",
-      `${voter.name} (${voter.role}) may not vote for ${target.name}: not alive`,
+      `${playerLabel(voter)} may not vote for ${target.name}: not alive`,
     );
   const last = ballots.votes[seat];
   if (last && last.early && earlyCounts(state))
     return reject(
       "vote/early-final",
       "V7",
-      `${voter.name} (${voter.role}) has voted early and may not change the vote`,
+      `${playerLabel(voter)} has voted early and may not change the vote`,
     );
   return null;
 }
