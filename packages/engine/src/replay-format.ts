@@ -44,11 +44,20 @@ export const replayVoteSchema = z.union([
   z.strictObject({ ...by, blue: name, early: z.boolean().optional() }),
 ]);
 
-export const gmEntrySchema = z.union([
-  z.strictObject({ modkill: name, reason: z.string().optional() }),
-  z.strictObject({ replace: name, with: name }),
-]);
-const gm = z.union([gmEntrySchema, z.array(gmEntrySchema)]).optional();
+const modkillSchema = z.strictObject({ modkill: name, reason: z.string().optional() });
+const replaceSchema = z.strictObject({ replace: name, with: name });
+
+/** The schema for one GM entry, chosen by its key so that errors speak of that entry (checked once). */
+export function gmSchemaFor(raw: unknown): z.ZodType<GmEntry> {
+  if (typeof raw === "object" && raw !== null && "modkill" in raw) return modkillSchema;
+  if (typeof raw === "object" && raw !== null && "replace" in raw) return replaceSchema;
+  return z.never({
+    error: 'a GM entry is {"modkill": …} or {"replace": …, "with": …}',
+  }) as unknown as z.ZodType<GmEntry>;
+}
+
+/** One GM entry or a list of them; each is checked by gmSchemaFor. */
+const gm = z.unknown().optional();
 
 export const replayNightSchema = z.strictObject({
   night: z.number().int().positive(),
@@ -87,7 +96,7 @@ export type ReplayAction =
 export type ReplayVote =
   { by: string; red: string; early?: boolean } | { by: string; blue: string; early?: boolean };
 
-export type GmEntry = { modkill: string; reason?: string } | { replace: string; with: string };
+export type GmEntry = z.infer<typeof modkillSchema> | z.infer<typeof replaceSchema>;
 
 export interface ReplayNight {
   night: number;

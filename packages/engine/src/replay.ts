@@ -7,7 +7,7 @@ import { isRejection, type Rejection } from "./rejection.ts";
 import {
   REPLAY_FORMAT,
   describeIssue,
-  gmEntrySchema,
+  gmSchemaFor,
   actionSchemaFor,
   type ReplayAction,
   replayDaySchema,
@@ -206,9 +206,12 @@ export function replayMatch(input: unknown): Match {
     };
 
     const phase = isNight ? parse(replayNightSchema, raw, "", label) : parse(replayDaySchema, raw, "", label);
-    const gm: GmEntry[] = (phase.gm === undefined ? [] : Array.isArray(phase.gm) ? phase.gm : [phase.gm]).map(
-      (g, i) => parse(gmEntrySchema, g, `gm[${i}]`, label),
-    );
+    const rawGm: unknown[] = phase.gm === undefined ? [] : Array.isArray(phase.gm) ? phase.gm : [phase.gm];
+    const gm: GmEntry[] = rawGm.map((g, i) => parse(gmSchemaFor(g), g, `gm[${i}]`, label));
+    // F2: modkills take effect at the end of the phase, after its actions or votes.
+    const modkills = (): void => {
+      for (const g of gm) if ("modkill" in g) step(modkill(m, seat(g.modkill, "F2"), g.reason ?? ""));
+    };
     // P4: a replacement takes effect at the start of the phase in which it is listed.
     for (const g of gm) if ("replace" in g) step(replace(m, seat(g.replace, "P4"), g.with));
 
@@ -225,7 +228,7 @@ export function replayMatch(input: unknown): Match {
           ),
         );
       });
-      for (const g of gm) if ("modkill" in g) step(modkill(m, seat(g.modkill, "F2"), g.reason ?? ""));
+      modkills();
       step(
         endNight(m, {
           rolls: (phase.rolls ?? {}) as Partial<Record<RollName, boolean>>,
@@ -246,7 +249,7 @@ export function replayMatch(input: unknown): Match {
         const target = seat(red ? v.red : v.blue, "V1");
         step(vote(m, voter, { color: red ? "red" : "blue", target, early: v.early === true }));
       }
-      for (const g of gm) if ("modkill" in g) step(modkill(m, seat(g.modkill, "F2"), g.reason ?? ""));
+      modkills();
       step(endDay(m));
     }
   });
