@@ -227,6 +227,20 @@ export function without(lineup: string, ...names: string[]): string {
 /** The five citizens of the standard table. */
 export const CITIZENS = ["Мирный1", "Мирный2", "Мирный3", "Мирный4", "Мирный5"];
 
+/** The players of the standard table whose role has a night action (P2), the boss's included. */
+export const ACTING = [
+  "Босс",
+  "Адвокат",
+  "Громила",
+  "Маньяк",
+  "Шериф",
+  "Сержант",
+  "Доктор",
+  "Девочка",
+  "Прокурор",
+  "Шахид",
+];
+
 /**
  * The standard table less the five citizens, the prosecutor and the shahid: 10 alive, so R1 reveals
  * nothing, and M2b still allows 3 intimidations.
