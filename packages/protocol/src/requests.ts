@@ -1,0 +1,136 @@
+import { z } from "zod";
+
+/**
+ * Every request body the server accepts, validated at the edge. Objects are strict: an unknown field is
+ * refused with a message naming it, so a typo never silently does nothing.
+ */
+
+export const ROLE_IDS = [
+  "boss",
+  "troll",
+  "elf",
+  "lawyer",
+  "thug",
+  "maniac",
+  "sheriff",
+  "sergeant",
+  "doctor",
+  "girl",
+  "prosecutor",
+  "shahid",
+  "citizen",
+] as const;
+export type RoleId = (typeof ROLE_IDS)[number];
+
+export const TARGETED_ACTS = [
+  "protect",
+  "block",
+  "bloodyKill",
+  "quickKill",
+  "torture",
+  "shoot",
+  "check",
+  "serum",
+  "heal",
+  "poison",
+  "visit",
+  "unprotect",
+  "mark",
+] as const;
+export type TargetedAct = (typeof TARGETED_ACTS)[number];
+export const HEAL_FROM_ROLES = ["mafia", "maniac", "sheriff"] as const;
+
+const seat = z.number().int().min(0).max(63);
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+export const credentialsSchema = z.strictObject({
+  nick: z.string().max(64),
+  password: z.string().min(8).max(256),
+});
+export const registerSchema = z.strictObject({
+  nick: z.string().max(64),
+  password: z.string().min(8).max(256),
+  timeZone: z.string().max(64).optional(),
+});
+export const profileSchema = z.strictObject({
+  timeZone: z.string().max(64).optional(),
+  lang: z.enum(["ru", "en"]).optional(),
+});
+
+export const durationSchema = z.strictObject({
+  amount: z.number().int().min(1).max(240),
+  unit: z.enum(["hours", "minutes"]),
+});
+export type Duration = z.infer<typeof durationSchema>;
+
+export const createGameSchema = z.strictObject({
+  title: text(120),
+  night: durationSchema,
+  day: durationSchema,
+  /** The local time ("HH:MM", in the GM's time zone) at which each day ends; null for plain lengths. */
+  dayDeadline: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "expected HH:MM")
+    .nullable()
+    .default(null),
+  options: z
+    .strictObject({
+      earlyClose: z.enum(["majority", "all"]).default("majority"),
+      strikes: z.enum(["shared", "separate"]).default("shared"),
+    })
+    .default({ earlyClose: "majority", strikes: "shared" }),
+  mode: z.enum(["review", "automatic"]),
+});
+export type CreateGame = z.infer<typeof createGameSchema>;
+
+export const startSchema = z.strictObject({
+  /** S1: deal from the seed, or by the GM's hand (a role for every seat, in seat order). */
+  deal: z.union([z.literal("random"), z.strictObject({ hand: z.array(z.enum(ROLE_IDS)).min(1).max(64) })]),
+});
+
+export const actionSchema = z.discriminatedUnion("act", [
+  z.strictObject({
+    act: z.literal("mafia"),
+    kill: z.array(seat).max(2).default([]),
+    intimidate: z.array(seat).max(3).default([]),
+  }),
+  z.strictObject({ act: z.literal("council"), question: text(500) }),
+  z.strictObject({ act: z.enum(TARGETED_ACTS), target: seat }),
+  z.strictObject({ act: z.literal("healFrom"), role: z.enum(HEAL_FROM_ROLES) }),
+  z.strictObject({ act: z.literal("pass") }),
+]);
+export type ActionRequest = z.infer<typeof actionSchema>;
+
+export const voteSchema = z.strictObject({
+  color: z.enum(["red", "blue"]),
+  target: seat,
+  early: z.boolean().default(false),
+});
+
+export const postSchema = z.strictObject({ text: text(20_000) });
+export const messageSchema = z.strictObject({ text: text(5_000) });
+
+export const extendSchema = z.strictObject({
+  minutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60),
+});
+export const councilSchema = z.strictObject({ answer: z.enum(["yes", "no", "rejected"]) });
+export const rollsSchema = z.strictObject({
+  rolls: z.strictObject({
+    bossExposed: z.boolean().optional(),
+    doctorExposed: z.boolean().optional(),
+    tortureEvidence: z.boolean().optional(),
+    girlSilence: z.boolean().optional(),
+    thugSilence: z.boolean().optional(),
+  }),
+  reason: text(500),
+});
+export const reasonSchema = z.strictObject({ reason: text(500) });
+export const modkillSchema = z.strictObject({ seat, reason: text(500) });
+export const replaceSchema = z.strictObject({ seat, nick: z.string().max(64), reason: text(500) });
+export const hidePostSchema = z.strictObject({ reason: text(500) });
+
+export const idParams = z.strictObject({ id: z.string().min(1).max(32) });

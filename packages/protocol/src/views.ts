@@ -1,0 +1,166 @@
+import type { GameEvent, GameView, NightAction, Phase, Winner } from "@forum-mafia/engine";
+import type { CreateGame, Duration, RoleId } from "./requests.ts";
+
+/**
+ * What the server sends. Every response is built from what its viewer may see (the engine's viewFor and
+ * the server's feed audiences); these types never hold the full game state.
+ */
+export type { GameEvent, GameView, NightAction, Phase, Winner };
+
+export type Lang = "ru" | "en";
+
+export interface ApiError {
+  readonly error: { readonly code: string; readonly message: string; readonly clause?: string };
+}
+
+export interface UserView {
+  readonly id: string;
+  readonly nick: string;
+  readonly timeZone: string;
+  readonly lang: Lang;
+}
+
+export interface GameSettings {
+  readonly night: Duration;
+  readonly day: Duration;
+  readonly dayDeadline: string | null;
+  readonly timeZone: string;
+  readonly options: CreateGame["options"];
+  readonly mode: CreateGame["mode"];
+  readonly seats: number;
+}
+
+export type GameStatus = "signup" | "running" | "ended";
+
+export interface GameSummary {
+  readonly id: string;
+  readonly title: string;
+  readonly gm: string;
+  readonly status: GameStatus;
+  readonly phase: Phase | null;
+  readonly signedUp: number;
+  readonly seats: number;
+  readonly winner: Winner | null;
+}
+
+/** The phase clock everyone sees. */
+export interface Clock {
+  readonly phase: Phase | null;
+  /** Epoch milliseconds; null while paused, while the GM reviews the night, or when the game is over. */
+  readonly deadline: number | null;
+  readonly paused: boolean;
+  /** G10: the night's intake has closed and its results are pending. */
+  readonly resultsPending: boolean;
+  /** G10: the GM has reopened the mafia's action as the penalty. */
+  readonly mafiaReopened: boolean;
+}
+
+export interface VoteInPost {
+  readonly color: "red" | "blue";
+  readonly target: number;
+  readonly early: boolean;
+}
+
+export interface PostView {
+  readonly id: string;
+  /** The author's seat, or null for the GM. */
+  readonly seat: number | null;
+  readonly author: string;
+  /** Safe HTML from the BBCode subset (b, i, u, s, quote, spoiler, color). Empty when hidden. */
+  readonly html: string;
+  readonly at: number;
+  readonly hidden: { readonly reason: string } | null;
+  /** V2: the vote this post cast, if any. */
+  readonly vote: VoteInPost | null;
+}
+
+/** A private channel: the mafia's, the sheriff and sergeant's, the spectators' room, or one player's with the GM. */
+export type ChannelId = "mafia" | "pair" | "spectators" | `gm:${number}`;
+
+export interface MessageView {
+  readonly id: string;
+  readonly channel: ChannelId;
+  /** The author's seat, or null for the GM. */
+  readonly seat: number | null;
+  readonly author: string;
+  readonly html: string;
+  readonly at: number;
+}
+
+export interface ChannelView {
+  readonly id: ChannelId;
+  readonly canPost: boolean;
+  readonly messages: readonly MessageView[];
+}
+
+/** O1, O1a: what a player may send tonight, worked out only from what the player knows. */
+export interface ActionForm {
+  readonly acts: readonly {
+    readonly act: NightAction["act"];
+    /** Legal targets for a targeted act or the mafia's kills and intimidations. */
+    readonly targets: readonly number[];
+    /** healFrom: the roles the doctor may heal from tonight. */
+    readonly roles?: readonly string[];
+  }[];
+  /** M2: how many the mafia may kill and intimidate tonight. */
+  readonly mafiaLimits: { readonly kill: number; readonly intimidate: number } | null;
+  /** The last submission in each slot this player fills, if any. */
+  readonly submitted: readonly { readonly slot: "own" | "mafia" | "pair"; readonly action: NightAction }[];
+}
+
+/** The live public vote count (V4: every vote shown as 1). */
+export interface VoteCount {
+  readonly text: string;
+  readonly cannotVote: readonly number[];
+  readonly notVoted: readonly number[];
+}
+
+export interface Signup {
+  readonly nick: string;
+  readonly reserve: boolean;
+}
+
+export interface GameDetail {
+  readonly summary: GameSummary;
+  readonly settings: GameSettings;
+  readonly signups: readonly Signup[];
+  readonly me: {
+    readonly kind: "gm" | "player" | "signedUp" | "reserve" | "none";
+    readonly seat: number | null;
+  };
+  readonly clock: Clock;
+  /** F1: the seed's commitment, published at the start. */
+  readonly commitment: string | null;
+  readonly view: GameView | null;
+  /** The role message (S1): the player's role and its rules. */
+  readonly roleCard: { readonly role: RoleId; readonly lines: readonly string[] } | null;
+  readonly form: ActionForm | null;
+  readonly voteCount: VoteCount | null;
+  readonly channels: readonly ChannelView[];
+  /** Plain-language announcements (A1, A3), oldest first, in the viewer's language. */
+  readonly announcements: readonly { readonly phase: Phase; readonly lines: readonly string[] }[];
+}
+
+/** The GM's draft of a night awaiting review. */
+export interface NightDraft {
+  readonly phase: Phase;
+  readonly publicLines: readonly string[];
+  readonly privateLines: readonly string[];
+  readonly explanation: readonly string[];
+  /** M2c: the council question awaiting an answer, if the mafia asked one. */
+  readonly councilQuestion: string | null;
+  readonly councilAnswer: "yes" | "no" | "rejected" | null;
+  readonly fixedRolls: Readonly<Record<string, boolean>>;
+  /** Why the draft cannot be published yet, if it cannot. */
+  readonly blocked: string | null;
+}
+
+/** One item of a viewer's live stream; its id is its position in that viewer's own stream. */
+export type FeedItem =
+  | { readonly type: "game"; readonly event: GameEvent }
+  | { readonly type: "post"; readonly post: PostView }
+  | { readonly type: "postHidden"; readonly id: string; readonly reason: string }
+  | { readonly type: "message"; readonly message: MessageView }
+  | { readonly type: "clock"; readonly clock: Clock }
+  | { readonly type: "lobby"; readonly signups: readonly Signup[] }
+  | { readonly type: "review"; readonly phase: Phase };

@@ -1,0 +1,494 @@
+import cookie from "@fastify/cookie";
+import helmet from "@fastify/helmet";
+import rateLimit from "@fastify/rate-limit";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import type { Lang } from "@forum-mafia/engine";
+import { exportReplay } from "@forum-mafia/engine";
+import { nickKey } from "@forum-mafia/forum";
+import * as P from "@forum-mafia/protocol";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { z } from "zod";
+import { Accounts, SESSION_COOKIE, SESSION_DAYS } from "./auth.ts";
+import type { Clock } from "./clock.ts";
+import { isTimeZone } from "./deadline.ts";
+import { nightDraft } from "./draft.ts";
+import { ApiError, conflict, forbidden, notFound } from "./errors.ts";
+import { Games } from "./games.ts";
+import { openApiDocument, type RouteDoc } from "./openapi.ts";
+import type { Store, UserRecord } from "./store.ts";
+import { Streams } from "./stream.ts";
+import { viewerOf } from "./viewer.ts";
+import { channels, gameDetail, gameView, posts, summaryOf } from "./views.ts";
+
+export interface AppOptions {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly games: Games;
+  /** Requests per minute per session (or address); auth routes get a tenth of it. 0 turns limits off. */
+  readonly rateLimit?: number;
+  readonly secureCookies?: boolean;
+  readonly logger?: boolean;
+}
+
+const BODY_LIMIT = 64 * 1024;
+
+declare module "fastify" {
+  interface FastifyRequest {
+    user: UserRecord | null;
+  }
+}
+
+/** The field path and zod's message, e.g. `night.amount: Too small: expected number to be >=1`. */
+function invalid(where: string, error: z.ZodError): ApiError {
+  const issue = error.issues[0]!;
+  const path = issue.path.length ? issue.path.join(".") : where;
+  const message =
+    issue.code === "unrecognized_keys"
+      ? `${issue.path.length ? path + ": " : ""}unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${k}"`).join(", ")}`
+      : `${path}: ${issue.message}`;
+  return new ApiError(400, "invalid", message);
+}
+
+function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw invalid(where, r.error);
+  return r.data;
+}
+
+const noBody = z.strictObject({});
+const channelParams = z.strictObject({
+  id: z.string().min(1).max(32),
+  channel: z.union([
+    z.enum(["mafia", "pair", "spectators"]),
+    z.templateLiteral(["gm:", z.number().int().min(0).max(63)]),
+  ]),
+});
+const postParams = z.strictObject({ id: z.string().min(1).max(32), postId: z.string().min(1).max(32) });
+const pageQuery = z.strictObject({
+  after: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+const langQuery = z.strictObject({ lang: z.enum(["ru", "en"]).optional() });
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const { store, clock, games } = opts;
+  const accounts = new Accounts(store, clock);
+  const streams = new Streams(games);
+  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: BODY_LIMIT, trustProxy: false });
+  const limit = opts.rateLimit ?? 600;
+
+  // CSRF: only JSON bodies are accepted (a cross-site form cannot send one without a CORS preflight, which
+  // this server never grants), the session cookie is SameSite=Lax, and a foreign Origin is refused.
+  app.removeContentTypeParser("text/plain");
+  await app.register(cookie);
+  await app.register(helmet, { contentSecurityPolicy: false });
+  if (limit > 0)
+    await app.register(rateLimit, {
+      max: limit,
+      timeWindow: 60_000,
+      keyGenerator: (req) => req.cookies[SESSION_COOKIE] ?? req.ip,
+      errorResponseBuilder: (_req, ctx) => ({
+        statusCode: 429,
+        error: {
+          code: "rate-limited",
+          message: `too many requests: at most ${ctx.max} a minute, retry in ${ctx.after}`,
+        },
+      }),
+    });
+
+  app.decorateRequest("user", null);
+  app.addHook("onRequest", async (req) => {
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      const origin = req.headers.origin;
+      if (origin !== undefined && origin !== "null") {
+        let host: string;
+        try {
+          host = new URL(origin).host;
+        } catch {
+          throw forbidden("csrf", "the request's Origin is not this site");
+        }
+        if (host !== req.headers.host) throw forbidden("csrf", "the request's Origin is not this site");
+      } else if (origin === "null") throw forbidden("csrf", "the request's Origin is not this site");
+    }
+    req.user = await accounts.userOf(req.cookies[SESSION_COOKIE]);
+  });
+
+  app.setErrorHandler((error: unknown, _req, reply) => {
+    if (error instanceof ApiError) {
+      return reply.status(error.status).send({
+        error: {
+          code: error.code,
+          message: error.message,
+          ...(error.clause ? { clause: error.clause } : {}),
+        },
+      });
+    }
+    const e = error as { statusCode?: number; code?: string; message?: string };
+    if (e.statusCode === 429) return reply.status(429).send(error);
+    if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
+      const message =
+        e.code === "FST_ERR_CTP_BODY_TOO_LARGE"
+          ? `body: larger than ${BODY_LIMIT} bytes`
+          : e.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE"
+            ? "body: expected Content-Type application/json"
+            : e.code === "FST_ERR_CTP_EMPTY_JSON_BODY"
+              ? "body: empty JSON body"
+              : `body: ${e.message ?? "bad request"}`;
+      return reply.status(e.statusCode).send({ error: { code: e.code ?? "bad-request", message } });
+    }
+    app.log.error(error);
+    return reply.status(500).send({ error: { code: "internal", message: "internal error" } });
+  });
+  app.setNotFoundHandler((req, reply) =>
+    reply
+      .status(404)
+      .send({ error: { code: "not-found", message: `no route ${req.method} ${req.url.split("?")[0]}` } }),
+  );
+
+  const need = (req: FastifyRequest): UserRecord => {
+    if (!req.user)
+      throw new ApiError(401, "unauthenticated", "log in first: no valid session (it may have expired)");
+    return req.user;
+  };
+  const langOf = (req: FastifyRequest): Lang => {
+    const q = langQuery.safeParse({ lang: (req.query as { lang?: string }).lang });
+    return (q.success && q.data.lang) || req.user?.lang || "ru";
+  };
+
+  const docs: RouteDoc[] = [];
+  type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+  const route = (
+    method: "GET" | "POST" | "PATCH" | "DELETE",
+    url: string,
+    doc: Omit<RouteDoc, "method" | "url">,
+    handler: Handler,
+    config: { rateLimit?: { max: number; timeWindow: number } } = {},
+  ): void => {
+    docs.push({ method, url, ...doc });
+    app.route({
+      method,
+      url,
+      config,
+      handler: async (req, reply) => {
+        if (doc.body === undefined && method !== "GET" && req.body !== undefined && req.body !== null)
+          parse(noBody, req.body, "body");
+        const out = await handler(req, reply);
+        return reply.sent ? reply : reply.send(out ?? { ok: true });
+      },
+    });
+  };
+  const body = <T extends z.ZodType>(req: FastifyRequest, schema: T): z.infer<T> =>
+    parse(schema, req.body ?? {}, "body");
+  const params = (req: FastifyRequest): string => parse(P.idParams, req.params, "id").id;
+  const authLimit =
+    limit > 0 ? { rateLimit: { max: Math.max(5, Math.floor(limit / 10)), timeWindow: 60_000 } } : {};
+
+  const setSession = async (reply: FastifyReply, user: UserRecord): Promise<void> => {
+    const s = await accounts.openSession(user.id);
+    reply.setCookie(SESSION_COOKIE, s.token, {
+      httpOnly: true,
+      sameSite: "lax",
+      secure: opts.secureCookies ?? false,
+      path: "/",
+      maxAge: SESSION_DAYS * 86_400,
+    });
+  };
+  const userView = (u: UserRecord): P.UserView => ({
+    id: u.id,
+    nick: u.nick,
+    timeZone: u.timeZone,
+    lang: u.lang,
+  });
+
+  // ——— accounts ———
+  route(
+    "POST",
+    "/api/register",
+    { summary: "Create an account and log in", body: P.registerSchema, tag: "accounts" },
+    async (req, reply) => {
+      const b = body(req, P.registerSchema);
+      const user = await accounts.register(b.nick, b.password, b.timeZone);
+      await setSession(reply, user);
+      return reply.status(201).send({ user: userView(user) });
+    },
+    authLimit,
+  );
+  route(
+    "POST",
+    "/api/login",
+    { summary: "Log in", body: P.credentialsSchema, tag: "accounts" },
+    async (req, reply) => {
+      const b = body(req, P.credentialsSchema);
+      const user = await accounts.login(b.nick, b.password);
+      await setSession(reply, user);
+      return { user: userView(user) };
+    },
+    authLimit,
+  );
+  route("POST", "/api/logout", { summary: "Log out", tag: "accounts" }, async (req, reply) => {
+    await accounts.closeSession(req.cookies[SESSION_COOKIE]);
+    reply.clearCookie(SESSION_COOKIE, { path: "/" });
+    return { ok: true };
+  });
+  route("GET", "/api/me", { summary: "The logged-in user", tag: "accounts" }, async (req) => ({
+    user: userView(need(req)),
+  }));
+  route(
+    "PATCH",
+    "/api/me",
+    { summary: "Change the time zone or language", body: P.profileSchema, tag: "accounts" },
+    async (req) => {
+      const user = need(req);
+      const b = body(req, P.profileSchema);
+      if (b.timeZone !== undefined && !isTimeZone(b.timeZone))
+        throw new ApiError(400, "invalid", `timeZone: unknown time zone ${JSON.stringify(b.timeZone)}`);
+      await store.updateUser(user.id, b);
+      return { user: userView((await store.userById(user.id))!) };
+    },
+  );
+
+  // ——— games ———
+  route(
+    "GET",
+    "/api/health",
+    { summary: "A bare endpoint that does no work (the benchmark's baseline)", tag: "meta" },
+    async () => ({ ok: true }),
+  );
+  route("GET", "/api/games", { summary: "Every game, newest first", tag: "games" }, async () => ({
+    games: [...games.rooms.values()].reverse().map(summaryOf),
+  }));
+  route(
+    "POST",
+    "/api/games",
+    { summary: "Create a game (you are its GM)", body: P.createGameSchema, tag: "games" },
+    async (req, reply) => {
+      const user = need(req);
+      const id = await games.create(user, body(req, P.createGameSchema));
+      return reply.status(201).send({ id });
+    },
+  );
+  route("GET", "/api/games/:id", { summary: "The game as you may see it", tag: "games" }, async (req) => {
+    const room = games.room(params(req));
+    return gameDetail(room, viewerOf(room, req.user?.id ?? null), req.user?.id ?? null, langOf(req));
+  });
+  route(
+    "POST",
+    "/api/games/:id/signup",
+    { summary: "Sign up (17 seats, then the reserve list)", tag: "games" },
+    async (req) => {
+      await games.signup(need(req), params(req));
+    },
+  );
+  route(
+    "DELETE",
+    "/api/games/:id/signup",
+    { summary: "Withdraw before the start", tag: "games" },
+    async (req) => {
+      await games.withdraw(need(req), params(req));
+    },
+  );
+  route(
+    "POST",
+    "/api/games/:id/start",
+    { summary: "GM: deal the roles and start night 1 (S1, F1, G4)", body: P.startSchema, tag: "gm" },
+    async (req) => {
+      await games.start(need(req), params(req), body(req, P.startSchema).deal);
+    },
+  );
+  route(
+    "POST",
+    "/api/games/:id/actions",
+    { summary: "Submit, replace or pass your night action (O1)", body: P.actionSchema, tag: "play" },
+    async (req) => {
+      await games.act(need(req), params(req), body(req, P.actionSchema));
+    },
+  );
+  route(
+    "POST",
+    "/api/games/:id/votes",
+    { summary: "Vote red or blue (V1–V7)", body: P.voteSchema, tag: "play" },
+    async (req) => {
+      await games.vote(need(req), params(req), body(req, P.voteSchema));
+    },
+  );
+  route(
+    "GET",
+    "/api/games/:id/posts",
+    { summary: "The game thread", query: pageQuery, tag: "play" },
+    async (req) => {
+      const room = games.room(params(req));
+      const q = parse(pageQuery, req.query, "query");
+      return posts(room, q.after, q.limit);
+    },
+  );
+  route(
+    "POST",
+    "/api/games/:id/posts",
+    { summary: "Post in the game thread; a coloured nick is a vote (V2)", body: P.postSchema, tag: "play" },
+    async (req, reply) => {
+      const id = await games.post(need(req), params(req), body(req, P.postSchema).text);
+      return reply.status(201).send({ id });
+    },
+  );
+  route(
+    "GET",
+    "/api/games/:id/channels/:channel",
+    { summary: "A private channel you belong to", tag: "play" },
+    async (req) => {
+      const p = parse(channelParams, req.params, "channel");
+      const room = games.room(p.id);
+      const c = channels(room, viewerOf(room, req.user?.id ?? null)).find((ch) => ch.id === p.channel);
+      if (!c) throw forbidden("channel/not-member", `you are not a member of the channel ${p.channel}`, "G6");
+      return c;
+    },
+  );
+  route(
+    "POST",
+    "/api/games/:id/channels/:channel",
+    { summary: "Write in a private channel (S2, G6–G8)", body: P.messageSchema, tag: "play" },
+    async (req, reply) => {
+      const p = parse(channelParams, req.params, "channel");
+      await games.message(need(req), p.id, p.channel, body(req, P.messageSchema).text);
+      return reply.status(201).send({ ok: true });
+    },
+  );
+  route(
+    "GET",
+    "/api/games/:id/stream",
+    { summary: "Live updates (server-sent events); resumes from Last-Event-ID", tag: "play" },
+    async (req, reply) => {
+      const room = games.room(params(req));
+      const q = z
+        .strictObject({ after: z.coerce.number().int().min(0).optional(), lang: z.string().optional() })
+        .safeParse(req.query);
+      const header = req.headers["last-event-id"];
+      const after = Number(
+        typeof header === "string" && /^\d+$/.test(header) ? header : ((q.success ? q.data.after : 0) ?? 0),
+      );
+      streams.open(room, req.user?.id ?? null, after, req, reply);
+    },
+  );
+
+  // ——— the GM ———
+  const gm = (
+    url: string,
+    summary: string,
+    schema: z.ZodType | undefined,
+    run: (user: UserRecord, id: string, b: never) => Promise<void>,
+  ): void =>
+    route(
+      "POST",
+      `/api/games/:id/gm/${url}`,
+      { summary: `GM: ${summary}`, ...(schema ? { body: schema } : {}), tag: "gm" },
+      async (req) => {
+        const b = schema ? body(req, schema) : undefined;
+        await run(need(req), params(req), b as never);
+      },
+    );
+  gm("extend", "extend the phase", P.extendSchema, (u, id, b: z.infer<typeof P.extendSchema>) =>
+    games.extend(u, id, b.minutes),
+  );
+  gm("close", "close the phase now (in review mode a night then awaits review)", undefined, (u, id) =>
+    games.closePhase(u, id),
+  );
+  gm("pause", "pause the game's clock", undefined, (u, id) => games.pause(u, id));
+  gm("resume", "resume the game's clock", undefined, (u, id) => games.resume(u, id));
+  gm(
+    "council",
+    "answer the council question (M2c)",
+    P.councilSchema,
+    (u, id, b: z.infer<typeof P.councilSchema>) => games.answerCouncil(u, id, b.answer),
+  );
+  gm("rolls", "fix rolls with a reason (F2)", P.rollsSchema, (u, id, b: z.infer<typeof P.rollsSchema>) =>
+    games.fixRolls(u, id, b.rolls, b.reason),
+  );
+  gm(
+    "reopen-mafia",
+    "reopen the mafia's action as the G10 penalty",
+    P.reasonSchema,
+    (u, id, b: z.infer<typeof P.reasonSchema>) => games.reopenMafia(u, id, b.reason),
+  );
+  gm("publish", "publish the night's results", undefined, (u, id) => games.publish(u, id));
+  gm(
+    "modkill",
+    "modkill a player at the end of the phase (G5, F2)",
+    P.modkillSchema,
+    (u, id, b: z.infer<typeof P.modkillSchema>) => games.modkill(u, id, b.seat, b.reason),
+  );
+  gm(
+    "replace",
+    "replace a player by a substitute (P4)",
+    P.replaceSchema,
+    async (u, id, b: z.infer<typeof P.replaceSchema>) => {
+      const sub = await store.userByNickKey(nickKey(b.nick));
+      if (!sub) throw notFound(`nick: no user ${JSON.stringify(b.nick)}`);
+      await games.replace(u, id, b.seat, sub, b.reason);
+    },
+  );
+  route(
+    "POST",
+    "/api/games/:id/posts/:postId/hide",
+    { summary: "GM: hide a post with a reason", body: P.hidePostSchema, tag: "gm" },
+    async (req) => {
+      const p = parse(postParams, req.params, "postId");
+      await games.hide(need(req), p.id, p.postId, body(req, P.hidePostSchema).reason);
+    },
+  );
+  route(
+    "GET",
+    "/api/games/:id/gm/draft",
+    { summary: "GM: the night's draft results with an explanation", tag: "gm" },
+    async (req) => {
+      const room = games.gmRoom(need(req), params(req));
+      if (room.status !== "running" || room.phase!.kind !== "night")
+        throw conflict("night/not-night", "there is no night to review");
+      return nightDraft(room, langOf(req));
+    },
+  );
+
+  // ——— after the end (R3, F1, F2) ———
+  const ended = (id: string) => {
+    const room = games.room(id);
+    if (room.status !== "ended") throw conflict("game/running", "published when the game ends (R3)", "R3");
+    return room;
+  };
+  route(
+    "GET",
+    "/api/games/:id/replay",
+    { summary: "The game as a REPLAY.md file (after the end)", tag: "games" },
+    async (req, reply) => {
+      const room = ended(params(req));
+      return reply
+        .header("content-disposition", `attachment; filename="forum-mafia-${room.id}.json"`)
+        .send(exportReplay(room.match!));
+    },
+  );
+  route(
+    "GET",
+    "/api/games/:id/log",
+    {
+      summary: "The published log: every GM decision with its reason, hidden posts (after the end)",
+      tag: "games",
+    },
+    async (req) => {
+      const room = ended(params(req));
+      return {
+        seed: room.seed,
+        overrides: room.match!.overrides,
+        moderation: room.moderation,
+        hiddenPosts: room.posts
+          .filter((p) => p.hidden)
+          .map((p) => ({ id: p.id, author: p.author, text: p.text, reason: p.hidden!.reason })),
+        view: gameView(room, { kind: "gm" }),
+      };
+    },
+  );
+
+  const document = openApiDocument(docs);
+  route("GET", "/api/openapi.json", { summary: "This document", tag: "meta" }, async () => document);
+  await app.register(swagger, { mode: "static", specification: { document: document as never } });
+  await app.register(swaggerUi, { routePrefix: "/api/docs" });
+  app.addHook("onClose", async () => streams.closeAll());
+  return app;
+}

@@ -1,0 +1,69 @@
+import type { CouncilAnswer, NightAction, RoleId, RollName, Vote } from "@forum-mafia/engine";
+import type { ChannelId, GameSettings } from "@forum-mafia/protocol";
+
+/**
+ * One accepted input to a game, as stored: the game's whole life is its list of entries, and the room in
+ * memory is rebuilt by applying them in order (room.ts). `at` is the server's clock when it was accepted;
+ * deadlines are worked out from it, so a rebuilt room has the same deadlines.
+ */
+export type Entry = { readonly at: number } & EntryBody;
+
+export type EntryBody =
+  | {
+      readonly kind: "created";
+      readonly gmId: string;
+      readonly gmNick: string;
+      readonly title: string;
+      readonly settings: GameSettings;
+    }
+  | { readonly kind: "signup"; readonly userId: string; readonly nick: string }
+  | { readonly kind: "withdraw"; readonly userId: string }
+  /** S1, F1: the seed (kept secret until the end) and, for a deal by hand, every seat's role. */
+  | {
+      readonly kind: "started";
+      readonly seed: string;
+      readonly hand: readonly RoleId[] | null;
+    }
+  | { readonly kind: "act"; readonly seat: number; readonly action: NightAction }
+  | { readonly kind: "vote"; readonly seat: number; readonly vote: Vote }
+  /** A post in the game thread; `vote` is the vote it cast (V2), applied with it. */
+  | {
+      readonly kind: "post";
+      readonly id: string;
+      readonly seat: number | null;
+      readonly text: string;
+      readonly vote: Vote | null;
+    }
+  | {
+      readonly kind: "message";
+      readonly id: string;
+      readonly channel: ChannelId;
+      readonly seat: number | null;
+      readonly text: string;
+    }
+  | { readonly kind: "hide"; readonly postId: string; readonly reason: string }
+  | { readonly kind: "council"; readonly answer: CouncilAnswer }
+  | {
+      readonly kind: "fixRolls";
+      readonly rolls: Partial<Readonly<Record<RollName, boolean>>>;
+      readonly reason: string;
+    }
+  | { readonly kind: "reopenMafia"; readonly reason: string }
+  /** G10: the night's deadline in review mode: intake closes and the GM reviews the draft. */
+  | { readonly kind: "intakeClosed" }
+  /** The night's results are published (the engine resolves it). */
+  | { readonly kind: "publishNight" }
+  | { readonly kind: "endDay" }
+  | { readonly kind: "modkill"; readonly seat: number; readonly reason: string }
+  | {
+      readonly kind: "replace";
+      readonly seat: number;
+      readonly userId: string;
+      readonly nick: string;
+      readonly reason: string;
+    }
+  | { readonly kind: "extend"; readonly ms: number }
+  | { readonly kind: "pause" }
+  | { readonly kind: "resume" };
+
+export type EntryKind = EntryBody["kind"];

@@ -1,0 +1,427 @@
+import { randomBytes } from "node:crypto";
+import {
+  castVote,
+  channelsFor,
+  checkModkill,
+  checkNewName,
+  checkVote,
+  isRejection,
+  ROLE_IDS as ENGINE_ROLE_IDS,
+  DEFAULT_ROLES,
+  submitNightAction,
+  type NightAction,
+  type Vote,
+} from "@forum-mafia/engine";
+import { nickKey, votesInPost } from "@forum-mafia/forum";
+import type { ActionRequest, ChannelId, CreateGame, RoleId } from "@forum-mafia/protocol";
+import { nanoid } from "nanoid";
+import type { Clock } from "./clock.ts";
+import type { Entry, EntryBody } from "./entries.ts";
+import { badRequest, conflict, forbidden, notFound, refused } from "./errors.ts";
+import { Room } from "./room.ts";
+import type { Store, UserRecord } from "./store.ts";
+import { viewerOf, type Viewer } from "./viewer.ts";
+import { checkDraft } from "./draft.ts";
+
+/** protocol's role list must be the engine's (checked by the compiler). */
+const ROLES_MATCH: readonly RoleId[] = ENGINE_ROLE_IDS;
+void ROLES_MATCH;
+
+type Listener = (room: Room, from: number) => void;
+
+/**
+ * The games: one in-memory room per game, rebuilt from its log on start. Every command is checked against
+ * the room, turned into entries, applied, and answered only once the entries are durable (STYLE.md: "read,
+ * decide, append with the expected sequence number, publish views"). JavaScript runs one command at a time,
+ * so each game's commands are applied in a single order; the store commits them in that order.
+ */
+export class Games {
+  readonly rooms = new Map<string, Room>();
+  private readonly listeners = new Set<Listener>();
+  private readonly onDeadlineChange: (room: Room) => void;
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    onDeadlineChange: (room: Room) => void = () => {},
+  ) {
+    this.onDeadlineChange = onDeadlineChange;
+  }
+
+  async load(): Promise<void> {
+    for (const id of await this.store.gameIds()) {
+      const room = new Room(id);
+      for (const entry of await this.store.entries(id)) room.apply(entry);
+      this.rooms.set(id, room);
+    }
+  }
+
+  /** Called with each room whose feed grew, after its entries are durable. */
+  listen(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  room(id: string): Room {
+    const room = this.rooms.get(id);
+    if (!room) throw notFound(`no game with id ${id}`);
+    return room;
+  }
+
+  /** Apply entries in memory at once (so the next command sees them), answer once they are on disk. */
+  private async commit(room: Room, bodies: readonly EntryBody[]): Promise<void> {
+    const at = this.clock.now();
+    const entries = bodies.map((b): Entry => ({ at, ...b }));
+    const seq = room.seq;
+    const feedBefore = room.feed.length;
+    for (const e of entries) room.apply(e);
+    try {
+      await this.store.append(room.id, seq, entries);
+    } catch (error) {
+      // Memory is ahead of the disk: the only safe way on is to stop and rebuild from the log.
+      console.error(`fatal: game ${room.id}: could not store entries: ${String(error)}`);
+      process.exit(70);
+    }
+    this.onDeadlineChange(room);
+    for (const l of this.listeners) l(room, feedBefore);
+  }
+
+  async create(user: UserRecord, body: CreateGame): Promise<string> {
+    const id = nanoid(10);
+    const room = new Room(id);
+    this.rooms.set(id, room);
+    await this.commit(room, [
+      {
+        kind: "created",
+        gmId: user.id,
+        gmNick: user.nick,
+        title: body.title,
+        settings: {
+          night: body.night,
+          day: body.day,
+          dayDeadline: body.dayDeadline,
+          timeZone: user.timeZone,
+          options: body.options,
+          mode: body.mode,
+          seats: DEFAULT_ROLES.length,
+        },
+      },
+    ]);
+    return id;
+  }
+
+  async signup(user: UserRecord, id: string): Promise<void> {
+    const room = this.room(id);
+    if (room.status !== "signup") throw conflict("game/started", "signups are closed: the game has started");
+    if (room.gmId === user.id) throw conflict("signup/gm", "the GM cannot play in their own game");
+    if (room.signups.some((s) => s.userId === user.id))
+      throw conflict("signup/twice", "you have already signed up");
+    await this.commit(room, [{ kind: "signup", userId: user.id, nick: user.nick }]);
+  }
+
+  async withdraw(user: UserRecord, id: string): Promise<void> {
+    const room = this.room(id);
+    if (!room.signups.some((s) => s.userId === user.id))
+      throw conflict("signup/none", "you are not signed up");
+    if (room.status !== "signup")
+      throw conflict("game/started", "the game has started: ask the GM for a replacement (P4)", "P4");
+    await this.commit(room, [{ kind: "withdraw", userId: user.id }]);
+  }
+
+  async start(user: UserRecord, id: string, deal: "random" | { hand: readonly RoleId[] }): Promise<void> {
+    const room = this.gmRoom(user, id);
+    if (room.status !== "signup") throw conflict("game/started", "the game has already started");
+    const seats = room.settings.seats;
+    if (room.signups.length < seats)
+      throw conflict("start/seats", `the game needs ${seats} players and has ${room.signups.length}`, "S3");
+    let hand: RoleId[] | null = null;
+    if (deal !== "random") {
+      if (deal.hand.length !== seats)
+        throw badRequest("deal.hand", `deal.hand: expected ${seats} roles, one per seat`, "S1");
+      const want = [...DEFAULT_ROLES].sort().join();
+      if ([...deal.hand].sort().join() !== want)
+        throw badRequest(
+          "deal.hand",
+          "deal.hand: the roles must be exactly the game's role list (RULES.md §1)",
+          "S3",
+        );
+      hand = [...deal.hand];
+    }
+    // F1: a fresh secret seed; its SHA-256 is published at once, the seed itself at the end.
+    const seed = randomBytes(32).toString("hex");
+    await this.commit(room, [{ kind: "started", seed, hand }]);
+  }
+
+  private playerSeat(user: UserRecord, room: Room): number {
+    if (room.status === "signup") throw conflict("game/not-started", "the game has not started");
+    if (room.status === "ended") throw conflict("game/over", "the game is over", "W1");
+    const seat = room.seatOf(user.id);
+    if (seat === null) throw forbidden("not-a-player", "you hold no seat in this game");
+    return seat;
+  }
+
+  async act(user: UserRecord, id: string, req: ActionRequest): Promise<void> {
+    const room = this.room(id);
+    const seat = this.playerSeat(user, room);
+    const action = toNightAction(req);
+    const m = room.match!;
+    const r = submitNightAction(m.state, m.night, seat, action);
+    if (isRejection(r)) throw refused(r);
+    await this.commit(room, [{ kind: "act", seat, action }]);
+  }
+
+  async vote(user: UserRecord, id: string, v: Vote): Promise<void> {
+    const room = this.room(id);
+    const seat = this.playerSeat(user, room);
+    this.checkVote(room, seat, v);
+    await this.commit(room, this.withEarlyClose(room, [{ kind: "vote", seat, vote: v }], seat, v));
+  }
+
+  private checkVote(room: Room, seat: number, v: Vote): void {
+    const m = room.match!;
+    const bad = checkVote(m.state, m.day, seat, v);
+    if (bad) throw refused(bad);
+  }
+
+  /** V7: when this vote closes the day early, the day's end is stored with it, in the same commit. */
+  private withEarlyClose(room: Room, bodies: EntryBody[], seat: number, v: Vote): EntryBody[] {
+    if (!v.early) return bodies;
+    const m = room.match!;
+    const next = castVote(m.state, m.day, seat, v); // pure: the ballots as they would be
+    return !isRejection(next) && next.closedEarly ? [...bodies, { kind: "endDay" }] : bodies;
+  }
+
+  async post(user: UserRecord, id: string, text: string): Promise<string> {
+    const room = this.room(id);
+    if (room.status === "signup") throw conflict("game/not-started", "the thread opens when the game starts");
+    const isGm = room.gmId === user.id;
+    const seat = room.seatOf(user.id);
+    if (!isGm && seat === null)
+      throw forbidden("not-a-player", "only the players and the GM write in the game thread");
+    let vote: Vote | null = null;
+    if (seat !== null && room.status === "running") {
+      const p = room.match!.state.players[seat]!;
+      if (!p.alive)
+        throw forbidden("post/dead", `${p.name} is dead and cannot post in the game thread`, "G7");
+      vote = this.voteInPost(room, seat, text);
+    }
+    const postId = nanoid(12);
+    const bodies: EntryBody[] = [{ kind: "post", id: postId, seat: isGm ? null : seat, text, vote }];
+    await this.commit(room, vote && seat !== null ? this.withEarlyClose(room, bodies, seat, vote) : bodies);
+    return postId;
+  }
+
+  /** V2: the post's last coloured vote, outside quotes, checked like a one-tap vote; none at night. */
+  private voteInPost(room: Room, seat: number, text: string): Vote | null {
+    const state = room.match!.state;
+    if (state.phase.kind !== "day") return null;
+    const names = state.players.map((p) => p.name);
+    const found = votesInPost(text, names);
+    const last = found[found.length - 1];
+    if (!last) return null;
+    const key = nickKey(last.name);
+    const target = names.findIndex((n) => nickKey(n) === key);
+    const v: Vote = { color: last.color, target, early: last.early };
+    this.checkVote(room, seat, v);
+    return v;
+  }
+
+  async message(user: UserRecord, id: string, channel: ChannelId, text: string): Promise<void> {
+    const room = this.room(id);
+    if (room.status === "signup")
+      throw conflict("game/not-started", "the channels open when the game starts");
+    const isGm = room.gmId === user.id;
+    const seat = room.seatOf(user.id);
+    if (!isGm) {
+      if (seat === null) throw forbidden("not-a-player", "you hold no seat in this game");
+      const may = channelsOf(room, seat).find((c) => c.id === channel);
+      if (!may) throw forbidden("channel/not-member", `you are not a member of the channel ${channel}`, "G6");
+      if (!may.canPost)
+        throw forbidden("channel/dead", `the dead cannot write in a channel of the living`, "G7");
+    } else if (channel.startsWith("gm:") && !room.match!.state.players[Number(channel.slice(3))]) {
+      throw notFound(`no seat ${channel.slice(3)}`);
+    }
+    await this.commit(room, [{ kind: "message", id: nanoid(12), channel, seat: isGm ? null : seat, text }]);
+  }
+
+  // ——— the GM ———
+
+  gmRoom(user: UserRecord, id: string): Room {
+    const room = this.room(id);
+    if (room.gmId !== user.id) throw forbidden("not-the-gm", "only the game's GM may do this");
+    return room;
+  }
+
+  private runningRoom(user: UserRecord, id: string): Room {
+    const room = this.gmRoom(user, id);
+    if (room.status !== "running") throw conflict("game/not-running", "the game is not running");
+    return room;
+  }
+
+  async extend(user: UserRecord, id: string, minutes: number): Promise<void> {
+    const room = this.runningRoom(user, id);
+    if (room.deadline === null && room.remaining === null)
+      throw conflict(
+        "clock/no-deadline",
+        "the phase has no deadline to extend: the night is awaiting your review",
+      );
+    await this.commit(room, [{ kind: "extend", ms: minutes * 60_000 }]);
+  }
+
+  async pause(user: UserRecord, id: string): Promise<void> {
+    const room = this.runningRoom(user, id);
+    if (room.paused) throw conflict("clock/paused", "the game is already paused");
+    await this.commit(room, [{ kind: "pause" }]);
+  }
+
+  async resume(user: UserRecord, id: string): Promise<void> {
+    const room = this.runningRoom(user, id);
+    if (!room.paused) throw conflict("clock/not-paused", "the game is not paused");
+    await this.commit(room, [{ kind: "resume" }]);
+  }
+
+  /** Close the phase now (the GM), or at its deadline (the scheduler). */
+  async closePhase(user: UserRecord, id: string): Promise<void> {
+    const room = this.runningRoom(user, id);
+    if (room.resultsPending)
+      throw conflict("night/pending", "the night is closed and awaits your review: publish it");
+    await this.commit(room, [this.phaseEnd(room)]);
+  }
+
+  private phaseEnd(room: Room): EntryBody {
+    if (room.phase!.kind === "day") return { kind: "endDay" };
+    return room.settings.mode === "review" ? { kind: "intakeClosed" } : { kind: "publishNight" };
+  }
+
+  /** The scheduler: the deadline has come. */
+  async deadlinePassed(id: string): Promise<void> {
+    const room = this.rooms.get(id);
+    if (!room || room.status !== "running" || room.paused || room.deadline === null) return;
+    if (room.deadline > this.clock.now()) return;
+    await this.commit(room, [this.phaseEnd(room)]);
+  }
+
+  private reviewRoom(user: UserRecord, id: string): Room {
+    const room = this.runningRoom(user, id);
+    if (room.phase!.kind !== "night") throw conflict("night/not-night", "it is not night");
+    return room;
+  }
+
+  async answerCouncil(user: UserRecord, id: string, answer: "yes" | "no" | "rejected"): Promise<void> {
+    const room = this.reviewRoom(user, id);
+    await this.commit(room, [{ kind: "council", answer }]);
+  }
+
+  async fixRolls(
+    user: UserRecord,
+    id: string,
+    rolls: Record<string, boolean | undefined>,
+    reason: string,
+  ): Promise<void> {
+    const room = this.reviewRoom(user, id);
+    const fixed = Object.fromEntries(Object.entries(rolls).filter(([, v]) => v !== undefined)) as Record<
+      string,
+      boolean
+    >;
+    if (Object.keys(fixed).length === 0)
+      throw badRequest("rolls", "rolls: name at least one roll to fix", "F2");
+    await this.commit(room, [{ kind: "fixRolls", rolls: fixed, reason }]);
+  }
+
+  async reopenMafia(user: UserRecord, id: string, reason: string): Promise<void> {
+    const room = this.reviewRoom(user, id);
+    if (!room.resultsPending)
+      throw conflict(
+        "night/intake-open",
+        "the night's intake is still open: the mafia can still change its action",
+        "G10",
+      );
+    await this.commit(room, [{ kind: "reopenMafia", reason }]);
+  }
+
+  async publish(user: UserRecord, id: string): Promise<void> {
+    const room = this.reviewRoom(user, id);
+    if (!room.resultsPending)
+      throw conflict(
+        "night/intake-open",
+        "the night has not closed yet: close it first (or wait for the deadline)",
+      );
+    const blocked = checkDraft(room);
+    if (blocked) throw conflict("night/draft-blocked", blocked, "M2c");
+    await this.commit(room, [{ kind: "publishNight" }]);
+  }
+
+  async modkill(user: UserRecord, id: string, seat: number, reason: string): Promise<void> {
+    const room = this.runningRoom(user, id);
+    const bad = checkModkill(room.match!.state, seat);
+    if (bad) throw refused(bad);
+    await this.commit(room, [{ kind: "modkill", seat, reason }]);
+  }
+
+  async replace(
+    user: UserRecord,
+    id: string,
+    seat: number,
+    substitute: UserRecord,
+    reason: string,
+  ): Promise<void> {
+    const room = this.runningRoom(user, id);
+    const state = room.match!.state;
+    const p = state.players[seat];
+    if (!p) throw notFound(`no seat ${seat}`);
+    if (!p.alive) throw conflict("replace/dead", `${p.name} is dead: only a living player is replaced`, "P4");
+    if (substitute.id === room.gmId) throw conflict("replace/gm", "the GM cannot take a seat", "P4");
+    if (room.seatOf(substitute.id) !== null)
+      throw conflict("replace/playing", `${substitute.nick} already plays in this game`, "P4");
+    const bad = checkNewName(
+      state.players.filter((_, i) => i !== seat),
+      substitute.nick,
+    );
+    if (bad) throw refused(bad);
+    await this.commit(room, [
+      { kind: "replace", seat, userId: substitute.id, nick: substitute.nick, reason },
+    ]);
+  }
+
+  async hide(user: UserRecord, id: string, postId: string, reason: string): Promise<void> {
+    const room = this.gmRoom(user, id);
+    const post = room.postById.get(postId);
+    if (!post) throw notFound(`no post ${postId}`);
+    if (post.hidden) throw conflict("post/hidden", "the post is already hidden");
+    await this.commit(room, [{ kind: "hide", postId, reason }]);
+  }
+
+  viewer(user: UserRecord | null, room: Room): Viewer {
+    return viewerOf(room, user?.id ?? null);
+  }
+}
+
+export function toNightAction(req: ActionRequest): NightAction {
+  switch (req.act) {
+    case "mafia":
+      return { act: "mafia", kill: req.kill, intimidate: req.intimidate };
+    case "council":
+      return { act: "council", question: req.question };
+    case "healFrom":
+      return { act: "healFrom", role: req.role };
+    case "pass":
+      return { act: "pass" };
+    default:
+      return { act: req.act, target: req.target };
+  }
+}
+
+export interface ChannelAccess {
+  readonly id: ChannelId;
+  readonly canPost: boolean;
+}
+
+/** The channels a seat belongs to (S2, G8) and its own channel with the GM. */
+export function channelsOf(room: Room, seat: number): ChannelAccess[] {
+  const list: ChannelAccess[] = channelsFor(room.match!.state, seat).map((m) => ({
+    id: m.channel,
+    canPost: m.canPost,
+  }));
+  list.push({ id: `gm:${seat}`, canPost: true });
+  return list;
+}

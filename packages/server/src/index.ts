@@ -1,0 +1,4 @@
+export * from "./server.ts";
+export * from "./store.ts";
+export * from "./sqlite-store.ts";
+export * from "./clock.ts";

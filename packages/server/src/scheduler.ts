@@ -1,0 +1,41 @@
+import type { Clock } from "./clock.ts";
+import type { Games } from "./games.ts";
+import type { Room } from "./room.ts";
+
+/**
+ * Advances phases at their deadlines. A deadline lives in the game's log (worked out from the entries), so
+ * after a restart `armAll` finds it again, and a deadline that passed while the server was down fires at once.
+ */
+export class Scheduler {
+  private readonly timers = new Map<string, { at: number; cancel: () => void }>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly fire: (gameId: string) => Promise<void>,
+  ) {}
+
+  armAll(games: Games): void {
+    for (const room of games.rooms.values()) this.arm(room);
+  }
+
+  arm(room: Room): void {
+    const at = room.status === "running" && !room.paused ? room.deadline : null;
+    const current = this.timers.get(room.id);
+    if (current && current.at === at) return;
+    current?.cancel();
+    this.timers.delete(room.id);
+    if (at === null) return;
+    const cancel = this.clock.at(at, () => {
+      this.timers.delete(room.id);
+      this.fire(room.id).catch((error: unknown) => {
+        console.error(`game ${room.id}: the deadline could not be applied: ${String(error)}`);
+      });
+    });
+    this.timers.set(room.id, { at, cancel });
+  }
+
+  stop(): void {
+    for (const t of this.timers.values()) t.cancel();
+    this.timers.clear();
+  }
+}

@@ -1,0 +1,55 @@
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "./app.ts";
+import { systemClock, type Clock } from "./clock.ts";
+import { Games } from "./games.ts";
+import { Scheduler } from "./scheduler.ts";
+import { SqliteStore } from "./sqlite-store.ts";
+import type { Store } from "./store.ts";
+
+export interface ServerOptions {
+  readonly store: Store;
+  readonly clock?: Clock;
+  readonly rateLimit?: number;
+  readonly logger?: boolean;
+}
+
+export interface Server {
+  readonly app: FastifyInstance;
+  readonly games: Games;
+  readonly scheduler: Scheduler;
+  close(): Promise<void>;
+}
+
+/** The whole server: the games rebuilt from the store, the scheduler armed, the HTTP app. */
+export async function createServer(opts: ServerOptions): Promise<Server> {
+  const clock = opts.clock ?? systemClock;
+  let scheduler: Scheduler | null = null;
+  const games = new Games(opts.store, clock, (room) => scheduler?.arm(room));
+  scheduler = new Scheduler(clock, (id) => games.deadlinePassed(id));
+  await games.load();
+  scheduler.armAll(games);
+  const app = await buildApp({
+    store: opts.store,
+    clock,
+    games,
+    ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
+    ...(opts.logger !== undefined ? { logger: opts.logger } : {}),
+  });
+  const s = scheduler;
+  return {
+    app,
+    games,
+    scheduler: s,
+    async close() {
+      s.stop();
+      await app.close();
+      await opts.store.close();
+    },
+  };
+}
+
+export function defaultStore(): SqliteStore {
+  const dir = process.env.DATA_DIR ?? "data";
+  return new SqliteStore(join(dir, "forum-mafia.sqlite"));
+}

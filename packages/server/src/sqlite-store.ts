@@ -1,0 +1,205 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import type { Entry } from "./entries.ts";
+import { SeqConflict, type SessionRecord, type Store, type UserRecord } from "./store.ts";
+
+/** Schema versions, applied in order on start; each runs once, in a transaction. */
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE users (
+     id TEXT PRIMARY KEY,
+     nick TEXT NOT NULL,
+     nick_key TEXT NOT NULL UNIQUE,
+     password_hash TEXT NOT NULL,
+     time_zone TEXT NOT NULL,
+     lang TEXT NOT NULL,
+     created_at INTEGER NOT NULL
+   );
+   CREATE TABLE sessions (
+     token_hash TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL REFERENCES users(id),
+     expires_at INTEGER NOT NULL
+   );
+   CREATE TABLE games (
+     id TEXT PRIMARY KEY,
+     position INTEGER NOT NULL
+   );
+   CREATE TABLE game_entries (
+     game_id TEXT NOT NULL REFERENCES games(id),
+     seq INTEGER NOT NULL,
+     body TEXT NOT NULL,
+     PRIMARY KEY (game_id, seq)
+   ) WITHOUT ROWID;`,
+];
+
+interface UserRow {
+  id: string;
+  nick: string;
+  nick_key: string;
+  password_hash: string;
+  time_zone: string;
+  lang: "ru" | "en";
+  created_at: number;
+}
+
+const toUser = (r: UserRow): UserRecord => ({
+  id: r.id,
+  nick: r.nick,
+  nickKey: r.nick_key,
+  passwordHash: r.password_hash,
+  timeZone: r.time_zone,
+  lang: r.lang,
+  createdAt: r.created_at,
+});
+
+interface Pending {
+  readonly gameId: string;
+  readonly seq: number;
+  readonly entries: readonly Entry[];
+  readonly done: (error: Error | null) => void;
+}
+
+/**
+ * Embedded SQLite (better-sqlite3) in WAL mode with synchronous=FULL, so every acknowledged write survives
+ * a crash or a power cut. Appends that arrive in the same turn of the event loop are committed together in
+ * one transaction (group commit): one fsync for many votes, and no caller is answered before its write is
+ * on disk.
+ */
+export class SqliteStore implements Store {
+  private readonly db: Database.Database;
+  private pending: Pending[] = [];
+  private flushing = false;
+  private readonly next = new Map<string, number>();
+
+  constructor(file: string) {
+    if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma("journal_mode = WAL");
+    this.db.pragma("synchronous = FULL");
+    this.db.pragma("foreign_keys = ON");
+    this.db.pragma("busy_timeout = 5000");
+    this.migrate();
+  }
+
+  private migrate(): void {
+    const version = this.db.pragma("user_version", { simple: true }) as number;
+    for (let v = version; v < MIGRATIONS.length; v++) {
+      this.db.transaction(() => {
+        this.db.exec(MIGRATIONS[v]!);
+        this.db.pragma(`user_version = ${v + 1}`);
+      })();
+    }
+  }
+
+  async createUser(u: UserRecord): Promise<"created" | "taken"> {
+    const r = this.db
+      .prepare(
+        `INSERT INTO users (id, nick, nick_key, password_hash, time_zone, lang, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (nick_key) DO NOTHING`,
+      )
+      .run(u.id, u.nick, u.nickKey, u.passwordHash, u.timeZone, u.lang, u.createdAt);
+    return r.changes === 1 ? "created" : "taken";
+  }
+
+  async userById(id: string): Promise<UserRecord | null> {
+    const r = this.db.prepare(`SELECT * FROM users WHERE id = ?`).get(id) as UserRow | undefined;
+    return r ? toUser(r) : null;
+  }
+
+  async userByNickKey(nickKey: string): Promise<UserRecord | null> {
+    const r = this.db.prepare(`SELECT * FROM users WHERE nick_key = ?`).get(nickKey) as UserRow | undefined;
+    return r ? toUser(r) : null;
+  }
+
+  async updateUser(id: string, change: { timeZone?: string; lang?: "ru" | "en" }): Promise<void> {
+    if (change.timeZone !== undefined)
+      this.db.prepare(`UPDATE users SET time_zone = ? WHERE id = ?`).run(change.timeZone, id);
+    if (change.lang !== undefined)
+      this.db.prepare(`UPDATE users SET lang = ? WHERE id = ?`).run(change.lang, id);
+  }
+
+  async createSession(tokenHash: string, s: SessionRecord): Promise<void> {
+    this.db
+      .prepare(`INSERT INTO sessions (token_hash, user_id, expires_at) VALUES (?, ?, ?)`)
+      .run(tokenHash, s.userId, s.expiresAt);
+  }
+
+  async session(tokenHash: string): Promise<SessionRecord | null> {
+    const r = this.db
+      .prepare(`SELECT user_id, expires_at FROM sessions WHERE token_hash = ?`)
+      .get(tokenHash) as { user_id: string; expires_at: number } | undefined;
+    return r ? { userId: r.user_id, expiresAt: r.expires_at } : null;
+  }
+
+  async deleteSession(tokenHash: string): Promise<void> {
+    this.db.prepare(`DELETE FROM sessions WHERE token_hash = ?`).run(tokenHash);
+  }
+
+  async gameIds(): Promise<string[]> {
+    return (this.db.prepare(`SELECT id FROM games ORDER BY position`).all() as { id: string }[]).map(
+      (r) => r.id,
+    );
+  }
+
+  append(gameId: string, seq: number, entries: readonly Entry[]): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ gameId, seq, entries, done: (e) => (e ? reject(e) : resolve()) });
+      if (!this.flushing) {
+        this.flushing = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private readonly insertGame = (): Database.Statement =>
+    this.db.prepare(`INSERT INTO games (id, position) VALUES (?, (SELECT COUNT(*) FROM games))`);
+
+  private flush(): void {
+    const batch = this.pending;
+    this.pending = [];
+    this.flushing = false;
+    const insert = this.db.prepare(`INSERT INTO game_entries (game_id, seq, body) VALUES (?, ?, ?)`);
+    const last = this.db.prepare(`SELECT MAX(seq) AS seq FROM game_entries WHERE game_id = ?`);
+    const insertGame = this.insertGame();
+    const failed = new Map<Pending, Error>();
+    const write = this.db.transaction(() => {
+      for (const p of batch) {
+        let expected = this.next.get(p.gameId);
+        if (expected === undefined) {
+          const row = last.get(p.gameId) as { seq: number | null };
+          expected = row.seq === null ? 0 : row.seq + 1;
+          if (row.seq === null && p.seq === 0) insertGame.run(p.gameId);
+        }
+        if (expected !== p.seq) {
+          failed.set(p, new SeqConflict(p.gameId, p.seq));
+          continue;
+        }
+        p.entries.forEach((e, i) => insert.run(p.gameId, p.seq + i, JSON.stringify(e)));
+        this.next.set(p.gameId, p.seq + p.entries.length);
+      }
+    });
+    try {
+      write();
+    } catch (error) {
+      // Nothing of the batch is on disk: every caller hears so (the server then stops, see GameService).
+      this.next.clear();
+      for (const p of batch) p.done(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    for (const p of batch) p.done(failed.get(p) ?? null);
+  }
+
+  async entries(gameId: string): Promise<Entry[]> {
+    const rows = this.db
+      .prepare(`SELECT body FROM game_entries WHERE game_id = ? ORDER BY seq`)
+      .all(gameId) as {
+      body: string;
+    }[];
+    return rows.map((r) => JSON.parse(r.body) as Entry);
+  }
+
+  async close(): Promise<void> {
+    if (this.pending.length > 0) this.flush();
+    this.db.close();
+  }
+}

@@ -1,0 +1,234 @@
+import {
+  actsFor,
+  checkNightAction,
+  dayAnnouncement,
+  gameEvents,
+  HEAL_FROM_ROLES,
+  legalTargets,
+  teamOf,
+  nightAnnouncement,
+  ROLE_CARDS,
+  viewFor,
+  voteCountPost,
+  type DayOutcome,
+  type GameView,
+  type Lang,
+  type NightOutcome,
+  type TargetedAct,
+  type Viewer as EngineViewer,
+} from "@forum-mafia/engine";
+import type {
+  ActionForm,
+  ChannelId,
+  ChannelView,
+  FeedItem,
+  GameDetail,
+  GameSummary,
+  MessageView,
+  PostView,
+  VoteCount,
+} from "@forum-mafia/protocol";
+import { channelsOf } from "./games.ts";
+import { postView, type FeedEntry, type Room } from "./room.ts";
+import type { Viewer } from "./viewer.ts";
+
+/**
+ * Everything here is built from what the viewer may see: the engine's view folded from the events the
+ * viewer may see (viewFor), the public thread, and the channels the viewer belongs to. Nothing is copied
+ * from the full state and then trimmed (STYLE.md, "Secrets").
+ */
+
+export function summaryOf(room: Room): GameSummary {
+  return {
+    id: room.id,
+    title: room.title,
+    gm: room.gmNick,
+    status: room.status,
+    phase: room.status === "running" ? room.phase : null,
+    signedUp: room.status === "signup" ? room.signups.length : room.seatUsers.length,
+    seats: room.settings.seats,
+    winner: room.match?.state.winner ?? null,
+  };
+}
+
+/** R3: when the game is over everyone sees what the GM saw (every role, action and roll). */
+function engineViewer(room: Room, viewer: Viewer): EngineViewer {
+  return room.status === "ended" ? { kind: "gm" } : viewer;
+}
+
+export function gameView(room: Room, viewer: Viewer): GameView | null {
+  if (!room.match) return null;
+  const roles = room.match.setup.players.map((p) => p.role);
+  return viewFor(gameEvents(room.match), engineViewer(room, viewer), roles);
+}
+
+export function gameDetail(room: Room, viewer: Viewer, userId: string | null, lang: Lang): GameDetail {
+  const view = gameView(room, viewer);
+  const started = room.match ? gameEvents(room.match)[0] : undefined;
+  const me: GameDetail["me"] =
+    viewer.kind === "gm"
+      ? { kind: "gm", seat: null }
+      : viewer.kind === "player"
+        ? { kind: "player", seat: viewer.seat }
+        : { kind: signupStatus(room, userId), seat: null };
+  return {
+    summary: summaryOf(room),
+    settings: room.settings,
+    signups: room.signupList(),
+    me,
+    clock: room.clock(),
+    commitment: started?.type === "gameStarted" ? started.commitment : null,
+    view,
+    roleCard: view?.me ? { role: view.me.role, lines: ROLE_CARDS[view.me.role][lang] } : null,
+    form: viewer.kind === "player" && view ? actionForm(room, viewer.seat, view) : null,
+    voteCount: voteCount(room, lang),
+    channels: channels(room, viewer),
+    announcements: announcements(room, lang),
+  };
+}
+
+/** The signup state of a user who holds no seat. */
+export function signupStatus(room: Room, userId: string | null): GameDetail["me"]["kind"] {
+  const i = userId === null ? -1 : room.signups.findIndex((s) => s.userId === userId);
+  if (i < 0) return "none";
+  return room.status === "signup" && i < room.settings.seats ? "signedUp" : "reserve";
+}
+
+/**
+ * O1, O1a: the acts and targets open to a player tonight. Every input here is something the player knows:
+ * their own role and last night's submission (O1b), who is alive, how many were alive at the night's start,
+ * and, for the mafia, who the mafia are (S2). T3c's "both mafia and maniac alive" is known too: while more
+ * than 10 are alive every death has been announced with its role (R1).
+ */
+export function actionForm(room: Room, seat: number, view: GameView): ActionForm | null {
+  const m = room.match!;
+  const state = m.state;
+  if (room.status !== "running" || state.phase.kind !== "night") return null;
+  const acts = actsFor(state, seat);
+  if (acts.length === 0) return null;
+  const out: ActionForm["acts"][number][] = [];
+  for (const act of acts) {
+    switch (act) {
+      case "mafia": {
+        const targets: number[] = [];
+        for (let t = 0; t < state.players.length; t++)
+          if (checkNightAction(state, seat, { act: "mafia", kill: [t], intimidate: [] }) === null)
+            targets.push(t);
+        out.push({ act, targets });
+        break;
+      }
+      case "healFrom": {
+        const roles = HEAL_FROM_ROLES.filter(
+          (role) => checkNightAction(state, seat, { act: "healFrom", role }) === null,
+        );
+        if (roles.length > 0) out.push({ act, targets: [], roles });
+        break;
+      }
+      case "council":
+      case "pass":
+        out.push({ act, targets: [] });
+        break;
+      default:
+        out.push({ act, targets: legalTargets(state, seat, act as TargetedAct) });
+    }
+  }
+  return {
+    acts: out,
+    mafiaLimits: acts.includes("mafia")
+      ? { kill: state.aliveAtStart === 3 ? 1 : 2, intimidate: state.aliveAtStart < 10 ? 2 : 3 }
+      : null,
+    submitted: view.submissions
+      .filter((s) => s.slot !== "own" || s.seat === seat)
+      .map((s) => ({ slot: s.slot, action: s.action })),
+  };
+}
+
+function voteCount(room: Room, lang: Lang): VoteCount | null {
+  const m = room.match;
+  if (!m || room.status !== "running" || m.state.phase.kind !== "day") return null;
+  const post = voteCountPost(m.day, m.state, lang);
+  const cannotVote: number[] = [];
+  const notVoted: number[] = [];
+  m.state.players.forEach((p, seat) => {
+    if (!p.alive) return;
+    if (m.state.day.silenced.includes(seat)) cannotVote.push(seat);
+    else if (!m.day.votes[seat]) notVoted.push(seat);
+  });
+  return { text: [post.title, ...post.lines].join("\n"), cannotVote, notVoted };
+}
+
+/** A1, A3: the published results, as the GM would post them (the engine writes only public lines here). */
+function announcements(room: Room, lang: Lang): GameDetail["announcements"] {
+  const m = room.match;
+  if (!m) return [];
+  return m.outcomes.map(({ outcome, players }) => {
+    const a =
+      outcome.phase.kind === "night"
+        ? nightAnnouncement(outcome as NightOutcome, players, lang)
+        : dayAnnouncement(outcome as DayOutcome, players, lang);
+    return { phase: outcome.phase, lines: [a.title, ...a.lines] };
+  });
+}
+
+/** The channels the viewer belongs to, with their messages; the GM reads every channel. */
+export function channels(room: Room, viewer: Viewer): ChannelView[] {
+  if (!room.match || viewer.kind === "public") return [];
+  if (viewer.kind === "player")
+    return channelsOf(room, viewer.seat).map((c) =>
+      channelView(room, c.id, room.status === "running" && c.canPost),
+    );
+  const ids: ChannelId[] = ["mafia", "pair", "spectators"];
+  room.match.state.players.forEach((_, seat) => ids.push(`gm:${seat}`));
+  return ids.map((id) => channelView(room, id, room.status !== "signup"));
+}
+
+function channelView(room: Room, id: ChannelId, canPost: boolean): ChannelView {
+  return { id, canPost, messages: (room.messages.get(id) ?? []).map(messageView) };
+}
+
+const messageView = (m: MessageView): MessageView => ({
+  id: m.id,
+  channel: m.channel,
+  seat: m.seat,
+  author: m.author,
+  html: m.html,
+  at: m.at,
+});
+
+export function posts(room: Room, after: number, limit: number): { posts: PostView[]; total: number } {
+  return { posts: room.posts.slice(after, after + limit).map(postView), total: room.posts.length };
+}
+
+/** Whether a feed entry goes to this viewer: its audience was fixed when it was appended. */
+export function mayReceive(room: Room, entry: FeedEntry, viewer: Viewer): boolean {
+  const a = entry.audience;
+  switch (a.to) {
+    case "everyone":
+      return true;
+    case "gm":
+      return viewer.kind === "gm";
+    case "seats":
+      return viewer.kind === "gm" || (viewer.kind === "player" && a.seats.includes(viewer.seat));
+    case "team": {
+      if (viewer.kind === "gm") return true;
+      if (viewer.kind !== "player") return false;
+      return teamOf(room.match!.setup.players[viewer.seat]!.role) === a.team;
+    }
+    default: {
+      const never: never = a;
+      throw new Error(`unknown audience ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** The viewer's own stream: the feed items they may receive, numbered from 1 in their own order. */
+export function streamFor(room: Room, viewer: Viewer, after: number): { id: number; item: FeedItem }[] {
+  const out: { id: number; item: FeedItem }[] = [];
+  let n = 0;
+  for (const entry of room.feed) {
+    if (!mayReceive(room, entry, viewer)) continue;
+    n++;
+    if (n > after) out.push({ id: n, item: entry.item });
+  }
+  return out;
+}

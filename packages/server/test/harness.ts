@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Clock } from "../src/clock.ts";
+import { createServer, type Server } from "../src/server.ts";
+import { SqliteStore } from "../src/sqlite-store.ts";
+
+/** A clock the test moves by hand: timers fire when `advance` passes them. */
+export class FakeClock implements Clock {
+  private t: number;
+  private timers: { at: number; fn: () => void; id: number }[] = [];
+  private nextId = 0;
+  constructor(start = Date.UTC(2026, 10, 30, 9, 0)) {
+    this.t = start;
+  }
+  now(): number {
+    return this.t;
+  }
+  at(at: number, fn: () => void): () => void {
+    const id = this.nextId++;
+    this.timers.push({ at, fn, id });
+    return () => {
+      this.timers = this.timers.filter((x) => x.id !== id);
+    };
+  }
+  /** Move time on, firing each due timer in order; waits for the work each one starts. */
+  async advance(ms: number): Promise<void> {
+    const end = this.t + ms;
+    for (;;) {
+      const due = this.timers.filter((x) => x.at <= end).sort((a, b) => a.at - b.at)[0];
+      if (!due) break;
+      this.timers = this.timers.filter((x) => x !== due);
+      this.t = Math.max(this.t, due.at);
+      due.fn();
+      await settle();
+    }
+    this.t = end;
+  }
+}
+
+/** Let pending I/O and group commits finish. */
+export const settle = async (): Promise<void> => {
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+};
+
+export interface TestServer {
+  server: Server;
+  clock: FakeClock;
+  dir: string;
+  file: string;
+  restart(): Promise<TestServer>;
+  close(): Promise<void>;
+}
+
+/** A server on a temporary SQLite file, with a fake clock and no rate limits. */
+export async function testServer(
+  opts: { dir?: string; clock?: FakeClock; rateLimit?: number } = {},
+): Promise<TestServer> {
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "fm-server-"));
+  const file = join(dir, "forum-mafia.sqlite");
+  const clock = opts.clock ?? new FakeClock();
+  const server = await createServer({ store: new SqliteStore(file), clock, rateLimit: opts.rateLimit ?? 0 });
+  const t: TestServer = {
+    server,
+    clock,
+    dir,
+    file,
+    async restart() {
+      await server.close();
+      return testServer({
+        dir,
+        clock,
+        ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
+      });
+    },
+    async close() {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return t;
+}

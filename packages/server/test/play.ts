@@ -1,0 +1,174 @@
+import type { ActionForm, GameDetail, NightDraft } from "@forum-mafia/protocol";
+import { Client } from "./client.ts";
+import type { TestServer } from "./harness.ts";
+
+export const NICKS = [
+  "Аня",
+  "Борис",
+  "Вика",
+  "Гоша",
+  "Даша",
+  "Егор",
+  "Ёлка",
+  "Женя",
+  "Зоя",
+  "Игорь",
+  "Катя",
+  "Лёва",
+  "Маша",
+  "Ника",
+  "Олег",
+  "Петя",
+  "Рома",
+];
+
+/** A small seeded generator for test drivers (mulberry32). */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
+
+export interface Table {
+  gm: Client;
+  players: Client[];
+  id: string;
+}
+
+export const NIGHT_MS = 12 * 3_600_000;
+export const DAY_MS = 24 * 3_600_000;
+
+/** Register a GM and 17 players, create a game, sign everyone up and start it. */
+export async function setUpGame(
+  t: TestServer,
+  mode: "automatic" | "review",
+  deal: "random" | { hand: string[] } = "random",
+): Promise<Table> {
+  const app = () => t.server.app;
+  const gm = new Client(app, "Ведущий");
+  expectOk(await gm.register());
+  const created = await gm.post<{ id: string }>("/api/games", {
+    title: "Тестовая партия",
+    night: { amount: 12, unit: "hours" },
+    day: { amount: 24, unit: "hours" },
+    mode,
+  });
+  expectOk(created);
+  const id = created.body.id;
+  const players: Client[] = [];
+  for (const nick of NICKS) {
+    const c = new Client(app, nick);
+    expectOk(await c.register());
+    expectOk(await c.post(`/api/games/${id}/signup`));
+    players.push(c);
+  }
+  expectOk(await gm.post(`/api/games/${id}/start`, { deal }));
+  return { gm, players, id };
+}
+
+export function expectOk(r: { status: number; raw: string }): void {
+  if (r.status >= 300) throw new Error(`expected success, got ${r.status}: ${r.raw}`);
+}
+
+export const detail = async (c: Client, id: string): Promise<GameDetail> =>
+  (await c.get<GameDetail>(`/api/games/${id}`)).body;
+
+/** A random legal-looking action from the player's form (the server still checks it). */
+export function randomAction(r: () => number, form: ActionForm): Record<string, unknown> | null {
+  const acts = form.acts.filter(
+    (a) => a.act === "pass" || a.act === "council" || a.targets.length > 0 || (a.roles?.length ?? 0) > 0,
+  );
+  if (acts.length === 0) return null;
+  const a = pick(r, acts);
+  switch (a.act) {
+    case "pass":
+      return { act: "pass" };
+    case "council":
+      return { act: "council", question: "Жив ли маньяк?" };
+    case "mafia":
+      return { act: "mafia", kill: [pick(r, a.targets)] };
+    case "healFrom":
+      return { act: "healFrom", role: pick(r, a.roles!) };
+    default:
+      return { act: a.act, target: pick(r, a.targets) };
+  }
+}
+
+/**
+ * One night: every player with a form acts (now and then someone forgets, for P2), then the deadline
+ * passes; in review mode the GM reads the draft, answers the council if asked, and publishes.
+ */
+export async function playNight(
+  t: TestServer,
+  table: Table,
+  r: () => number,
+  mode: "automatic" | "review",
+): Promise<void> {
+  for (const p of table.players) {
+    const d = await detail(p, table.id);
+    if (!d.form || r() < 0.05) continue;
+    const action = randomAction(r, d.form);
+    if (!action) continue;
+    const res = await p.post(`/api/games/${table.id}/actions`, action);
+    if (res.status !== 200) await p.post(`/api/games/${table.id}/actions`, { act: "pass" });
+  }
+  await t.clock.advance(NIGHT_MS);
+  if (mode === "review") {
+    const draft = (await table.gm.get<NightDraft>(`/api/games/${table.id}/gm/draft`)).body;
+    if (draft.blocked)
+      expectOk(await table.gm.post(`/api/games/${table.id}/gm/council`, { answer: pick(r, ["yes", "no"]) }));
+    expectOk(await table.gm.post(`/api/games/${table.id}/gm/publish`));
+  }
+}
+
+/** One day: the living vote, some by a one-tap call, some by a coloured nick in a post (V2); then the deadline. */
+export async function playDay(t: TestServer, table: Table, r: () => number): Promise<void> {
+  for (const p of table.players) {
+    const d = await detail(p, table.id);
+    if (!d.view || d.me.seat === null || d.summary.status !== "running" || d.view.phase.kind !== "day")
+      continue;
+    const me = d.view.seats[d.me.seat]!;
+    if (!me.alive) continue;
+    if (r() < 0.3) {
+      expectOk(
+        await p.post(`/api/games/${table.id}/posts`, {
+          text: `Думаю, думаю… [b]${pick(r, NICKS)}[/b] подозрителен.`,
+        }),
+      );
+    }
+    if (me.cannotVote || r() < 0.05) continue;
+    const targets = d.view.seats.filter((s) => s.alive && s.seat !== d.me.seat);
+    const target = pick(r, targets);
+    const color = r() < 0.8 ? "red" : "blue";
+    const res =
+      r() < 0.5
+        ? await p.post(`/api/games/${table.id}/votes`, { color, target: target.seat })
+        : await p.post(`/api/games/${table.id}/posts`, { text: `[color=${color}]${target.name}[/color]` });
+    expectOk(res);
+  }
+  await t.clock.advance(DAY_MS * 2);
+}
+
+/** Play until someone wins; returns the number of phases played. */
+export async function playToEnd(
+  t: TestServer,
+  table: Table,
+  seed: number,
+  mode: "automatic" | "review",
+): Promise<number> {
+  const r = rng(seed);
+  for (let phases = 0; phases < 60; phases++) {
+    const d = await detail(table.gm, table.id);
+    if (d.summary.status === "ended") return phases;
+    if (d.view!.phase.kind === "night") await playNight(t, table, r, mode);
+    else await playDay(t, table, r);
+  }
+  throw new Error("the game did not end in 60 phases");
+}
