@@ -137,6 +137,8 @@ export interface GameDetail {
   readonly form: ActionForm | null;
   readonly voteCount: VoteCount | null;
   readonly channels: readonly ChannelView[];
+  /** Warnings the thread shows now: G10 while the night's results are pending, a pause. */
+  readonly notices: readonly string[];
   /** Plain-language announcements (A1, A3), oldest first, in the viewer's language. */
   readonly announcements: readonly { readonly phase: Phase; readonly lines: readonly string[] }[];
 }

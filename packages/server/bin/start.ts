@@ -2,11 +2,15 @@ import { createServer, defaultStore } from "../src/server.ts";
 
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? "127.0.0.1";
-const server = await createServer({ store: defaultStore(), logger: process.env.LOG === "1" });
+const rateLimit = process.env.RATE_LIMIT === undefined ? undefined : Number(process.env.RATE_LIMIT);
+const { store, where } = await defaultStore();
+const server = await createServer({
+  store,
+  logger: process.env.LOG === "1",
+  ...(rateLimit !== undefined && Number.isFinite(rateLimit) ? { rateLimit } : {}),
+});
 await server.app.listen({ port, host });
-console.log(
-  `forum-mafia: http://localhost:${port} (data in ${process.env.DATA_DIR ?? "data"}/forum-mafia.sqlite)`,
-);
+console.log(`forum-mafia: http://localhost:${port} (data: ${where})`);
 const stop = (): void => {
   server.close().then(
     () => process.exit(0),

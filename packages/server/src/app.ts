@@ -485,6 +485,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   );
 
+  // Until the web app is served from here, the site's root shows the API's documentation.
+  app.get("/", async (_req, reply) => reply.redirect("/api/docs"));
+
   const document = openApiDocument(docs);
   route("GET", "/api/openapi.json", { summary: "This document", tag: "meta" }, async () => document);
   await app.register(swagger, { mode: "static", specification: { document: document as never } });

@@ -16,6 +16,9 @@ import {
   type CouncilAnswer,
   type Match,
   type Phase,
+  ROLE_CARDS,
+  roleName,
+  type RoleId,
   type RollName,
 } from "@forum-mafia/engine";
 import type {
@@ -169,9 +172,12 @@ export class Room {
         this.status = "running";
         this.startPhase(entry.at);
         this.syncEvents();
+        this.match.setup.players.forEach((p, seat) => this.roleMessage(seat, p.role, entry.at));
         return;
       }
       case "act":
+        // M2c: a new question to the council waits for a new answer (a rejected one may be followed by another).
+        if (entry.action.act === "council") this.council = null;
         this.match = this.engine(act(this.match!, entry.seat, entry.action));
         this.syncEvents();
         return;
@@ -200,18 +206,14 @@ export class Room {
         return;
       }
       case "message": {
-        const message: Message = {
+        this.addMessage({
           id: entry.id,
           channel: entry.channel,
           seat: entry.seat,
           author: this.nameOf(entry.seat),
           html: renderBBCode(entry.text),
           at: entry.at,
-        };
-        const list = this.messages.get(entry.channel) ?? [];
-        list.push(message);
-        this.messages.set(entry.channel, list);
-        this.push(this.channelAudience(entry.channel), { type: "message", message });
+        });
         return;
       }
       case "hide": {
@@ -304,6 +306,27 @@ export class Room {
         throw new Error(`unknown entry ${JSON.stringify(never)}`);
       }
     }
+  }
+
+  /** S1: the role message, the first message in each player's channel with the GM (in Russian). */
+  private roleMessage(seat: number, role: RoleId, at: number): void {
+    const channel: ChannelId = `gm:${seat}`;
+    const text = [`Ваша роль: [b]${roleName(role, "ru")}[/b]`, "", ...ROLE_CARDS[role].ru].join("\n");
+    this.addMessage({
+      id: `role-${seat}`,
+      channel,
+      seat: null,
+      author: this.gmNick,
+      html: renderBBCode(text),
+      at,
+    });
+  }
+
+  private addMessage(message: Message): void {
+    const list = this.messages.get(message.channel) ?? [];
+    list.push(message);
+    this.messages.set(message.channel, list);
+    this.push(this.channelAudience(message.channel), { type: "message", message });
   }
 
   /** Who may read a channel's messages (S2, G6, G8); the GM reads them all. */

@@ -4,6 +4,7 @@ import { buildApp } from "./app.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import { Games } from "./games.ts";
 import { Scheduler } from "./scheduler.ts";
+import { PgStore } from "./pg-store.ts";
 import { SqliteStore } from "./sqlite-store.ts";
 import type { Store } from "./store.ts";
 
@@ -49,7 +50,13 @@ export async function createServer(opts: ServerOptions): Promise<Server> {
   };
 }
 
-export function defaultStore(): SqliteStore {
-  const dir = process.env.DATA_DIR ?? "data";
-  return new SqliteStore(join(dir, "forum-mafia.sqlite"));
+/**
+ * The store the environment asks for: PostgreSQL when DATABASE_URL is set, else embedded SQLite in
+ * DATA_DIR (./data by default).
+ */
+export async function defaultStore(): Promise<{ store: Store; where: string }> {
+  const url = process.env.DATABASE_URL;
+  if (url) return { store: await PgStore.connect({ connectionString: url }), where: "PostgreSQL" };
+  const file = join(process.env.DATA_DIR ?? "data", "forum-mafia.sqlite");
+  return { store: new SqliteStore(file), where: file };
 }

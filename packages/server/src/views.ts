@@ -29,6 +29,7 @@ import type {
   VoteCount,
 } from "@forum-mafia/protocol";
 import { channelsOf } from "./games.ts";
+import { notices } from "./notices.ts";
 import { postView, type FeedEntry, type Room } from "./room.ts";
 import type { Viewer } from "./viewer.ts";
 
@@ -83,6 +84,7 @@ export function gameDetail(room: Room, viewer: Viewer, userId: string | null, la
     form: viewer.kind === "player" && view ? actionForm(room, viewer.seat, view) : null,
     voteCount: voteCount(room, lang),
     channels: channels(room, viewer),
+    notices: notices(room, lang),
     announcements: announcements(room, lang),
   };
 }

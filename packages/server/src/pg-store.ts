@@ -1,0 +1,191 @@
+import pg from "pg";
+import type { Entry } from "./entries.ts";
+import { SeqConflict, type SessionRecord, type Store, type UserRecord } from "./store.ts";
+
+/** Schema versions, applied in order on start, each in a transaction, recorded in fm_schema. */
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE users (
+     id TEXT PRIMARY KEY,
+     nick TEXT NOT NULL,
+     nick_key TEXT NOT NULL UNIQUE,
+     password_hash TEXT NOT NULL,
+     time_zone TEXT NOT NULL,
+     lang TEXT NOT NULL,
+     created_at BIGINT NOT NULL
+   );
+   CREATE TABLE sessions (
+     token_hash TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL REFERENCES users(id),
+     expires_at BIGINT NOT NULL
+   );
+   CREATE TABLE games (
+     id TEXT PRIMARY KEY,
+     position BIGSERIAL NOT NULL
+   );
+   CREATE TABLE game_entries (
+     game_id TEXT NOT NULL REFERENCES games(id),
+     seq INTEGER NOT NULL,
+     body JSONB NOT NULL,
+     PRIMARY KEY (game_id, seq)
+   );`,
+];
+
+interface UserRow {
+  id: string;
+  nick: string;
+  nick_key: string;
+  password_hash: string;
+  time_zone: string;
+  lang: "ru" | "en";
+  created_at: string;
+}
+
+const toUser = (r: UserRow): UserRecord => ({
+  id: r.id,
+  nick: r.nick,
+  nickKey: r.nick_key,
+  passwordHash: r.password_hash,
+  timeZone: r.time_zone,
+  lang: r.lang,
+  createdAt: Number(r.created_at),
+});
+
+/**
+ * PostgreSQL behind the same Store interface as SQLite. Each append is one transaction that checks the
+ * expected sequence number; a game's appends are chained so they commit in the order they were accepted.
+ * The primary key (game_id, seq) refuses a second writer that raced past the check.
+ */
+export class PgStore implements Store {
+  private readonly chains = new Map<string, Promise<void>>();
+
+  private constructor(private readonly pool: pg.Pool) {}
+
+  static async connect(config: pg.PoolConfig): Promise<PgStore> {
+    const store = new PgStore(new pg.Pool({ max: 10, ...config }));
+    await store.migrate();
+    return store;
+  }
+
+  private async migrate(): Promise<void> {
+    const c = await this.pool.connect();
+    try {
+      await c.query("BEGIN");
+      await c.query("SELECT pg_advisory_xact_lock(7315)");
+      await c.query("CREATE TABLE IF NOT EXISTS fm_schema (version INTEGER NOT NULL)");
+      const r = await c.query<{ version: number }>("SELECT version FROM fm_schema");
+      let version = r.rows[0]?.version ?? 0;
+      if (r.rows.length === 0) await c.query("INSERT INTO fm_schema (version) VALUES (0)");
+      for (; version < MIGRATIONS.length; version++) {
+        await c.query(MIGRATIONS[version]!);
+        await c.query("UPDATE fm_schema SET version = $1", [version + 1]);
+      }
+      await c.query("COMMIT");
+    } catch (error) {
+      await c.query("ROLLBACK");
+      throw error;
+    } finally {
+      c.release();
+    }
+  }
+
+  async createUser(u: UserRecord): Promise<"created" | "taken"> {
+    const r = await this.pool.query(
+      `INSERT INTO users (id, nick, nick_key, password_hash, time_zone, lang, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (nick_key) DO NOTHING`,
+      [u.id, u.nick, u.nickKey, u.passwordHash, u.timeZone, u.lang, u.createdAt],
+    );
+    return r.rowCount === 1 ? "created" : "taken";
+  }
+
+  async userById(id: string): Promise<UserRecord | null> {
+    const r = await this.pool.query<UserRow>(`SELECT * FROM users WHERE id = $1`, [id]);
+    return r.rows[0] ? toUser(r.rows[0]) : null;
+  }
+
+  async userByNickKey(nickKey: string): Promise<UserRecord | null> {
+    const r = await this.pool.query<UserRow>(`SELECT * FROM users WHERE nick_key = $1`, [nickKey]);
+    return r.rows[0] ? toUser(r.rows[0]) : null;
+  }
+
+  async updateUser(id: string, change: { timeZone?: string; lang?: "ru" | "en" }): Promise<void> {
+    await this.pool.query(
+      `UPDATE users SET time_zone = COALESCE($2, time_zone), lang = COALESCE($3, lang) WHERE id = $1`,
+      [id, change.timeZone ?? null, change.lang ?? null],
+    );
+  }
+
+  async createSession(tokenHash: string, s: SessionRecord): Promise<void> {
+    await this.pool.query(`INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, $3)`, [
+      tokenHash,
+      s.userId,
+      s.expiresAt,
+    ]);
+  }
+
+  async session(tokenHash: string): Promise<SessionRecord | null> {
+    const r = await this.pool.query<{ user_id: string; expires_at: string }>(
+      `SELECT user_id, expires_at FROM sessions WHERE token_hash = $1`,
+      [tokenHash],
+    );
+    const row = r.rows[0];
+    return row ? { userId: row.user_id, expiresAt: Number(row.expires_at) } : null;
+  }
+
+  async deleteSession(tokenHash: string): Promise<void> {
+    await this.pool.query(`DELETE FROM sessions WHERE token_hash = $1`, [tokenHash]);
+  }
+
+  async gameIds(): Promise<string[]> {
+    const r = await this.pool.query<{ id: string }>(`SELECT id FROM games ORDER BY position`);
+    return r.rows.map((row) => row.id);
+  }
+
+  append(gameId: string, seq: number, entries: readonly Entry[]): Promise<void> {
+    const previous = this.chains.get(gameId) ?? Promise.resolve();
+    const next = previous.catch(() => {}).then(() => this.write(gameId, seq, entries));
+    this.chains.set(gameId, next);
+    const forget = (): void => {
+      if (this.chains.get(gameId) === next) this.chains.delete(gameId);
+    };
+    next.then(forget, forget);
+    return next;
+  }
+
+  private async write(gameId: string, seq: number, entries: readonly Entry[]): Promise<void> {
+    const c = await this.pool.connect();
+    try {
+      await c.query("BEGIN");
+      if (seq === 0) await c.query(`INSERT INTO games (id) VALUES ($1) ON CONFLICT DO NOTHING`, [gameId]);
+      const r = await c.query<{ next: number }>(
+        `SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM game_entries WHERE game_id = $1`,
+        [gameId],
+      );
+      if (Number(r.rows[0]!.next) !== seq) throw new SeqConflict(gameId, seq);
+      await c.query(
+        `INSERT INTO game_entries (game_id, seq, body)
+         SELECT $1, $2 + n - 1, body FROM unnest($3::jsonb[]) WITH ORDINALITY AS t(body, n)`,
+        [gameId, seq, entries.map((e) => JSON.stringify(e))],
+      );
+      await c.query("COMMIT");
+    } catch (error) {
+      await c.query("ROLLBACK");
+      if ((error as { code?: string }).code === "23505") throw new SeqConflict(gameId, seq);
+      throw error;
+    } finally {
+      c.release();
+    }
+  }
+
+  async entries(gameId: string): Promise<Entry[]> {
+    const r = await this.pool.query<{ body: Entry }>(
+      `SELECT body FROM game_entries WHERE game_id = $1 ORDER BY seq`,
+      [gameId],
+    );
+    return r.rows.map((row) => row.body);
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled(this.chains.values());
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,38 @@
+import pg from "pg";
+import { PgStore } from "../src/pg-store.ts";
+
+/** The PostgreSQL the tests use (CI's service); override with PG_URL. */
+export const PG_URL = process.env.PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+async function reachable(): Promise<boolean> {
+  const c = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await c.connect();
+    await c.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const pgAvailable = await reachable();
+if (!pgAvailable)
+  console.warn(`PostgreSQL is not reachable at ${PG_URL}: the PostgreSQL store tests are skipped`);
+
+/** A fresh schema for one test; `drop` removes it. */
+export async function pgSchema(): Promise<{ open: () => Promise<PgStore>; drop: () => Promise<void> }> {
+  const schema = `fm_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  return {
+    open: () => PgStore.connect({ connectionString: PG_URL, options: `-c search_path=${schema}` }),
+    async drop() {
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`DROP SCHEMA ${schema} CASCADE`);
+      await c.end();
+    },
+  };
+}
