@@ -107,7 +107,7 @@ export const voteSchema = z.strictObject({
   early: z.boolean().default(false),
 });
 
-export const postSchema = z.strictObject({ text: text(20_000) });
+export const postSchema = z.strictObject({ text: text(10_000) });
 export const messageSchema = z.strictObject({ text: text(5_000) });
 
 export const extendSchema = z.strictObject({
