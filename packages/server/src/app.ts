@@ -59,9 +59,10 @@ function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z
 const noBody = z.strictObject({});
 const channelParams = z.strictObject({
   id: z.string().min(1).max(32),
+  // Written one way only ("gm:5", never "gm:05"), so a channel has exactly one id.
   channel: z.union([
     z.enum(["mafia", "pair", "spectators"]),
-    z.templateLiteral(["gm:", z.number().int().min(0).max(63)]),
+    z.templateLiteral(["gm:", z.number()]).refine((c) => /^gm:(0|[1-9]\d?)$/.test(c), "expected gm:<seat>"),
   ]),
 });
 const postParams = z.strictObject({ id: z.string().min(1).max(32), postId: z.string().min(1).max(32) });
@@ -70,6 +71,20 @@ const pageQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 const langQuery = z.strictObject({ lang: z.enum(["ru", "en"]).optional() });
+
+/**
+ * CSRF: a browser names the page's site in Origin; a request without one (curl, the tests, old browsers
+ * on same-site GETs) passes, one from another site or an opaque origin ("null") does not. Both sides are
+ * normalised as URL hosts, so "x:80" and "http://x" agree.
+ */
+function sameSite(origin: string | undefined, host: string | undefined): boolean {
+  if (origin === undefined) return true;
+  try {
+    return host !== undefined && new URL(origin).host === new URL(`http://${host}`).host;
+  } catch {
+    return false;
+  }
+}
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { store, clock, games } = opts;
@@ -87,7 +102,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     await app.register(rateLimit, {
       max: limit,
       timeWindow: 60_000,
-      keyGenerator: (req) => req.cookies[SESSION_COOKIE] ?? req.ip,
+      // After the session is read, so the key is the user (a forged cookie cannot dodge the limit).
+      hook: "preHandler",
+      keyGenerator: (req) => (req.user ? `user:${req.user.id}` : `ip:${req.ip}`),
       errorResponseBuilder: (_req, ctx) => ({
         statusCode: 429,
         error: {
@@ -99,18 +116,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   app.decorateRequest("user", null);
   app.addHook("onRequest", async (req) => {
-    if (req.method !== "GET" && req.method !== "HEAD") {
-      const origin = req.headers.origin;
-      if (origin !== undefined && origin !== "null") {
-        let host: string;
-        try {
-          host = new URL(origin).host;
-        } catch {
-          throw forbidden("csrf", "the request's Origin is not this site");
-        }
-        if (host !== req.headers.host) throw forbidden("csrf", "the request's Origin is not this site");
-      } else if (origin === "null") throw forbidden("csrf", "the request's Origin is not this site");
-    }
+    if (req.method !== "GET" && req.method !== "HEAD" && !sameSite(req.headers.origin, req.headers.host))
+      throw forbidden("csrf", "the request's Origin is not this site");
     req.user = await accounts.userOf(req.cookies[SESSION_COOKIE]);
   });
 
@@ -382,8 +389,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       `/api/games/:id/gm/${url}`,
       { summary: `GM: ${summary}`, ...(schema ? { body: schema } : {}), tag: "gm" },
       async (req) => {
+        const user = need(req);
         const b = schema ? body(req, schema) : undefined;
-        await run(need(req), params(req), b as never);
+        await run(user, params(req), b as never);
       },
     );
   gm("extend", "extend the phase", P.extendSchema, (u, id, b: z.infer<typeof P.extendSchema>) =>
@@ -421,6 +429,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     "replace a player by a substitute (P4)",
     P.replaceSchema,
     async (u, id, b: z.infer<typeof P.replaceSchema>) => {
+      games.gmRoom(u, id); // the GM first: nobody else learns which nicks exist here
       const sub = await store.userByNickKey(nickKey(b.nick));
       if (!sub) throw notFound(`nick: no user ${JSON.stringify(b.nick)}`);
       await games.replace(u, id, b.seat, sub, b.reason);

@@ -49,11 +49,14 @@ export class Games {
   }
 
   async load(): Promise<void> {
-    for (const id of await this.store.gameIds()) {
-      const room = new Room(id);
-      for (const entry of await this.store.entries(id)) room.apply(entry);
-      this.rooms.set(id, room);
-    }
+    for (const id of await this.store.gameIds()) await this.reload(id);
+  }
+
+  private async reload(id: string): Promise<void> {
+    const room = new Room(id);
+    for (const entry of await this.store.entries(id)) room.apply(entry);
+    if (room.seq > 0) this.rooms.set(id, room);
+    else this.rooms.delete(id);
   }
 
   /** Called with each room whose feed grew, after its entries are durable. */
@@ -74,7 +77,14 @@ export class Games {
     const entries = bodies.map((b): Entry => ({ at, ...b }));
     const seq = room.seq;
     const feedBefore = room.feed.length;
-    for (const e of entries) room.apply(e);
+    try {
+      for (const e of entries) room.apply(e);
+    } catch (error) {
+      // A checked command the room cannot apply is a bug: rebuild the room from its log, so memory and
+      // disk agree again, and answer 500.
+      await this.reload(room.id);
+      throw error;
+    }
     try {
       await this.store.append(room.id, seq, entries);
     } catch (error) {
@@ -121,10 +131,11 @@ export class Games {
 
   async withdraw(user: UserRecord, id: string): Promise<void> {
     const room = this.room(id);
+    if (room.seatOf(user.id) !== null)
+      throw conflict("game/started", "the game has started: ask the GM for a replacement (P4)", "P4");
+    // Before the start anyone may withdraw; after it, the reserve list may still shrink.
     if (!room.signups.some((s) => s.userId === user.id))
       throw conflict("signup/none", "you are not signed up");
-    if (room.status !== "signup")
-      throw conflict("game/started", "the game has started: ask the GM for a replacement (P4)", "P4");
     await this.commit(room, [{ kind: "withdraw", userId: user.id }]);
   }
 

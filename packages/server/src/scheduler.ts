@@ -8,6 +8,7 @@ import type { Room } from "./room.ts";
  */
 export class Scheduler {
   private readonly timers = new Map<string, { at: number; cancel: () => void }>();
+  private stopped = false;
 
   constructor(
     private readonly clock: Clock,
@@ -19,6 +20,7 @@ export class Scheduler {
   }
 
   arm(room: Room): void {
+    if (this.stopped) return;
     const at = room.status === "running" && !room.paused ? room.deadline : null;
     const current = this.timers.get(room.id);
     if (current && current.at === at) return;
@@ -27,14 +29,18 @@ export class Scheduler {
     if (at === null) return;
     const cancel = this.clock.at(at, () => {
       this.timers.delete(room.id);
-      this.fire(room.id).catch((error: unknown) => {
-        console.error(`game ${room.id}: the deadline could not be applied: ${String(error)}`);
-      });
+      this.fire(room.id)
+        .catch((error: unknown) => {
+          console.error(`game ${room.id}: the deadline could not be applied: ${String(error)}`);
+        })
+        // Armed again from the room as it now stands (a timer that fired early waits for the rest).
+        .finally(() => this.arm(room));
     });
     this.timers.set(room.id, { at, cancel });
   }
 
   stop(): void {
+    this.stopped = true;
     for (const t of this.timers.values()) t.cancel();
     this.timers.clear();
   }

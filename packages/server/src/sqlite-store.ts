@@ -69,6 +69,7 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private pending: Pending[] = [];
   private flushing = false;
+  private closed = false;
   private readonly next = new Map<string, number>();
 
   constructor(file: string) {
@@ -79,6 +80,15 @@ export class SqliteStore implements Store {
     this.db.pragma("foreign_keys = ON");
     this.db.pragma("busy_timeout = 5000");
     this.migrate();
+  }
+
+  private readonly statements = new Map<string, Database.Statement>();
+
+  /** A prepared statement, prepared once per SQL text. */
+  private sql(text: string): Database.Statement {
+    let st = this.statements.get(text);
+    if (!st) this.statements.set(text, (st = this.db.prepare(text)));
+    return st;
   }
 
   private migrate(): void {
@@ -92,56 +102,53 @@ export class SqliteStore implements Store {
   }
 
   async createUser(u: UserRecord): Promise<"created" | "taken"> {
-    const r = this.db
-      .prepare(
-        `INSERT INTO users (id, nick, nick_key, password_hash, time_zone, lang, created_at)
+    const r = this.sql(
+      `INSERT INTO users (id, nick, nick_key, password_hash, time_zone, lang, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (nick_key) DO NOTHING`,
-      )
-      .run(u.id, u.nick, u.nickKey, u.passwordHash, u.timeZone, u.lang, u.createdAt);
+    ).run(u.id, u.nick, u.nickKey, u.passwordHash, u.timeZone, u.lang, u.createdAt);
     return r.changes === 1 ? "created" : "taken";
   }
 
   async userById(id: string): Promise<UserRecord | null> {
-    const r = this.db.prepare(`SELECT * FROM users WHERE id = ?`).get(id) as UserRow | undefined;
+    const r = this.sql(`SELECT * FROM users WHERE id = ?`).get(id) as UserRow | undefined;
     return r ? toUser(r) : null;
   }
 
   async userByNickKey(nickKey: string): Promise<UserRecord | null> {
-    const r = this.db.prepare(`SELECT * FROM users WHERE nick_key = ?`).get(nickKey) as UserRow | undefined;
+    const r = this.sql(`SELECT * FROM users WHERE nick_key = ?`).get(nickKey) as UserRow | undefined;
     return r ? toUser(r) : null;
   }
 
   async updateUser(id: string, change: { timeZone?: string; lang?: "ru" | "en" }): Promise<void> {
     if (change.timeZone !== undefined)
-      this.db.prepare(`UPDATE users SET time_zone = ? WHERE id = ?`).run(change.timeZone, id);
-    if (change.lang !== undefined)
-      this.db.prepare(`UPDATE users SET lang = ? WHERE id = ?`).run(change.lang, id);
+      this.sql(`UPDATE users SET time_zone = ? WHERE id = ?`).run(change.timeZone, id);
+    if (change.lang !== undefined) this.sql(`UPDATE users SET lang = ? WHERE id = ?`).run(change.lang, id);
   }
 
   async createSession(tokenHash: string, s: SessionRecord): Promise<void> {
-    this.db
-      .prepare(`INSERT INTO sessions (token_hash, user_id, expires_at) VALUES (?, ?, ?)`)
-      .run(tokenHash, s.userId, s.expiresAt);
+    this.sql(`INSERT INTO sessions (token_hash, user_id, expires_at) VALUES (?, ?, ?)`).run(
+      tokenHash,
+      s.userId,
+      s.expiresAt,
+    );
   }
 
   async session(tokenHash: string): Promise<SessionRecord | null> {
-    const r = this.db
-      .prepare(`SELECT user_id, expires_at FROM sessions WHERE token_hash = ?`)
-      .get(tokenHash) as { user_id: string; expires_at: number } | undefined;
+    const r = this.sql(`SELECT user_id, expires_at FROM sessions WHERE token_hash = ?`).get(tokenHash) as
+      { user_id: string; expires_at: number } | undefined;
     return r ? { userId: r.user_id, expiresAt: r.expires_at } : null;
   }
 
   async deleteSession(tokenHash: string): Promise<void> {
-    this.db.prepare(`DELETE FROM sessions WHERE token_hash = ?`).run(tokenHash);
+    this.sql(`DELETE FROM sessions WHERE token_hash = ?`).run(tokenHash);
   }
 
   async gameIds(): Promise<string[]> {
-    return (this.db.prepare(`SELECT id FROM games ORDER BY position`).all() as { id: string }[]).map(
-      (r) => r.id,
-    );
+    return (this.sql(`SELECT id FROM games ORDER BY position`).all() as { id: string }[]).map((r) => r.id);
   }
 
   append(gameId: string, seq: number, entries: readonly Entry[]): Promise<void> {
+    if (this.closed) return Promise.reject(new Error("the store is closed"));
     return new Promise((resolve, reject) => {
       this.pending.push({ gameId, seq, entries, done: (e) => (e ? reject(e) : resolve()) });
       if (!this.flushing) {
@@ -151,37 +158,36 @@ export class SqliteStore implements Store {
     });
   }
 
-  private readonly insertGame = (): Database.Statement =>
-    this.db.prepare(`INSERT INTO games (id, position) VALUES (?, (SELECT COUNT(*) FROM games))`);
-
   private flush(): void {
     const batch = this.pending;
     this.pending = [];
     this.flushing = false;
-    const insert = this.db.prepare(`INSERT INTO game_entries (game_id, seq, body) VALUES (?, ?, ?)`);
-    const last = this.db.prepare(`SELECT MAX(seq) AS seq FROM game_entries WHERE game_id = ?`);
-    const insertGame = this.insertGame();
+    if (batch.length === 0) return;
     const failed = new Map<Pending, Error>();
-    const write = this.db.transaction(() => {
-      for (const p of batch) {
-        let expected = this.next.get(p.gameId);
-        if (expected === undefined) {
-          const row = last.get(p.gameId) as { seq: number | null };
-          expected = row.seq === null ? 0 : row.seq + 1;
-          if (row.seq === null && p.seq === 0) insertGame.run(p.gameId);
-        }
-        if (expected !== p.seq) {
-          failed.set(p, new SeqConflict(p.gameId, p.seq));
-          continue;
-        }
-        p.entries.forEach((e, i) => insert.run(p.gameId, p.seq + i, JSON.stringify(e)));
-        this.next.set(p.gameId, p.seq + p.entries.length);
-      }
-    });
     try {
-      write();
+      const insert = this.sql(`INSERT INTO game_entries (game_id, seq, body) VALUES (?, ?, ?)`);
+      const last = this.sql(`SELECT MAX(seq) AS seq FROM game_entries WHERE game_id = ?`);
+      const insertGame = this.sql(
+        `INSERT INTO games (id, position) VALUES (?, (SELECT COUNT(*) FROM games))`,
+      );
+      this.db.transaction(() => {
+        for (const p of batch) {
+          let expected = this.next.get(p.gameId);
+          if (expected === undefined) {
+            const row = last.get(p.gameId) as { seq: number | null };
+            expected = row.seq === null ? 0 : row.seq + 1;
+            if (row.seq === null && p.seq === 0) insertGame.run(p.gameId);
+          }
+          if (expected !== p.seq) {
+            failed.set(p, new SeqConflict(p.gameId, p.seq));
+            continue;
+          }
+          p.entries.forEach((e, i) => insert.run(p.gameId, p.seq + i, JSON.stringify(e)));
+          this.next.set(p.gameId, p.seq + p.entries.length);
+        }
+      })();
     } catch (error) {
-      // Nothing of the batch is on disk: every caller hears so (the server then stops, see GameService).
+      // Nothing of the batch is on disk: every caller hears so (the server then stops, see Games.commit).
       this.next.clear();
       for (const p of batch) p.done(error instanceof Error ? error : new Error(String(error)));
       return;
@@ -190,16 +196,16 @@ export class SqliteStore implements Store {
   }
 
   async entries(gameId: string): Promise<Entry[]> {
-    const rows = this.db
-      .prepare(`SELECT body FROM game_entries WHERE game_id = ? ORDER BY seq`)
-      .all(gameId) as {
+    const rows = this.sql(`SELECT body FROM game_entries WHERE game_id = ? ORDER BY seq`).all(gameId) as {
       body: string;
     }[];
     return rows.map((r) => JSON.parse(r.body) as Entry);
   }
 
   async close(): Promise<void> {
-    if (this.pending.length > 0) this.flush();
+    if (this.closed) return;
+    this.flush();
+    this.closed = true;
     this.db.close();
   }
 }

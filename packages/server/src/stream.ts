@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Games } from "./games.ts";
 import type { Room } from "./room.ts";
 import { viewerOf, type Viewer } from "./viewer.ts";
-import { mayReceive, streamFor } from "./views.ts";
+import { current, mayReceive, streamFor } from "./views.ts";
 
 interface Connection {
   readonly room: Room;
@@ -83,7 +83,7 @@ export class Streams {
         const entry = room.feed[i]!;
         if (!mayReceive(room, entry, c.viewer)) continue;
         c.count++;
-        c.write(`id: ${c.count}\ndata: ${JSON.stringify(entry.item)}\n\n`);
+        c.write(`id: ${c.count}\ndata: ${JSON.stringify(current(room, entry.item))}\n\n`);
       }
     }
   }

@@ -223,6 +223,16 @@ export function mayReceive(room: Room, entry: FeedEntry, viewer: Viewer): boolea
   }
 }
 
+/**
+ * A feed item as it stands now: a post hidden since it was appended is sent hidden, so a client that
+ * reconnects (or a new one) never receives the hidden text.
+ */
+export function current(room: Room, item: FeedItem): FeedItem {
+  if (item.type !== "post") return item;
+  const post = room.postById.get(item.post.id);
+  return post?.hidden ? { type: "post", post: postView(post) } : item;
+}
+
 /** The viewer's own stream: the feed items they may receive, numbered from 1 in their own order. */
 export function streamFor(room: Room, viewer: Viewer, after: number): { id: number; item: FeedItem }[] {
   const out: { id: number; item: FeedItem }[] = [];
@@ -230,7 +240,7 @@ export function streamFor(room: Room, viewer: Viewer, after: number): { id: numb
   for (const entry of room.feed) {
     if (!mayReceive(room, entry, viewer)) continue;
     n++;
-    if (n > after) out.push({ id: n, item: entry.item });
+    if (n > after) out.push({ id: n, item: current(room, entry.item) });
   }
   return out;
 }
