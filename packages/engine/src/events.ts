@@ -1,5 +1,5 @@
 import type { DayOutcome } from "./day.ts";
-import { matchEvents, type Match } from "./match.ts";
+import { inputsSince, logMark, type LogMark, type Match } from "./match.ts";
 import { slotFor, type NightAction, type Slot } from "./night-action.ts";
 import type { Attack, CheckResult, CouncilAnswer, NightOutcome, Roll } from "./night.ts";
 import type { GameOptions } from "./options.ts";
@@ -182,30 +182,61 @@ export function maySee(event: GameEvent, viewer: Viewer, roles: readonly RoleId[
 const members = (entries: Iterable<[Seat, RoleId]>): Member[] =>
   [...entries].map(([seat, role]) => ({ seat, role })).sort((a, b) => a.seat - b.seat);
 
+/** Where a reading of a match's events stopped: its log mark and what the fold needs to go on from it. */
+export interface EventCursor {
+  readonly mark: LogMark;
+  readonly phase: Phase;
+  readonly boss: Seat | null;
+  readonly finished: number;
+  readonly names: readonly string[];
+  readonly ended: boolean;
+}
+
 /** The game's events, in order, from a match: its inputs and the outcomes of its finished phases. */
 export function gameEvents(m: Match): GameEvent[] {
+  return gameEventsSince(m, null).events;
+}
+
+/**
+ * The events after `cursor` (all of them for null), and the cursor to read on from. gameEvents is
+ * append-only as a match goes on, so a server reads each input's events once instead of the whole game.
+ */
+export function gameEventsSince(
+  m: Match,
+  cursor: EventCursor | null,
+): { events: GameEvent[]; cursor: EventCursor } {
   const roles = m.setup.players.map((p) => p.role);
-  const names = m.setup.players.map((p) => p.name);
-  const out: GameEvent[] = [
-    {
+  const out: GameEvent[] = [];
+  let names: string[];
+  let phase: Phase;
+  let boss: Seat | null;
+  let finished: number;
+  if (cursor === null) {
+    names = m.setup.players.map((p) => p.name);
+    out.push({
       type: "gameStarted",
       names: names.slice(),
       commitment: m.setup.seed === null ? null : seedCommitment(m.setup.seed),
       options: m.state.options,
-    },
-  ];
-  roles.forEach((role, seat) => out.push({ type: "roleDealt", seat, role }));
-  for (const team of ["mafia", "pair"] as const) {
-    const list = members(
-      roles.flatMap((role, seat): [Seat, RoleId][] => (teamOf(role) === team ? [[seat, role]] : [])),
-    );
-    if (list.length > 0) out.push({ type: "teamRevealed", team, members: list });
+    });
+    roles.forEach((role, seat) => out.push({ type: "roleDealt", seat, role }));
+    for (const team of ["mafia", "pair"] as const) {
+      const list = members(
+        roles.flatMap((role, seat): [Seat, RoleId][] => (teamOf(role) === team ? [[seat, role]] : [])),
+      );
+      if (list.length > 0) out.push({ type: "teamRevealed", team, members: list });
+    }
+    phase = { kind: "night", number: 1 };
+    // M1: the boss is fixed when a night starts, from the table as the day before left it.
+    boss = currentBoss(m.setup.players);
+    finished = 0;
+  } else {
+    names = cursor.names.slice();
+    phase = cursor.phase;
+    boss = cursor.boss;
+    finished = cursor.finished;
   }
-  let phase: Phase = { kind: "night", number: 1 };
-  // M1: the boss is fixed when a night starts, from the table as the day before left it.
-  let boss = currentBoss(m.setup.players);
-  let finished = 0;
-  for (const e of matchEvents(m)) {
+  for (const e of inputsSince(m, cursor?.mark ?? null)) {
     switch (e.kind) {
       case "act":
         out.push({
@@ -248,14 +279,15 @@ export function gameEvents(m: Match): GameEvent[] {
       }
     }
   }
-  if (m.state.winner !== null)
+  const ended = m.state.winner !== null;
+  if (ended && !cursor?.ended)
     out.push({
       type: "gameEnded",
-      winner: m.state.winner,
+      winner: m.state.winner!,
       roles: members(roles.map((r, s): [Seat, RoleId] => [s, r])),
       seed: m.setup.seed,
     });
-  return out;
+  return { events: out, cursor: { mark: logMark(m), phase, boss, finished, names, ended } };
 }
 
 function nightEvents(o: NightOutcome): GameEvent[] {

@@ -216,6 +216,18 @@ export function endDay(m: Match): Match | Rejection {
   });
 }
 
+/** An opaque point in a match's log (the input last read), for reading only what came after it. */
+export type LogMark = LogCell | null;
+
+export const logMark = (m: Match): LogMark => m.events;
+
+/** The inputs accepted after `mark`, oldest first: reading a log as it grows costs only what is new. */
+export function inputsSince(m: Match, mark: LogMark): LogEvent[] {
+  const out: LogEvent[] = [];
+  for (let cell = m.events; cell !== null && cell !== mark; cell = cell.previous) out.push(cell.event);
+  return out.reverse();
+}
+
 /** Every accepted input, oldest first. */
 export function matchEvents(m: Match): LogEvent[] {
   const out: LogEvent[] = [];

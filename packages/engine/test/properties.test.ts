@@ -12,6 +12,10 @@ import {
   runReplay,
   vote,
   act,
+  gameEvents,
+  gameEventsSince,
+  type EventCursor,
+  type GameEvent,
   type Match,
   type ReplayAction,
   type ReplayDay,
@@ -22,7 +26,7 @@ import {
   type RoleId,
   type Winner,
 } from "../src/index.ts";
-import { playRandomGame } from "../src/random-play.ts";
+import { MATCH_CALLS, playRandomGame, type MatchCalls } from "../src/random-play.ts";
 
 const seeds = fc.string({ maxLength: 16 });
 /** What a published log goes through: JSON text and back. */
@@ -190,6 +194,35 @@ describe("random legal games", () => {
     );
     // Not vacuous: random play reaches the ordinary endings.
     expect([...winners].sort()).toEqual(expect.arrayContaining(["mafia", "maniac", "town"]));
+  });
+
+  it("G1: reading a game's events as it goes gives the same list as reading them at its end", () => {
+    fc.assert(
+      fc.property(seeds, (seed) => {
+        const read: GameEvent[] = [];
+        let cursor: EventCursor | null = null;
+        const follow = (m: Match | ReturnType<MatchCalls["act"]>): typeof m => {
+          if (!isRejection(m)) {
+            const r = gameEventsSince(m, cursor);
+            read.push(...r.events);
+            cursor = r.cursor;
+          }
+          return m;
+        };
+        const calls: MatchCalls = {
+          act: (...a) => follow(MATCH_CALLS.act(...a)),
+          vote: (...a) => follow(MATCH_CALLS.vote(...a)),
+          modkill: (...a) => follow(MATCH_CALLS.modkill(...a)),
+          endNight: (...a) => follow(MATCH_CALLS.endNight(...a)),
+          endDay: (...a) => follow(MATCH_CALLS.endDay(...a)),
+        };
+        const m = playRandomGame(seed, { calls });
+        expect(read.length).toBeGreaterThan(0);
+        expect(read).toEqual(gameEvents(m));
+        expect(read[read.length - 1]!.type).toBe("gameEnded");
+      }),
+      { seed: 42, numRuns: 60 },
+    );
   });
 
   it("G1: the same input always gives the same output", () => {

@@ -5,7 +5,7 @@ import {
   closeNightIntake,
   endDay,
   endNight,
-  gameEvents,
+  gameEventsSince,
   isRejection,
   modkill,
   reopenMafia,
@@ -14,6 +14,7 @@ import {
   vote,
   type Audience,
   type CouncilAnswer,
+  type EventCursor,
   type Match,
   type Phase,
   ROLE_CARDS,
@@ -105,7 +106,7 @@ export class Room {
   readonly feed: FeedEntry[] = [];
   /** How many entries have been applied (the next entry's sequence number). */
   seq = 0;
-  private engineEvents = 0;
+  private cursor: EventCursor | null = null;
 
   constructor(id: string) {
     this.id = id;
@@ -376,14 +377,11 @@ export class Room {
     this.push(EVERYONE, { type: "clock", clock: this.clock() });
   }
 
-  /** Append the engine's new events (gameEvents is append-only) with the audience the engine gives them. */
+  /** Append the engine's new events (read from where the last reading stopped) with the engine's audiences. */
   private syncEvents(): void {
-    const events = gameEvents(this.match!);
-    for (let i = this.engineEvents; i < events.length; i++) {
-      const event = events[i]!;
-      this.push(audienceOf(event), { type: "game", event });
-    }
-    this.engineEvents = events.length;
+    const r = gameEventsSince(this.match!, this.cursor);
+    this.cursor = r.cursor;
+    for (const event of r.events) this.push(audienceOf(event), { type: "game", event });
   }
 
   private push(audience: Audience, item: FeedItem): void {
