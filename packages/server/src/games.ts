@@ -44,6 +44,8 @@ export class Games {
     private readonly store: Store,
     private readonly clock: Clock,
     onDeadlineChange: (room: Room) => void = () => {},
+    /** F1: each game's secret seed; 32 random bytes unless a test fixes it. */
+    private readonly newSeed: () => string = () => randomBytes(32).toString("hex"),
   ) {
     this.onDeadlineChange = onDeadlineChange;
   }
@@ -159,7 +161,7 @@ export class Games {
       hand = [...deal.hand];
     }
     // F1: a fresh secret seed; its SHA-256 is published at once, the seed itself at the end.
-    const seed = randomBytes(32).toString("hex");
+    const seed = this.newSeed();
     await this.commit(room, [{ kind: "started", seed, hand }]);
   }
 

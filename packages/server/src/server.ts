@@ -13,6 +13,8 @@ export interface ServerOptions {
   readonly clock?: Clock;
   readonly rateLimit?: number;
   readonly logger?: boolean;
+  /** F1: where game seeds come from (random by default; tests fix them to replay a failure). */
+  readonly seed?: () => string;
 }
 
 export interface Server {
@@ -26,7 +28,7 @@ export interface Server {
 export async function createServer(opts: ServerOptions): Promise<Server> {
   const clock = opts.clock ?? systemClock;
   let scheduler: Scheduler | null = null;
-  const games = new Games(opts.store, clock, (room) => scheduler?.arm(room));
+  const games = new Games(opts.store, clock, (room) => scheduler?.arm(room), opts.seed);
   scheduler = new Scheduler(clock, (id) => games.deadlinePassed(id));
   await games.load();
   scheduler.armAll(games);

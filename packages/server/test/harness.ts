@@ -54,12 +54,17 @@ export interface TestServer {
 
 /** A server on a temporary SQLite file, with a fake clock and no rate limits. */
 export async function testServer(
-  opts: { dir?: string; clock?: FakeClock; rateLimit?: number } = {},
+  opts: { dir?: string; clock?: FakeClock; rateLimit?: number; seed?: () => string } = {},
 ): Promise<TestServer> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "fm-server-"));
   const file = join(dir, "forum-mafia.sqlite");
   const clock = opts.clock ?? new FakeClock();
-  const server = await createServer({ store: new SqliteStore(file), clock, rateLimit: opts.rateLimit ?? 0 });
+  const server = await createServer({
+    store: new SqliteStore(file),
+    clock,
+    rateLimit: opts.rateLimit ?? 0,
+    ...(opts.seed ? { seed: opts.seed } : {}),
+  });
   const t: TestServer = {
     server,
     clock,
@@ -67,11 +72,7 @@ export async function testServer(
     file,
     async restart() {
       await server.close();
-      return testServer({
-        dir,
-        clock,
-        ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
-      });
+      return testServer({ ...opts, dir, clock });
     },
     async close() {
       await server.close();

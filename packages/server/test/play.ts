@@ -153,7 +153,7 @@ export async function playDay(t: TestServer, table: Table, r: () => number): Pro
         : await p.post(`/api/games/${table.id}/posts`, { text: `[color=${color}]${target.name}[/color]` });
     expectOk(res);
   }
-  await t.clock.advance(DAY_MS * 2);
+  await t.clock.advance(DAY_MS);
 }
 
 /** Play until someone wins; returns the number of phases played. */
@@ -171,4 +171,126 @@ export async function playToEnd(
     else await playDay(t, table, r);
   }
   throw new Error("the game did not end in 60 phases");
+}
+
+/** One server-sent event as a client received it. */
+export interface SseEvent {
+  readonly id: number;
+  readonly data: string;
+}
+
+/**
+ * A live SSE stream read over real HTTP (Fastify's inject does not stream): start the app with
+ * `app.listen({ port: 0 })` and open `/api/games/:id/stream` here. It collects the events as they
+ * arrive; `until` waits for one that matches (e.g. a sentinel post), `reset` says the server asked the
+ * client to start again (P4), and `ended` that the server closed the stream.
+ */
+export class SseStream {
+  readonly events: SseEvent[] = [];
+  reset = false;
+  ended = false;
+  private waiters: { match: (e: SseEvent) => boolean; done: (error?: Error) => void }[] = [];
+  private readonly abort = new AbortController();
+  private finished: Promise<void> = Promise.resolve();
+
+  private constructor(readonly label: string) {}
+
+  /** Open a stream: `lastEventId` is sent as the Last-Event-ID header, `after` as the ?after= query. */
+  static async open(
+    base: string,
+    gameId: string,
+    opts: { cookie: string | null; label: string; lastEventId?: number; after?: number },
+  ): Promise<SseStream> {
+    const s = new SseStream(opts.label);
+    const query = opts.after !== undefined ? `?after=${opts.after}` : "";
+    const res = await fetch(`${base}/api/games/${gameId}/stream${query}`, {
+      headers: {
+        ...(opts.cookie ? { cookie: opts.cookie } : {}),
+        ...(opts.lastEventId !== undefined ? { "last-event-id": String(opts.lastEventId) } : {}),
+      },
+      signal: s.abort.signal,
+    });
+    if (res.status !== 200 || !res.body) throw new Error(`${opts.label}: stream refused: ${res.status}`);
+    s.finished = s.pump(res.body);
+    return s;
+  }
+
+  private async pump(body: ReadableStream<Uint8Array>): Promise<void> {
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        for (let i = buffer.indexOf("\n\n"); i >= 0; i = buffer.indexOf("\n\n")) {
+          this.block(buffer.slice(0, i));
+          buffer = buffer.slice(i + 2);
+        }
+      }
+    } catch {
+      // aborted by close(), or the server went away: either way the stream is over
+    }
+    this.ended = true;
+    for (const w of this.waiters.splice(0))
+      w.done(
+        new Error(`${this.label}: the stream ended${this.reset ? " (reset)" : ""} before the event came`),
+      );
+  }
+
+  private block(text: string): void {
+    let id: number | null = null;
+    let data: string | null = null;
+    for (const line of text.split("\n")) {
+      if (line === "event: reset") this.reset = true;
+      else if (line.startsWith("id: ")) id = Number(line.slice(4));
+      else if (line.startsWith("data: ")) data = line.slice(6);
+    }
+    if (id === null || data === null) return;
+    const e: SseEvent = { id, data };
+    this.events.push(e);
+    this.waiters = this.waiters.filter((w) => {
+      if (!w.match(e)) return true;
+      w.done();
+      return false;
+    });
+  }
+
+  /** Wait until an event matching `match` has arrived (a guard of `guardMs` only turns a hang into an error). */
+  until(match: (e: SseEvent) => boolean, what: string, guardMs = 20_000): Promise<void> {
+    if (this.events.some(match)) return Promise.resolve();
+    if (this.ended) return Promise.reject(new Error(`${this.label}: the stream has ended; no ${what}`));
+    return new Promise((resolve, reject) => {
+      const guard = setTimeout(() => reject(new Error(`${this.label}: no ${what} on the stream`)), guardMs);
+      this.waiters.push({
+        match,
+        done: (error) => {
+          clearTimeout(guard);
+          if (error) reject(error);
+          else resolve();
+        },
+      });
+    });
+  }
+
+  /** Wait until the server has closed the stream (a guard of `guardMs` only turns a hang into an error). */
+  async closedByServer(guardMs = 20_000): Promise<void> {
+    let guard: NodeJS.Timeout | undefined;
+    const hang = new Promise<never>((_, reject) => {
+      guard = setTimeout(
+        () => reject(new Error(`${this.label}: the server did not close the stream`)),
+        guardMs,
+      );
+    });
+    try {
+      await Promise.race([this.finished, hang]);
+    } finally {
+      clearTimeout(guard);
+    }
+  }
+
+  close(): void {
+    this.abort.abort();
+  }
 }

@@ -1,0 +1,128 @@
+/**
+ * The load generator, run as its own process by server.bench.ts:
+ *   node --import tsx packages/server/bench/load.ts <plan.json> <bare|vote|post> [seconds]
+ * It drives one scenario with autocannon for the plan's duration (or the seconds given) and prints one LoadResult as JSON on stdout.
+ * Each request of the vote and post scenarios comes from the next player in turn (their session cookie),
+ * and every acknowledged write is recorded so the driver can find it on disk afterwards.
+ */
+import { readFileSync } from "node:fs";
+import autocannon from "autocannon";
+import {
+  percentile,
+  postAt,
+  voteAt,
+  type AckedVote,
+  type LoadResult,
+  type Plan,
+  type Scenario,
+} from "./plan.ts";
+
+const [planFile, scenarioArg, secondsArg] = process.argv.slice(2);
+const seconds = secondsArg === undefined ? null : Number(secondsArg);
+if (
+  !planFile ||
+  (scenarioArg !== "bare" && scenarioArg !== "vote" && scenarioArg !== "post") ||
+  (seconds !== null && !(seconds > 0))
+) {
+  console.error("usage: load.ts <plan.json> <bare|vote|post> [seconds]");
+  process.exit(2);
+}
+const scenario: Scenario = scenarioArg;
+const plan = JSON.parse(readFileSync(planFile, "utf8")) as Plan;
+
+let next = 0;
+const votes: AckedVote[] = [];
+const posts: string[] = [];
+const refusals: string[] = [];
+const refused = (status: number, body: string): void => {
+  if (status >= 300 && refusals.length < 5) refusals.push(`${status} ${body.slice(0, 300)}`);
+};
+const indexOf = (context: autocannon.Context): number => {
+  const k = context.k;
+  if (typeof k !== "number") throw new Error("a response without its request's index");
+  return k;
+};
+const json = (cookie: string): Record<string, string> => ({
+  "content-type": "application/json",
+  cookie,
+});
+
+const requests: autocannon.RequestSpec[] =
+  scenario === "bare"
+    ? [{ method: "GET", path: "/api/health", onResponse: refused }]
+    : scenario === "vote"
+      ? [
+          {
+            method: "POST",
+            setupRequest: (req, context) => {
+              const k = next++;
+              context.k = k;
+              const { voter, color, target } = voteAt(plan, k);
+              return {
+                ...req,
+                path: `/api/games/${voter.game}/votes`,
+                headers: json(voter.cookie),
+                body: JSON.stringify({ color, target }),
+              };
+            },
+            onResponse: (status, body, context) => {
+              refused(status, body);
+              if (status < 200 || status >= 300) return;
+              const { voter, color, target } = voteAt(plan, indexOf(context));
+              votes.push([voter.game, voter.seat, color, target]);
+            },
+          },
+        ]
+      : [
+          {
+            method: "POST",
+            setupRequest: (req, context) => {
+              const k = next++;
+              context.k = k;
+              const { poster, text } = postAt(plan, k);
+              return {
+                ...req,
+                path: `/api/games/${poster.game}/posts`,
+                headers: json(poster.cookie),
+                body: JSON.stringify({ text }),
+              };
+            },
+            onResponse: (status, body) => {
+              refused(status, body);
+              if (status < 200 || status >= 300) return;
+              posts.push((JSON.parse(body) as { id: string }).id);
+            },
+          },
+        ];
+
+const latencies: number[] = [];
+const run = autocannon({
+  url: plan.url,
+  connections: plan.connections,
+  pipelining: 1,
+  duration: seconds ?? plan.seconds,
+  requests,
+});
+run.on("response", (_client, _status, _bytes, ms) => {
+  latencies.push(ms);
+});
+const r = await run;
+
+const sorted = Float64Array.from(latencies).sort();
+const result: LoadResult = {
+  scenario,
+  requestsPerSecond: r.requests.average,
+  p50: percentile(sorted, 50),
+  p99: percentile(sorted, 99),
+  responses: sorted.length,
+  ok: r["2xx"],
+  non2xx: r.non2xx,
+  errors: r.errors,
+  timeouts: r.timeouts,
+  seconds: r.duration,
+  statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, s]) => [code, s.count])),
+  refusals,
+  votes,
+  posts,
+};
+process.stdout.write(JSON.stringify(result));

@@ -1,0 +1,934 @@
+import type { AddressInfo } from "node:net";
+import { DEFAULT_ROLES, type RoleId } from "@forum-mafia/engine";
+import {
+  TARGETED_ACTS,
+  type ActionForm,
+  type ChannelId,
+  type FeedItem,
+  type GameDetail,
+  type NightDraft,
+} from "@forum-mafia/protocol";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { Client } from "./client.ts";
+import { testServer, type TestServer } from "./harness.ts";
+import {
+  checkBody,
+  checkReveals,
+  emptyTally,
+  knowledge,
+  marker,
+  publicPart,
+  type Holder,
+  type MarkerKind,
+  type Tally,
+  type Truth,
+} from "./leak-oracle.ts";
+import {
+  DAY_MS,
+  detail,
+  expectOk,
+  NIGHT_MS,
+  pick,
+  rng,
+  setUpGame,
+  SseStream,
+  type SseEvent,
+  type Table,
+} from "./play.ts";
+
+/**
+ * Issue 3, "No leaks": random whole games through HTTP and SSE, in which every private text carries a
+ * unique marker, and every body any session received (responses, refusals, stream events) is checked
+ * against what its holder may know at that moment (leak-oracle.ts).
+ */
+
+type Mode = "automatic" | "review";
+
+interface Stats {
+  games: number;
+  phases: number;
+  responses: number;
+  events: number;
+  markers: number;
+  refusals: number;
+  ms: number;
+  /** What the checks found and allowed (leak-oracle.ts): they were not vacuous. */
+  tally: Tally;
+  /** The GM's moves and other rarer paths the games took. */
+  moves: Record<string, number>;
+}
+const stats: Record<string, Stats> = {};
+const statsFor = (name: string): Stats =>
+  (stats[name] ??= {
+    games: 0,
+    phases: 0,
+    responses: 0,
+    events: 0,
+    markers: 0,
+    refusals: 0,
+    ms: 0,
+    tally: emptyTally(),
+    moves: {},
+  });
+const count = (s: Stats, move: string): void => {
+  s.moves[move] = (s.moves[move] ?? 0) + 1;
+};
+
+afterAll(() => {
+  for (const [name, s] of Object.entries(stats))
+    console.log(
+      `${name}: ${s.games} games, ${s.phases} phases, ${s.responses} responses and ${s.events} stream events ` +
+        `checked, ${s.markers} markers planted, ${s.refusals} refusals, ${(s.ms / 1000).toFixed(1)} s\n` +
+        `  allowed and seen: ${JSON.stringify(s.tally)}\n  moves: ${JSON.stringify(s.moves)}`,
+    );
+});
+
+/** A session whose every body is checked: a player, the public, a registered non-player, a substitute. */
+interface Watcher {
+  readonly label: string;
+  readonly client: Client;
+  holder: Holder;
+  /** How many of client.seen have been checked; and how many of them came before the end. */
+  checked: number;
+  preEndSeen: number | null;
+  /** The stream as received so far in its current numbering (ids 1..n), across reconnects. */
+  events: SseEvent[];
+  eventsChecked: number;
+  preEndEvents: number | null;
+  stream: SseStream | null;
+  /** How many of stream.events have been moved into events. */
+  taken: number;
+  /** A stream reopened from the start must repeat these first (the backlog equals what came live). */
+  expect: SseEvent[] | null;
+  /** How many posts of the thread this session has read. */
+  posts: number;
+}
+
+async function listen(t: TestServer): Promise<string> {
+  await t.server.app.listen({ port: 0, host: "127.0.0.1" });
+  return `http://127.0.0.1:${(t.server.app.server.address() as AddressInfo).port}`;
+}
+
+function shuffled<T>(r: () => number, list: readonly T[]): T[] {
+  const out = list.slice();
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/**
+ * A stream item received again from the start is the one received live, except a post the GM has hidden
+ * since: that comes back hidden (empty, with the reason).
+ */
+function sameItem(live: string, again: string): boolean {
+  if (live === again) return true;
+  const a = JSON.parse(live) as FeedItem;
+  const b = JSON.parse(again) as FeedItem;
+  if (a.type !== "post" || b.type !== "post" || a.post.hidden !== null || b.post.hidden === null)
+    return false;
+  return JSON.stringify({ ...a.post, html: "", hidden: b.post.hidden }) === JSON.stringify(b.post);
+}
+
+class LeakGame {
+  readonly watchers: Watcher[] = [];
+  private gm!: GameDetail;
+  private truth!: Truth;
+  private roles: RoleId[] = [];
+  private marks = 0;
+  private syncs = 0;
+  private replaced = false;
+  private readonly hidden = new Set<string>();
+  private readonly violations: string[] = [];
+  private readonly pub: Watcher;
+  private readonly substitute: Watcher;
+
+  private constructor(
+    private readonly t: TestServer,
+    private readonly base: string,
+    private readonly table: Table,
+    private readonly mode: Mode,
+    private readonly r: () => number,
+    private readonly stats: Stats,
+    extra: { pub: Client; outsider: Client; substitute: Client },
+  ) {
+    table.players.forEach((c, seat) => this.watch(c.nick, c, { kind: "player", seat }));
+    this.pub = this.watch("the public", extra.pub, { kind: "public" });
+    this.watch("a non-player", extra.outsider, { kind: "public" });
+    this.substitute = this.watch("the substitute", extra.substitute, { kind: "public" });
+  }
+
+  static async start(seed: number, mode: Mode, stats: Stats): Promise<LeakGame> {
+    const t = await testServer();
+    const base = await listen(t);
+    const r = rng(seed);
+    const deal = r() < 0.5 ? "random" : { hand: shuffled(r, DEFAULT_ROLES) };
+    const table = await setUpGame(t, mode, deal);
+    const app = () => t.server.app;
+    const outsider = new Client(app, "Зритель");
+    expectOk(await outsider.register());
+    const substitute = new Client(app, "Фёдор");
+    expectOk(await substitute.register());
+    const g = new LeakGame(t, base, table, mode, r, stats, { pub: new Client(app), outsider, substitute });
+    await g.refresh();
+    g.roles = g.gm.view!.seats.map((s) => s.role!);
+    return g;
+  }
+
+  private watch(label: string, client: Client, holder: Holder): Watcher {
+    const w: Watcher = {
+      label,
+      client,
+      holder,
+      checked: 0,
+      preEndSeen: null,
+      events: [],
+      eventsChecked: 0,
+      preEndEvents: null,
+      stream: null,
+      taken: 0,
+      expect: null,
+      posts: 0,
+    };
+    this.watchers.push(w);
+    return w;
+  }
+
+  private get id(): string {
+    return this.table.id;
+  }
+
+  async close(): Promise<void> {
+    for (const w of this.watchers) w.stream?.close();
+    this.t.server.app.server.closeAllConnections(); // the streams' sockets: do not wait for them to idle
+    await this.t.close();
+  }
+
+  // ——— the game ———
+
+  async play(): Promise<void> {
+    for (const w of this.watchers) await this.open(w, "start");
+    await this.checkpoint();
+    for (let phases = 0; !this.truth.ended; phases++) {
+      if (phases >= 60) throw new Error("the game did not end in 60 phases");
+      if (this.gm.view!.phase.kind === "night") await this.night();
+      else await this.day();
+      this.stats.phases++;
+    }
+    await this.finish();
+  }
+
+  private seated(): { w: Watcher; seat: number }[] {
+    const out: { w: Watcher; seat: number }[] = [];
+    for (const w of this.watchers) if (w.holder.kind === "player") out.push({ w, seat: w.holder.seat });
+    return out.sort((a, b) => a.seat - b.seat);
+  }
+
+  private mark(kind: MarkerKind): string {
+    this.stats.markers++;
+    return marker(kind, ++this.marks);
+  }
+
+  private async night(): Promise<void> {
+    for (const { w, seat } of this.seated()) {
+      const d = await detail(w.client, this.id);
+      await this.chatter(w, seat, d);
+      if (this.r() < 0.1) await this.strayNight(w);
+      if (!d.form || this.r() < 0.05) continue; // P2: now and then someone forgets
+      const action = this.randomAction(d.form);
+      if (!action) continue;
+      const res = await w.client.post(`/api/games/${this.id}/actions`, action);
+      if (res.status !== 200)
+        await this.refusal(w.client.post(`/api/games/${this.id}/actions`, { act: "pass" }));
+      await this.glance();
+    }
+    await this.checkpoint();
+    await this.t.clock.advance(NIGHT_MS);
+    if (this.mode === "review") {
+      await this.checkpoint(); // the night awaits review: G10's notice is up, nothing is published
+      const gm = this.table.gm;
+      if (this.r() < 0.3) {
+        expectOk(await gm.post(`/api/games/${this.id}/gm/reopen-mafia`, { reason: this.mark("gmreason") }));
+        count(this.stats, "reopen-mafia (G10)");
+        for (const { w } of this.seated()) {
+          const d = await detail(w.client, this.id);
+          const mafia = d.form?.acts.find((a) => a.act === "mafia");
+          if (!mafia || mafia.targets.length === 0) continue;
+          const res = await w.client.post(`/api/games/${this.id}/actions`, {
+            act: "mafia",
+            kill: [pick(this.r, mafia.targets)],
+          });
+          count(this.stats, `mafia's action after the reopening: ${res.status}`);
+          break;
+        }
+        await this.checkpoint();
+      }
+      const draft = (await gm.get<NightDraft>(`/api/games/${this.id}/gm/draft`)).body;
+      if (draft.blocked) {
+        expectOk(
+          await gm.post(`/api/games/${this.id}/gm/council`, {
+            answer: pick(this.r, ["yes", "no", "rejected"]),
+          }),
+        );
+        count(this.stats, "council answered (M2c)");
+      }
+      if (this.r() < 0.3) {
+        expectOk(
+          await gm.post(`/api/games/${this.id}/gm/rolls`, {
+            rolls: {
+              bossExposed: this.r() < 0.5,
+              doctorExposed: this.r() < 0.5,
+              girlSilence: this.r() < 0.5,
+            },
+            reason: this.mark("gmreason"),
+          }),
+        );
+        count(this.stats, "rolls fixed (F2)");
+      }
+      expectOk(await gm.post(`/api/games/${this.id}/gm/publish`));
+    }
+    await this.refresh();
+  }
+
+  private async day(): Promise<void> {
+    // V7: from day 3 on, now and then a day on which most vote "досрочно", and the day closes early.
+    const earlyDay = this.gm.view!.phase.number >= 3 && this.r() < 0.3;
+    for (const { w, seat } of this.seated()) {
+      const d = await detail(w.client, this.id);
+      if (d.summary.status !== "running" || d.view!.phase.kind !== "day") break;
+      await this.chatter(w, seat, d);
+      const me = d.view!.seats[seat]!;
+      if (!me.alive) {
+        if (this.r() < 0.2)
+          await this.refusal(w.client.post(`/api/games/${this.id}/posts`, { text: "Я ещё здесь" }));
+        continue;
+      }
+      if (this.r() < 0.3)
+        expectOk(
+          await w.client.post(`/api/games/${this.id}/posts`, {
+            text: `Думаю, думаю… [b]${pick(this.r, d.view!.seats).name}[/b] подозрителен. ${this.mark("post")}`,
+          }),
+        );
+      if (this.r() < 0.1) await this.strayDay(w, seat, d);
+      if (me.cannotVote || this.r() < 0.05) continue;
+      const target = pick(
+        this.r,
+        d.view!.seats.filter((s) => s.alive && s.seat !== seat),
+      );
+      const color = this.r() < 0.8 ? "red" : "blue";
+      const early = earlyDay && this.r() < 0.8;
+      // This vote may close the day (V7): what came before it is checked against what was known before it.
+      if (early) await this.checkpoint(false);
+      expectOk(
+        this.r() < 0.5
+          ? await w.client.post(`/api/games/${this.id}/votes`, { color, target: target.seat, early })
+          : await w.client.post(`/api/games/${this.id}/posts`, {
+              text: `[color=${color}]${target.name}[/color]${early ? " досрочно" : ""}`,
+            }),
+      );
+      await this.glance();
+    }
+    await this.refresh();
+    if (this.truth.ended) return;
+    await this.moderate();
+    await this.checkpoint();
+    if (this.gm.view!.phase.kind === "night") {
+      count(this.stats, "day closed early (V7)");
+      return;
+    }
+    await this.t.clock.advance(DAY_MS); // exactly to the deadline: not into the next night
+    await this.refresh();
+  }
+
+  /** The GM: words in the faction chats, a hidden post, a modkill (F2), a replacement (P4). */
+  private async moderate(): Promise<void> {
+    const gm = this.table.gm;
+    if (this.r() < 0.3)
+      expectOk(await gm.post(`/api/games/${this.id}/channels/mafia`, { text: this.mark("mafia") }));
+    if (this.r() < 0.3)
+      expectOk(await gm.post(`/api/games/${this.id}/channels/pair`, { text: this.mark("pair") }));
+    const posts = (
+      await gm.get<{ posts: { id: string; seat: number | null; html: string; hidden: unknown }[] }>(
+        `/api/games/${this.id}/posts?limit=500`,
+      )
+    ).body.posts.filter((p) => p.seat !== null && !p.hidden && p.html.includes("MARK-post-"));
+    if (posts.length > 0 && this.r() < 0.2) {
+      const post = pick(this.r, posts);
+      await this.checkpoint(false); // what came before the hiding may hold the text
+      expectOk(await gm.post(`/api/games/${this.id}/posts/${post.id}/hide`, { reason: "Оскорбление (G5)" }));
+      this.hidden.add(/MARK-post-\d+/.exec(post.html)![0]);
+      count(this.stats, "post hidden");
+    }
+    const living = this.gm.view!.seats.filter((s) => s.alive).map((s) => s.seat);
+    if (this.r() < 0.12) {
+      expectOk(
+        await gm.post(`/api/games/${this.id}/gm/modkill`, {
+          seat: pick(this.r, living),
+          reason: this.mark("gmreason"),
+        }),
+      );
+      count(this.stats, "modkill (F2)");
+    }
+    if (!this.replaced && this.r() < 0.35) await this.replace(pick(this.r, living));
+  }
+
+  /** P4: the substitute takes a seat; both sessions' streams are told to start again (a new numbering). */
+  private async replace(seat: number): Promise<void> {
+    await this.checkpoint(); // everything so far is checked against the holders before the change
+    this.replaced = true;
+    const old = this.watchers.find((w) => w.holder.kind === "player" && w.holder.seat === seat)!;
+    const res = await this.table.gm.post(`/api/games/${this.id}/gm/replace`, {
+      seat,
+      nick: this.substitute.client.nick,
+      reason: this.mark("gmreason"),
+    });
+    count(this.stats, `replacement (P4): ${res.status}`);
+    if (res.status !== 200) return; // e.g. a pending modkill: nothing changed
+    old.holder = { kind: "public" };
+    this.substitute.holder = { kind: "player", seat };
+    for (const w of [old, this.substitute]) {
+      await w.stream!.closedByServer();
+      if (!w.stream!.reset)
+        this.violations.push(`${w.label}: the stream was not reset when the seat changed hands`);
+      w.events = [];
+      w.eventsChecked = 0;
+      w.expect = null;
+      await this.open(w, "start");
+    }
+  }
+
+  /** Private words with markers: the faction chats, the spectators' room, the channel with the GM (and refusals). */
+  private async chatter(w: Watcher, seat: number, d: GameDetail): Promise<void> {
+    const say = (channel: ChannelId, text: string) =>
+      w.client.post(`/api/games/${this.id}/channels/${channel}`, { text: `${text} — ну что, как дела?` });
+    for (const c of d.channels) {
+      const p = this.r();
+      if (c.id === "mafia" || c.id === "pair") {
+        if (c.canPost && p < 0.4) expectOk(await say(c.id, this.mark(c.id)));
+        else if (!c.canPost && p < 0.3) await this.refusal(say(c.id, this.mark(c.id)), 403); // G7
+      } else if (c.id === "spectators") {
+        if (p < 0.5) expectOk(await say(c.id, this.mark("spect")));
+      } else if (p < 0.12) {
+        expectOk(await say(c.id, this.mark(`gm${seat}`)));
+        if (this.r() < 0.6)
+          expectOk(
+            await this.table.gm.post(`/api/games/${this.id}/channels/${c.id}`, {
+              text: this.mark(`gm${seat}`),
+            }),
+          );
+      }
+    }
+    if (this.r() < 0.08) {
+      const mine = new Set(d.channels.map((c) => c.id));
+      const others = (["mafia", "pair", "spectators", `gm:${(seat + 1) % 17}`] as const).filter(
+        (c) => !mine.has(c),
+      );
+      const c = pick(this.r, others);
+      const kind: MarkerKind =
+        c === "spectators" ? "spect" : c.startsWith("gm:") ? `gm${(seat + 1) % 17}` : (c as MarkerKind);
+      await this.refusal(say(c, this.mark(kind)), 403); // G6: not a member
+    }
+  }
+
+  private async refusal(p: Promise<{ status: number; raw: string }>, status?: number): Promise<void> {
+    const res = await p;
+    if (res.status < 400) return;
+    if (status !== undefined) expect(res.status, res.raw).toBe(status);
+    this.stats.refusals++;
+  }
+
+  /** Requests a player should not make at night: another role's act, a vote. Their refusals are checked too. */
+  private async strayNight(w: Watcher): Promise<void> {
+    const target = Math.floor(this.r() * 17);
+    if (this.r() < 0.7)
+      await this.refusal(
+        w.client.post(`/api/games/${this.id}/actions`, { act: pick(this.r, TARGETED_ACTS), target }),
+      );
+    else await this.refusal(w.client.post(`/api/games/${this.id}/votes`, { color: "red", target }), 422);
+  }
+
+  private async strayDay(w: Watcher, seat: number, d: GameDetail): Promise<void> {
+    const dead = d.view!.seats.filter((s) => !s.alive);
+    const x = this.r();
+    if (x < 0.4)
+      await this.refusal(
+        w.client.post(`/api/games/${this.id}/actions`, { act: pick(this.r, TARGETED_ACTS), target: seat }),
+      );
+    else if (x < 0.7 || dead.length === 0)
+      await this.refusal(w.client.post(`/api/games/${this.id}/votes`, { color: "red", target: seat }), 422); // V3
+    else
+      await this.refusal(
+        w.client.post(`/api/games/${this.id}/votes`, { color: "red", target: pick(this.r, dead).seat }),
+        422,
+      );
+  }
+
+  private randomAction(form: ActionForm): Record<string, unknown> | null {
+    const acts = form.acts.filter(
+      (a) => a.act === "pass" || a.act === "council" || a.targets.length > 0 || (a.roles?.length ?? 0) > 0,
+    );
+    if (acts.length === 0) return null;
+    const a = pick(this.r, acts);
+    switch (a.act) {
+      case "pass":
+        return { act: "pass" };
+      case "council":
+        count(this.stats, "council asked (M2c)");
+        return { act: "council", question: `${this.mark("council")}: жив ли маньяк?` };
+      case "mafia": {
+        const x = this.r();
+        const first = pick(this.r, a.targets);
+        const second = pick(this.r, a.targets);
+        if (x < 0.55 || second === first) return { act: "mafia", kill: [first] };
+        if (x < 0.75) return { act: "mafia", kill: [first, second] };
+        if (x < 0.9) return { act: "mafia", kill: [first], intimidate: [second] };
+        return { act: "mafia", intimidate: [first, second] };
+      }
+      case "healFrom":
+        return { act: "healFrom", role: pick(this.r, a.roles!) };
+      default:
+        return { act: a.act, target: pick(this.r, a.targets) };
+    }
+  }
+
+  /** After a command: a few sessions look at the game (all of them do at each checkpoint). */
+  private async glance(): Promise<void> {
+    for (const w of [this.pub, pick(this.r, this.watchers)]) await detail(w.client, this.id);
+  }
+
+  // ——— checking ———
+
+  private async refresh(): Promise<void> {
+    this.gm = await detail(this.table.gm, this.id);
+    const v = this.gm.view!;
+    this.truth = {
+      roles: this.roles.length ? this.roles : v.seats.map((s) => s.role!),
+      names: v.seats.map((s) => s.name),
+      results: v.results,
+      ended: this.gm.summary.status === "ended",
+      hidden: this.hidden,
+    };
+  }
+
+  private async open(w: Watcher, how: "start" | "header" | "query"): Promise<void> {
+    const last = w.events.length;
+    if (how === "start") {
+      // What a stream from the start must repeat: all received so far (or more, if an earlier reopening
+      // from the start has not yet repeated all it must).
+      const known = w.expect && w.expect.length > w.events.length ? w.expect : w.events;
+      w.expect = known.length > 0 ? known : null;
+      w.events = [];
+    }
+    w.stream = await SseStream.open(this.base, this.id, {
+      cookie: w.client.cookie,
+      label: w.label,
+      ...(how === "header" ? { lastEventId: last } : how === "query" ? { after: last } : {}),
+    });
+    w.taken = 0;
+  }
+
+  /** Move the stream's new events into w.events: ids must run 1, 2, 3… with no gap or repeat, across reconnects. */
+  private drain(w: Watcher): void {
+    const s = w.stream!;
+    for (; w.taken < s.events.length; w.taken++) {
+      const e = s.events[w.taken]!;
+      if (e.id !== w.events.length + 1)
+        this.violations.push(`${w.label}: stream id ${e.id} after ${w.events.length} (a gap or a repeat)`);
+      const i = w.events.length;
+      w.events.push(e);
+      if (w.expect) {
+        const was = w.expect[i]!;
+        if (was.id !== e.id || !sameItem(was.data, e.data))
+          this.violations.push(
+            `${w.label}: reopened from the start, item ${i + 1} differs: ${e.data} vs ${was.data}`,
+          );
+        if (w.events.length >= w.expect.length) w.expect = null;
+      }
+    }
+  }
+
+  /**
+   * Check everything received so far against what each holder may know now (which the previous checkpoint
+   * already covered up to then: between checkpoints, nothing is published and no seat changes hands).
+   */
+  async checkpoint(full = true): Promise<void> {
+    const n = ++this.syncs;
+    // Reconnects: a rotating third resumes by Last-Event-ID or ?after=; the public comes back from the start.
+    for (const [i, w] of this.watchers.entries()) {
+      if (!full || (w !== this.pub && (i + n) % 3 !== 0)) continue;
+      this.drain(w);
+      w.stream!.close();
+      await this.open(w, w === this.pub ? "start" : n % 2 === 0 ? "header" : "query");
+    }
+    const tag = `SYNC-${n}-`;
+    expectOk(await this.table.gm.post(`/api/games/${this.id}/posts`, { text: tag }));
+    await Promise.all(this.watchers.map((w) => w.stream!.until((e) => e.data.includes(tag), tag)));
+    for (const w of this.watchers) {
+      this.drain(w);
+      if (w.expect) this.violations.push(`${w.label}: reopened from the start, the backlog lost items`);
+    }
+    await this.refresh();
+    this.violations.push(...checkReveals(this.truth));
+    if (full) await this.fullRound();
+
+    for (const w of this.watchers) {
+      if (this.truth.ended && w.preEndSeen === null) {
+        w.preEndSeen = w.checked;
+        w.preEndEvents = w.eventsChecked;
+      }
+      const k = knowledge(w.holder, this.truth, w.label);
+      const seen = w.client.seen;
+      for (; w.checked < seen.length; w.checked++) {
+        this.violations.push(...checkBody(seen[w.checked]!, k, `response #${w.checked}`, this.stats.tally));
+        this.stats.responses++;
+      }
+      for (; w.eventsChecked < w.events.length; w.eventsChecked++) {
+        this.violations.push(
+          ...checkBody(w.events[w.eventsChecked]!.data, k, `event ${w.eventsChecked + 1}`, this.stats.tally),
+        );
+        this.stats.events++;
+      }
+    }
+    this.throwViolations();
+  }
+
+  private throwViolations(): void {
+    if (this.violations.length === 0) return;
+    const shown = [...new Set(this.violations)].slice(0, 15).join("\n");
+    throw new Error(`${this.violations.length} leaks found, for example:\n${shown}`);
+  }
+
+  /** Everyone reads everything now; every player's public facts must be the public's. */
+  private async fullRound(): Promise<void> {
+    const base = `/api/games/${this.id}`;
+    const details: { w: Watcher; d: GameDetail }[] = [];
+    for (const [i, w] of this.watchers.entries()) {
+      const d = await detail(w.client, this.id);
+      details.push({ w, d });
+      // The thread's new posts, as a client polls them; the public reads it all, like a new visitor (a hidden
+      // post's text must not come back).
+      const after = w === this.pub ? 0 : w.posts;
+      const page = await w.client.get<{ total: number }>(`${base}/posts?after=${after}&limit=500`);
+      w.posts = page.body.total;
+      // The channels themselves (their messages are in the detail too): a rotating third each time.
+      if ((i + this.syncs) % 3 === 0)
+        for (const c of d.channels) expectOk(await w.client.get(`${base}/channels/${c.id}`));
+      const mine = new Set(d.channels.map((c) => c.id));
+      const seat = w.holder.kind === "player" ? w.holder.seat : 0;
+      const others = ["mafia", "pair", "spectators", `gm:${(seat + 1) % 17}`].filter(
+        (c) => !mine.has(c as ChannelId),
+      );
+      await this.refusal(w.client.get(`${base}/channels/${pick(this.r, others)}`), 403);
+      if (!this.truth.ended && this.r() < 0.2) {
+        await this.refusal(w.client.get(`${base}/gm/draft`));
+        await this.refusal(w.client.get(`${base}/log`), 409);
+      }
+    }
+    await this.pub.client.get("/api/games");
+    const pub = JSON.stringify(publicPart(details.find((x) => x.w === this.pub)!.d));
+    for (const { w, d } of details) {
+      const mine = JSON.stringify(publicPart(d));
+      if (mine !== pub)
+        this.violations.push(`${w.label}: the public facts differ from the public's:\n${mine}\n${pub}`);
+    }
+  }
+
+  /** After the end: the seed was secret until now (F1), and every stream's backlog equals what came live. */
+  private async finish(): Promise<void> {
+    await this.checkpoint(); // the first after the end: it marks where the end came in each session's bodies
+    const log = await this.table.gm.get<{ seed: string }>(`/api/games/${this.id}/log`);
+    expectOk(log);
+    const seed = log.body.seed;
+    expect(seed).toMatch(/^[0-9a-f]{64}$/);
+    for (const w of this.watchers) {
+      if (w.preEndSeen === null || w.preEndEvents === null)
+        throw new Error(`${w.label}: the end was not marked`);
+      for (let i = 0; i < w.preEndSeen; i++)
+        if (w.client.seen[i]!.includes(seed))
+          this.violations.push(`${w.label}: response #${i} holds the seed before the end`);
+      for (let i = 0; i < w.preEndEvents; i++)
+        if (w.events[i]!.data.includes(seed))
+          this.violations.push(`${w.label}: event ${i + 1} holds the seed before the end`);
+      this.drain(w);
+      w.stream!.close();
+      await this.open(w, "start");
+    }
+    await this.checkpoint(); // every stream reopened from the start must repeat exactly what came before
+    for (const w of this.watchers) w.stream!.close();
+    this.stats.games++;
+  }
+}
+
+async function playLeakGame(seed: number, mode: Mode, stats: Stats): Promise<void> {
+  const start = performance.now();
+  const g = await LeakGame.start(seed, mode, stats);
+  try {
+    await g.play();
+  } finally {
+    await g.close();
+    stats.ms += performance.now() - start;
+  }
+}
+
+// ——— the swap: two town players whose public history is the same ———
+
+/** Acts that kill or reveal: the swapped players are never their targets (a reveal would tell them apart). */
+const TELLING = new Set(["bloodyKill", "quickKill", "shoot", "serum", "mark"]);
+
+/** What one scripted game showed each session (players by seat, and the public) and its stream, normalised. */
+type Shown = Map<string, string[]>;
+
+/** Random ids (game, posts, messages, users) and the seed's commitment differ between runs; nothing else may. */
+function normalise(body: string, gameId: string): string {
+  return body
+    .split(gameId)
+    .join("<game>")
+    .replace(/"id":"[^"]*"/g, '"id":"<id>"')
+    .replace(/[0-9a-f]{64}/g, "<hex>");
+}
+
+/**
+ * A game played from a script that does not depend on who holds which role: the same inputs in the same
+ * order, every choice drawn from `seed` in the same amounts. The `quiet` seats pass every night (where they
+ * may), vote blue, and are never the target of a kill, a shot, a mark or the serum, nor voted against.
+ */
+async function scriptedGame(hand: readonly RoleId[], seed: number, quiet: readonly number[]): Promise<Shown> {
+  const t = await testServer();
+  try {
+    const base = await listen(t);
+    const table = await setUpGame(t, "review", { hand: [...hand] });
+    const pub = new Client(() => t.server.app);
+    const r = rng(seed);
+    const id = table.id;
+    const gm = table.gm;
+    const everyone = [...table.players, pub];
+    for (let phase = 0; phase < 5; phase++) {
+      const g = await detail(gm, id);
+      if (g.summary.status === "ended") break;
+      if (g.view!.phase.kind === "night") {
+        for (const [seat, c] of table.players.entries()) {
+          const d = await detail(c, id);
+          const x = [r(), r(), r()] as const;
+          if (quiet.includes(seat)) {
+            await c.post(`/api/games/${id}/actions`, { act: "pass" }); // refused for a citizen (T7)
+            continue;
+          }
+          if (!d.form) continue;
+          const acts = d.form.acts.filter((a) => a.act !== "council");
+          const a = acts[Math.floor(x[0] * acts.length)]!;
+          const targets = a.targets.filter(
+            (s) => !(a.act === "mafia" || TELLING.has(a.act)) || !quiet.includes(s),
+          );
+          const target = targets[Math.floor(x[1] * targets.length)];
+          const action =
+            a.act === "pass"
+              ? { act: "pass" }
+              : a.act === "healFrom"
+                ? { act: "healFrom", role: a.roles![Math.floor(x[2] * a.roles!.length)] }
+                : target === undefined
+                  ? { act: "pass" }
+                  : a.act === "mafia"
+                    ? { act: "mafia", kill: [target] }
+                    : { act: a.act, target };
+          const res = await c.post(`/api/games/${id}/actions`, action);
+          if (res.status !== 200) await c.post(`/api/games/${id}/actions`, { act: "pass" });
+        }
+        await t.clock.advance(NIGHT_MS);
+        const draft = (await gm.get<NightDraft>(`/api/games/${id}/gm/draft`)).body;
+        if (draft.blocked) expectOk(await gm.post(`/api/games/${id}/gm/council`, { answer: "no" }));
+        const roll = (): boolean => r() < 0.5;
+        expectOk(
+          await gm.post(`/api/games/${id}/gm/rolls`, {
+            rolls: {
+              bossExposed: roll(),
+              doctorExposed: roll(),
+              tortureEvidence: roll(),
+              girlSilence: roll(),
+              thugSilence: roll(),
+            },
+            reason: "по сценарию",
+          }),
+        );
+        expectOk(await gm.post(`/api/games/${id}/gm/publish`));
+      } else {
+        for (const [seat, c] of table.players.entries()) {
+          const d = await detail(c, id);
+          const x = [r(), r(), r()] as const;
+          const me = d.view!.seats[seat]!;
+          if (!me.alive) continue;
+          if (x[0] < 0.3) expectOk(await c.post(`/api/games/${id}/posts`, { text: `Мысли вслух №${phase}` }));
+          if (me.cannotVote) continue;
+          const targets = d.view!.seats.filter((s) => s.alive && s.seat !== seat && !quiet.includes(s.seat));
+          const target = targets[Math.floor(x[1] * targets.length)]!;
+          const color = quiet.includes(seat) || x[2] < 0.2 ? "blue" : "red";
+          expectOk(await c.post(`/api/games/${id}/votes`, { color, target: target.seat }));
+        }
+        await t.clock.advance(DAY_MS);
+      }
+      for (const c of everyone) {
+        const d = await detail(c, id);
+        await c.get(`/api/games/${id}/posts?limit=500`);
+        for (const ch of d.channels) await c.get(`/api/games/${id}/channels/${ch.id}`);
+      }
+    }
+    // After the end everything is revealed (R3): the script must stop before it.
+    if ((await detail(gm, id)).summary.status === "ended") throw new Error("the scripted game ended early");
+    // Every stream from the start, up to a sentinel post.
+    const streams = await Promise.all(
+      everyone.map((c, i) => SseStream.open(base, id, { cookie: c.cookie, label: c.nick || `public ${i}` })),
+    );
+    expectOk(await gm.post(`/api/games/${id}/posts`, { text: "SYNC-end-" }));
+    await Promise.all(streams.map((s) => s.until((e) => e.data.includes("SYNC-end-"), "the sentinel")));
+    for (const s of streams) s.close();
+    t.server.app.server.closeAllConnections();
+    const shown: Shown = new Map();
+    everyone.forEach((c, i) => {
+      const who = i < table.players.length ? `seat ${i}` : "the public";
+      shown.set(
+        who,
+        c.seen.map((b) => normalise(b, id)),
+      );
+      shown.set(
+        `${who}'s stream`,
+        streams[i]!.events.map((e) => normalise(`event ${e.id}: ${e.data}`, id)),
+      );
+    });
+    return shown;
+  } finally {
+    await t.close();
+  }
+}
+
+describe("no leaks (issue 3): random games, every body and stream event checked against what its holder may know", () => {
+  it("the oracle itself flags planted leaks (a self-test of leak-oracle.ts)", () => {
+    const names = ["Аня", "Борис", "Вика", "Гоша"];
+    const roles: RoleId[] = ["citizen", "boss", "sheriff", "sergeant"];
+    const truth: Truth = { roles, names, results: [], ended: false, hidden: new Set(["MARK-post-7"]) };
+    const citizen = knowledge({ kind: "player", seat: 0 }, truth, "Аня");
+    const boss = knowledge({ kind: "player", seat: 1 }, truth, "Борис");
+    const flags = (body: unknown, k = citizen): number =>
+      checkBody(typeof body === "string" ? body : JSON.stringify(body), k, "test").length;
+    expect(flags({ view: { seats: [{ seat: 0, role: "citizen" }] } })).toBe(0);
+    expect(flags({ view: { seats: [{ seat: 1, role: "boss" }] } })).toBe(1);
+    expect(flags({ view: { seats: [{ seat: 1, role: "boss" }] } }, boss)).toBe(0);
+    expect(flags({ roleCard: { role: "boss", lines: [] } })).toBe(1);
+    const act = { type: "actionSubmitted", phase: {}, seat: 1, slot: "mafia", action: { act: "pass" } };
+    expect(flags({ type: "game", event: act })).toBe(1);
+    expect(flags({ type: "game", event: act }, boss)).toBe(0);
+    expect(flags({ submissions: [{ seat: 2, slot: "own", action: { act: "pass" } }] })).toBe(1);
+    expect(flags({ type: "game", event: { type: "checkResult", phase: {}, check: {} } })).toBe(1);
+    expect(flags({ type: "game", event: { type: "nightDetail" } }, boss)).toBe(1);
+    expect(flags({ type: "game", event: { type: "strike", phase: {}, seat: 0, cause: "night" } })).toBe(0);
+    expect(flags({ type: "game", event: { type: "strike", phase: {}, seat: 1, cause: "night" } })).toBe(1);
+    expect(flags({ privateResults: [{ phase: {}, check: null, council: { answer: "yes" } }] })).toBe(1);
+    expect(flags({ type: "message", message: { channel: "pair", html: "" } })).toBe(1);
+    expect(flags({ id: "mafia", canPost: true, messages: [] })).toBe(1);
+    expect(flags(`{"html":"${marker("mafia", 1)}"}`)).toBe(1);
+    expect(flags(`{"html":"${marker("gm0", 2)} ${marker("gm1", 3)}"}`)).toBe(1);
+    expect(flags({ error: { message: "Борис (boss) may not vote: it is not day" } })).toBe(1);
+    expect(flags({ error: { message: "Аня (citizen) may not vote: it is not day" } })).toBe(0);
+    expect(flags({ html: "MARK-post-6 MARK-post-7" })).toBe(1);
+    expect(flags({ view: { seed: null } })).toBe(0);
+    expect(flags({ view: { seed: "ab12" } })).toBe(1);
+    expect(flags({ nested: { attacks: [] } })).toBe(1);
+    const revealed = { type: "nightResults", phase: { kind: "night", number: 1 }, died: [1], exposed: [] };
+    const later: Truth = {
+      ...truth,
+      results: [
+        { ...revealed, revealed: [{ seat: 1, role: "boss" }] } as unknown as Truth["results"][number],
+      ],
+    };
+    expect(flags({ seat: 1, role: "boss" }, knowledge({ kind: "public" }, later, "public"))).toBe(0);
+    expect(flags({ seat: 2, role: "sheriff" }, knowledge({ kind: "public" }, later, "public"))).toBe(1);
+  });
+
+  it("automatic mode", async () => {
+    const s = statsFor("automatic");
+    await fc.assert(
+      fc.asyncProperty(fc.integer(), (seed) => playLeakGame(seed, "automatic", s)),
+      { numRuns: 3, seed: 3_2026, endOnFailure: true },
+    );
+  });
+
+  it("review mode (the GM reopens the mafia's action, answers the council, fixes rolls)", async () => {
+    const s = statsFor("review");
+    await fc.assert(
+      fc.asyncProperty(fc.integer(), (seed) => playLeakGame(seed, "review", s)),
+      { numRuns: 3, seed: 3_2027, endOnFailure: true },
+    );
+  });
+
+  it("swapping the roles of a quiet citizen and a quiet shahid, prosecutor or girl changes nobody else's responses", async () => {
+    const s = statsFor("swap");
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom<RoleId>("shahid", "prosecutor", "girl"),
+        fc.integer(),
+        async (role, seed) => {
+          const start = performance.now();
+          const r = rng(seed);
+          const hand = shuffled(r, DEFAULT_ROLES);
+          const a = hand.indexOf(role);
+          const citizens = hand.flatMap((x, i) => (x === "citizen" ? [i] : []));
+          const b = pick(r, citizens);
+          const swapped = hand.slice();
+          [swapped[a], swapped[b]] = [hand[b]!, hand[a]!];
+          const one = await scriptedGame(hand, seed, [a, b]);
+          const two = await scriptedGame(swapped, seed, [a, b]);
+          for (const [who, bodies] of one) {
+            if (who.startsWith(`seat ${a}`) || who.startsWith(`seat ${b}`)) continue;
+            const other = two.get(who)!;
+            if (who.endsWith("stream")) s.events += bodies.length;
+            else s.responses += bodies.length;
+            const i = bodies.findIndex((x, j) => x !== other[j]);
+            if (i >= 0 || bodies.length !== other.length)
+              throw new Error(
+                `${who} can tell seat ${a} (${role}) from seat ${b} (citizen): body ${i} differs:\n${bodies[i]}\n${other[i]}`,
+              );
+          }
+          s.games += 2;
+          s.phases += 10;
+          s.ms += performance.now() - start;
+        },
+      ),
+      {
+        numRuns: 3,
+        seed: 3_2028,
+        endOnFailure: true,
+        examples: [
+          ["shahid", 11],
+          ["prosecutor", 12],
+          ["girl", 13],
+        ],
+      },
+    );
+  });
+
+  it("a hidden post's text is not served again before the end (it is published with the log, F2)", async () => {
+    const t = await testServer();
+    try {
+      const base = await listen(t);
+      const table = await setUpGame(t, "automatic");
+      const author = table.players[0]!;
+      const res = await author.post<{ id: string }>(`/api/games/${table.id}/posts`, {
+        text: "MARK-hidden-1 ругань",
+      });
+      expectOk(res);
+      expectOk(await table.gm.post(`/api/games/${table.id}/posts/${res.body.id}/hide`, { reason: "G5" }));
+      const visitor = new Client(() => t.server.app);
+      const posts = await visitor.get(`/api/games/${table.id}/posts`);
+      expect(posts.raw).not.toContain("MARK-hidden-1");
+      const stream = await SseStream.open(base, table.id, { cookie: null, label: "a visitor" });
+      expectOk(await table.gm.post(`/api/games/${table.id}/posts`, { text: "SYNC-1-" }));
+      await stream.until((e) => e.data.includes("SYNC-1-"), "the sentinel");
+      stream.close();
+      t.server.app.server.closeAllConnections();
+      const shown = stream.events.filter((e) => e.data.includes("MARK-hidden-1")).map((e) => e.data);
+      expect(shown, "the stream's backlog repeats the hidden post's text").toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});
