@@ -90,7 +90,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { store, clock, games } = opts;
   const accounts = new Accounts(store, clock);
   const streams = new Streams(games);
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: BODY_LIMIT, trustProxy: false });
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: false,
+    // Live streams never go idle: on shutdown they are closed, not waited for.
+    forceCloseConnections: true,
+  });
   const limit = opts.rateLimit ?? 600;
 
   // CSRF: only JSON bodies are accepted (a cross-site form cannot send one without a CORS preflight, which

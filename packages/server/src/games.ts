@@ -27,7 +27,8 @@ import { checkDraft } from "./draft.ts";
 const ROLES_MATCH: readonly RoleId[] = ENGINE_ROLE_IDS;
 void ROLES_MATCH;
 
-type Listener = (room: Room, from: number) => void;
+/** Told of the feed items [from, to) of a room once the entries that made them are durable. */
+type Listener = (room: Room, from: number, to: number) => void;
 
 /**
  * The games: one in-memory room per game, rebuilt from its log on start. Every command is checked against
@@ -79,8 +80,10 @@ export class Games {
     const entries = bodies.map((b): Entry => ({ at, ...b }));
     const seq = room.seq;
     const feedBefore = room.feed.length;
+    let feedAfter = feedBefore;
     try {
       for (const e of entries) room.apply(e);
+      feedAfter = room.feed.length;
     } catch (error) {
       // A checked command the room cannot apply is a bug: rebuild the room from its log, so memory and
       // disk agree again, and answer 500.
@@ -95,7 +98,8 @@ export class Games {
       process.exit(70);
     }
     this.onDeadlineChange(room);
-    for (const l of this.listeners) l(room, feedBefore);
+    // Only this commit's items: later commits may already have grown the feed, and they tell their own.
+    for (const l of this.listeners) l(room, feedBefore, feedAfter);
   }
 
   async create(user: UserRecord, body: CreateGame): Promise<string> {

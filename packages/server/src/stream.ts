@@ -27,7 +27,7 @@ export class Streams {
   private readonly keepAlive: NodeJS.Timeout;
 
   constructor(games: Games) {
-    games.listen((room, from) => this.publish(room, from));
+    games.listen((room, from, to) => this.publish(room, from, to));
     this.keepAlive = setInterval(() => {
       for (const set of this.byRoom.values()) for (const c of set) c.write(": keep-alive\n\n");
     }, 25_000);
@@ -67,7 +67,7 @@ export class Streams {
     });
   }
 
-  private publish(room: Room, from: number): void {
+  private publish(room: Room, from: number, to: number): void {
     const set = this.byRoom.get(room.id);
     if (!set) return;
     for (const c of set) {
@@ -79,7 +79,7 @@ export class Streams {
         set.delete(c);
         continue;
       }
-      for (let i = from; i < room.feed.length; i++) {
+      for (let i = from; i < to; i++) {
         const entry = room.feed[i]!;
         if (!mayReceive(room, entry, c.viewer)) continue;
         c.count++;
