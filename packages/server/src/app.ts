@@ -150,7 +150,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
               : `body: ${e.message ?? "bad request"}`;
       return reply.status(e.statusCode).send({ error: { code: e.code ?? "bad-request", message } });
     }
-    app.log.error(error);
+    // Unexpected: always on stderr, with the request, whatever the logger setting.
+    console.error(`500 ${_req.method} ${_req.url}:`, error);
     return reply.status(500).send({ error: { code: "internal", message: "internal error" } });
   });
   app.setNotFoundHandler((req, reply) =>

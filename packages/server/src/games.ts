@@ -17,7 +17,7 @@ import type { ActionRequest, ChannelId, CreateGame, RoleId } from "@forum-mafia/
 import { nanoid } from "nanoid";
 import type { Clock } from "./clock.ts";
 import type { Entry, EntryBody } from "./entries.ts";
-import { badRequest, conflict, forbidden, notFound, refused } from "./errors.ts";
+import { ApiError, badRequest, conflict, forbidden, notFound, refused } from "./errors.ts";
 import { Room } from "./room.ts";
 import type { Store, UserRecord } from "./store.ts";
 import { viewerOf, type Viewer } from "./viewer.ts";
@@ -38,6 +38,9 @@ type Listener = (room: Room, from: number, to: number) => void;
  */
 export class Games {
   readonly rooms = new Map<string, Room>();
+  /** The last write under way for each game. */
+  private readonly writes = new Map<string, Promise<void>>();
+  private readonly reloading = new Set<string>();
   private readonly listeners = new Set<Listener>();
   private readonly onDeadlineChange: (room: Room) => void;
 
@@ -70,6 +73,8 @@ export class Games {
 
   room(id: string): Room {
     const room = this.rooms.get(id);
+    if (!room && this.reloading.has(id))
+      throw new ApiError(503, "reloading", "the game is being reloaded: retry");
     if (!room) throw notFound(`no game with id ${id}`);
     return room;
   }
@@ -85,13 +90,23 @@ export class Games {
       for (const e of entries) room.apply(e);
       feedAfter = room.feed.length;
     } catch (error) {
-      // A checked command the room cannot apply is a bug: rebuild the room from its log, so memory and
-      // disk agree again, and answer 500.
-      await this.reload(room.id);
+      // A checked command the room cannot apply is a bug. The room is set aside (commands get 503) and
+      // rebuilt from its log once the writes already under way are on disk; this command gets a 500.
+      this.rooms.delete(room.id);
+      this.reloading.add(room.id);
+      try {
+        await this.writes.get(room.id)?.catch(() => {});
+        await this.reload(room.id);
+      } finally {
+        this.reloading.delete(room.id);
+      }
       throw error;
     }
     try {
-      await this.store.append(room.id, seq, entries);
+      const write = this.store.append(room.id, seq, entries);
+      this.writes.set(room.id, write);
+      await write;
+      if (this.writes.get(room.id) === write) this.writes.delete(room.id);
     } catch (error) {
       // Memory is ahead of the disk: the only safe way on is to stop and rebuild from the log.
       console.error(`fatal: game ${room.id}: could not store entries: ${String(error)}`);
