@@ -105,10 +105,13 @@ function cleanUp(): void {
   tempDir = null;
 }
 
-for (const signal of ["SIGINT", "SIGTERM"] as const)
+for (const [signal, code] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+] as const)
   process.on(signal, () => {
     cleanUp();
-    process.exit(130);
+    process.exit(code);
   });
 process.on("exit", cleanUp);
 
@@ -173,6 +176,21 @@ async function startServer(dataDir: string, profile: string | null): Promise<Run
 
 // ——— setting up the games over HTTP ———
 
+/** At most this many set-up requests at once: the set-up is not what is measured. */
+const SETUP_CONCURRENCY = 32;
+let inFlight = 0;
+const waiting: (() => void)[] = [];
+async function limited<T>(run: () => Promise<T>): Promise<T> {
+  if (inFlight >= SETUP_CONCURRENCY) await new Promise<void>((r) => waiting.push(r));
+  inFlight++;
+  try {
+    return await run();
+  } finally {
+    inFlight--;
+    waiting.shift()?.();
+  }
+}
+
 /** A user of the API over real HTTP, keeping its session cookie. */
 class User {
   cookie = "";
@@ -181,7 +199,11 @@ class User {
     readonly nick: string,
   ) {}
 
-  async call<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+  call<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+    return limited(() => this.send<T>(method, path, body));
+  }
+
+  private async send<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
     const res = await fetch(this.url + path, {
       method,
       headers: {
@@ -189,6 +211,10 @@ class User {
         ...(body !== undefined ? { "content-type": "application/json" } : {}),
       },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    }).catch((error: unknown) => {
+      throw new Error(`${this.nick}: ${method} ${path}: ${String(error)}`, {
+        cause: error instanceof Error ? error.cause : undefined,
+      });
     });
     const session = res.headers.getSetCookie().find((c) => c.startsWith("fm_session="));
     if (session) this.cookie = session.split(";")[0]!;
@@ -295,7 +321,10 @@ function cpuMs(pid: number | undefined): number | null {
   }
 }
 
-/** One measured run, with the server's CPU time per response (steadier than requests/s on a busy machine). */
+/**
+ * One measured run, with the server's CPU time (all its threads) per response: steadier than requests/s
+ * when other work shares the machine.
+ */
 interface Measured {
   readonly load: LoadResult;
   /** Microseconds of server CPU per response; null where it cannot be read. */
@@ -537,7 +566,8 @@ let code = 1;
 try {
   code = await main();
 } catch (error) {
-  console.error(`bench:server failed: ${error instanceof Error ? error.message : String(error)}`);
+  const cause = error instanceof Error && error.cause !== undefined ? ` (${String(error.cause)})` : "";
+  console.error(`bench:server failed: ${error instanceof Error ? error.message : String(error)}${cause}`);
   const server = started.server;
   if (server && (server.child.exitCode !== null || server.child.signalCode !== null))
     console.error(

@@ -127,7 +127,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     req.user = await accounts.userOf(req.cookies[SESSION_COOKIE]);
   });
 
-  app.setErrorHandler((error: unknown, _req, reply) => {
+  app.setErrorHandler((error: unknown, req, reply) => {
     if (error instanceof ApiError) {
       return reply.status(error.status).send({
         error: {
@@ -151,7 +151,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       return reply.status(e.statusCode).send({ error: { code: e.code ?? "bad-request", message } });
     }
     // Unexpected: always on stderr, with the request, whatever the logger setting.
-    console.error(`500 ${_req.method} ${_req.url}:`, error);
+    console.error(`500 ${req.method} ${req.url}:`, error);
     return reply.status(500).send({ error: { code: "internal", message: "internal error" } });
   });
   app.setNotFoundHandler((req, reply) =>
