@@ -258,6 +258,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       if (b.timeZone !== undefined && !isTimeZone(b.timeZone))
         throw new ApiError(400, "invalid", `timeZone: unknown time zone ${JSON.stringify(b.timeZone)}`);
       await store.updateUser(user.id, b);
+      accounts.forgetUser(user.id);
       return { user: userView((await store.userById(user.id))!) };
     },
   );

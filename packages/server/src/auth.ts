@@ -11,12 +11,20 @@ export const SESSION_COOKIE = "fm_session";
 export const SESSION_DAYS = 30;
 export const DEFAULT_TIME_ZONE = "Europe/Moscow";
 
+const CACHE_MS = 60_000;
+const CACHE_SIZE = 50_000;
+
 const tokenHash = (token: string): string => createHash("sha256").update(token).digest("hex");
 
 /** Accounts and sessions: argon2id password hashes, and session tokens kept only as their SHA-256. */
 export class Accounts {
   /** A hash to verify against when the nick is unknown, so both failures take the same time. */
   private dummy: Promise<string> | null = null;
+  /**
+   * Recently checked sessions, so a request costs no database read. An entry is trusted for CACHE_MS only:
+   * a logout on another server of a PostgreSQL deployment takes effect here within that time.
+   */
+  private readonly cache = new Map<string, { user: UserRecord; expiresAt: number; checkedAt: number }>();
 
   constructor(
     private readonly store: Store,
@@ -67,16 +75,31 @@ export class Accounts {
   /** The session's user; null for a missing, forged or expired token. */
   async userOf(token: string | undefined): Promise<UserRecord | null> {
     if (!token || token.length > 100) return null;
+    const now = this.clock.now();
+    const hit = this.cache.get(token);
+    if (hit && hit.checkedAt + CACHE_MS > now && hit.expiresAt > now) return hit.user;
+    this.cache.delete(token);
     const s = await this.store.session(tokenHash(token));
     if (!s) return null;
-    if (s.expiresAt <= this.clock.now()) {
+    if (s.expiresAt <= now) {
       await this.store.deleteSession(tokenHash(token));
       return null;
     }
-    return this.store.userById(s.userId);
+    const user = await this.store.userById(s.userId);
+    if (!user) return null;
+    if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(token, { user, expiresAt: s.expiresAt, checkedAt: now });
+    return user;
+  }
+
+  /** After a profile change: the next request reads the user again. */
+  forgetUser(userId: string): void {
+    for (const [token, hit] of this.cache) if (hit.user.id === userId) this.cache.delete(token);
   }
 
   async closeSession(token: string | undefined): Promise<void> {
-    if (token) await this.store.deleteSession(tokenHash(token));
+    if (!token) return;
+    this.cache.delete(token);
+    await this.store.deleteSession(tokenHash(token));
   }
 }

@@ -61,8 +61,14 @@ export class Games {
   private async reload(id: string): Promise<void> {
     const room = new Room(id);
     for (const entry of await this.store.entries(id)) room.apply(entry);
+    room.durable = room.feed.length;
     if (room.seq > 0) this.rooms.set(id, room);
     else this.rooms.delete(id);
+  }
+
+  /** Resolves when every write under way has been answered (tests, and a clean shutdown). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.writes.values()].map((w) => w.catch(() => {})));
   }
 
   /** Called with each room whose feed grew, after its entries are durable. */
@@ -112,6 +118,7 @@ export class Games {
       console.error(`fatal: game ${room.id}: could not store entries: ${String(error)}`);
       process.exit(70);
     }
+    room.durable = Math.max(room.durable, feedAfter);
     this.onDeadlineChange(room);
     // Only this commit's items: later commits may already have grown the feed, and they tell their own.
     for (const l of this.listeners) l(room, feedBefore, feedAfter);

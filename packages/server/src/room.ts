@@ -15,6 +15,7 @@ import {
   type Audience,
   type CouncilAnswer,
   type EventCursor,
+  type GameEvent,
   type Match,
   type Phase,
   ROLE_CARDS,
@@ -104,9 +105,13 @@ export class Room {
   rollsReason = "";
   readonly moderation: Moderation[] = [];
   readonly feed: FeedEntry[] = [];
+  /** How much of the feed is on disk: streams send nothing beyond it. */
+  durable = 0;
   /** How many entries have been applied (the next entry's sequence number). */
   seq = 0;
   private cursor: EventCursor | null = null;
+  /** The engine's events so far (gameEvents of the match, read as it grew). */
+  readonly events: GameEvent[] = [];
 
   constructor(id: string) {
     this.id = id;
@@ -381,7 +386,10 @@ export class Room {
   private syncEvents(): void {
     const r = gameEventsSince(this.match!, this.cursor);
     this.cursor = r.cursor;
-    for (const event of r.events) this.push(audienceOf(event), { type: "game", event });
+    for (const event of r.events) {
+      this.events.push(event);
+      this.push(audienceOf(event), { type: "game", event });
+    }
   }
 
   private push(audience: Audience, item: FeedItem): void {

@@ -2,7 +2,6 @@ import {
   actsFor,
   checkNightAction,
   dayAnnouncement,
-  gameEvents,
   HEAL_FROM_ROLES,
   legalTargets,
   teamOf,
@@ -60,12 +59,12 @@ function engineViewer(room: Room, viewer: Viewer): EngineViewer {
 export function gameView(room: Room, viewer: Viewer): GameView | null {
   if (!room.match) return null;
   const roles = room.match.setup.players.map((p) => p.role);
-  return viewFor(gameEvents(room.match), engineViewer(room, viewer), roles);
+  return viewFor(room.events, engineViewer(room, viewer), roles);
 }
 
 export function gameDetail(room: Room, viewer: Viewer, userId: string | null, lang: Lang): GameDetail {
   const view = gameView(room, viewer);
-  const started = room.match ? gameEvents(room.match)[0] : undefined;
+  const started = room.events[0];
   const me: GameDetail["me"] =
     viewer.kind === "gm"
       ? { kind: "gm", seat: null }
@@ -233,11 +232,15 @@ export function current(room: Room, item: FeedItem): FeedItem {
   return post?.hidden ? { type: "post", post: postView(post) } : item;
 }
 
-/** The viewer's own stream: the feed items they may receive, numbered from 1 in their own order. */
+/**
+ * The viewer's own stream: the durable feed items they may receive, numbered from 1 in their own order.
+ * Items still being written are left to the live publication that follows their commit.
+ */
 export function streamFor(room: Room, viewer: Viewer, after: number): { id: number; item: FeedItem }[] {
   const out: { id: number; item: FeedItem }[] = [];
   let n = 0;
-  for (const entry of room.feed) {
+  for (let i = 0; i < room.durable; i++) {
+    const entry = room.feed[i]!;
     if (!mayReceive(room, entry, viewer)) continue;
     n++;
     if (n > after) out.push({ id: n, item: current(room, entry.item) });

@@ -10,6 +10,8 @@ export class FakeClock implements Clock {
   private t: number;
   private timers: { at: number; fn: () => void; id: number }[] = [];
   private nextId = 0;
+  /** Waited for after each timer fires: the test server sets it to "every write answered". */
+  afterFire: () => Promise<void> = async () => {};
   constructor(start = Date.UTC(2026, 10, 30, 9, 0)) {
     this.t = start;
   }
@@ -33,6 +35,7 @@ export class FakeClock implements Clock {
       this.t = Math.max(this.t, due.at);
       due.fn();
       await settle();
+      await this.afterFire();
     }
     this.t = end;
   }
@@ -65,6 +68,7 @@ export async function testServer(
     rateLimit: opts.rateLimit ?? 0,
     ...(opts.seed ? { seed: opts.seed } : {}),
   });
+  clock.afterFire = () => server.games.idle();
   const t: TestServer = {
     server,
     clock,
