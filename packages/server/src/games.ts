@@ -55,12 +55,16 @@ export class Games {
   }
 
   async load(): Promise<void> {
-    for (const id of await this.store.gameIds()) await this.reload(id);
+    for (const { id, entries } of await this.store.loadAll()) this.rebuild(id, entries);
   }
 
   private async reload(id: string): Promise<void> {
+    this.rebuild(id, await this.store.entries(id));
+  }
+
+  private rebuild(id: string, entries: readonly Entry[]): void {
     const room = new Room(id);
-    for (const entry of await this.store.entries(id)) room.apply(entry);
+    for (const entry of entries) room.apply(entry);
     room.durable = room.feed.length;
     if (room.seq > 0) this.rooms.set(id, room);
     else this.rooms.delete(id);

@@ -184,6 +184,16 @@ export class PgStore implements Store {
     return r.rows.map((row) => row.body);
   }
 
+  async loadAll(): Promise<{ id: string; entries: Entry[] }[]> {
+    const byGame = new Map<string, Entry[]>();
+    for (const id of await this.gameIds()) byGame.set(id, []);
+    const r = await this.pool.query<{ game_id: string; body: Entry }>(
+      `SELECT game_id, body FROM game_entries ORDER BY game_id, seq`,
+    );
+    for (const row of r.rows) byGame.get(row.game_id)!.push(row.body);
+    return [...byGame].map(([id, entries]) => ({ id, entries }));
+  }
+
   async close(): Promise<void> {
     await Promise.allSettled(this.chains.values());
     await this.pool.end();

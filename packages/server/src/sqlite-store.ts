@@ -5,7 +5,7 @@ import type { Entry } from "./entries.ts";
 import { SeqConflict, type SessionRecord, type Store, type UserRecord } from "./store.ts";
 
 /** Schema versions, applied in order on start; each runs once, in a transaction. */
-const MIGRATIONS: readonly string[] = [
+export const SQLITE_MIGRATIONS: readonly string[] = [
   `CREATE TABLE users (
      id TEXT PRIMARY KEY,
      nick TEXT NOT NULL,
@@ -30,6 +30,19 @@ const MIGRATIONS: readonly string[] = [
      body TEXT NOT NULL,
      PRIMARY KEY (game_id, seq)
    ) WITHOUT ROWID;`,
+  // v2: the log in insertion order (a rowid table without a secondary index), so a commit that touches
+  // twenty games appends to one page instead of twenty; each game's next sequence number lives in games.
+  `CREATE TABLE game_log (
+     id INTEGER PRIMARY KEY,
+     game_id TEXT NOT NULL REFERENCES games(id),
+     seq INTEGER NOT NULL,
+     body TEXT NOT NULL
+   );
+   INSERT INTO game_log (game_id, seq, body) SELECT game_id, seq, body FROM game_entries ORDER BY game_id, seq;
+   DROP TABLE game_entries;
+   ALTER TABLE game_log RENAME TO game_entries;
+   ALTER TABLE games ADD COLUMN next_seq INTEGER NOT NULL DEFAULT 0;
+   UPDATE games SET next_seq = (SELECT COUNT(*) FROM game_entries e WHERE e.game_id = games.id);`,
 ];
 
 interface UserRow {
@@ -79,8 +92,10 @@ export class SqliteStore implements Store {
   private readonly next = new Map<string, number>();
   private readonly walFile: string | null;
   private walFd: number | null = null;
-  /** Resolves when every batch committed so far is fsynced and answered, in commit order. */
+  /** The fsync under way (or the last one), and who waits for the next. */
   private synced: Promise<void> = Promise.resolve();
+  private syncing = false;
+  private waiting: ((error: Error | null) => void)[] = [];
 
   constructor(file: string) {
     if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
@@ -104,9 +119,9 @@ export class SqliteStore implements Store {
 
   private migrate(): void {
     const version = this.db.pragma("user_version", { simple: true }) as number;
-    for (let v = version; v < MIGRATIONS.length; v++) {
+    for (let v = version; v < SQLITE_MIGRATIONS.length; v++) {
       this.db.transaction(() => {
-        this.db.exec(MIGRATIONS[v]!);
+        this.db.exec(SQLITE_MIGRATIONS[v]!);
         this.db.pragma(`user_version = ${v + 1}`);
       })();
     }
@@ -117,7 +132,7 @@ export class SqliteStore implements Store {
       `INSERT INTO users (id, nick, nick_key, password_hash, time_zone, lang, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (nick_key) DO NOTHING`,
     ).run(u.id, u.nick, u.nickKey, u.passwordHash, u.timeZone, u.lang, u.createdAt);
-    await this.fsyncWal();
+    await this.durable();
     return r.changes === 1 ? "created" : "taken";
   }
 
@@ -135,7 +150,7 @@ export class SqliteStore implements Store {
     if (change.timeZone !== undefined)
       this.sql(`UPDATE users SET time_zone = ? WHERE id = ?`).run(change.timeZone, id);
     if (change.lang !== undefined) this.sql(`UPDATE users SET lang = ? WHERE id = ?`).run(change.lang, id);
-    await this.fsyncWal();
+    await this.durable();
   }
 
   async createSession(tokenHash: string, s: SessionRecord): Promise<void> {
@@ -144,7 +159,7 @@ export class SqliteStore implements Store {
       s.userId,
       s.expiresAt,
     );
-    await this.fsyncWal();
+    await this.durable();
   }
 
   async session(tokenHash: string): Promise<SessionRecord | null> {
@@ -155,7 +170,7 @@ export class SqliteStore implements Store {
 
   async deleteSession(tokenHash: string): Promise<void> {
     this.sql(`DELETE FROM sessions WHERE token_hash = ?`).run(tokenHash);
-    await this.fsyncWal();
+    await this.durable();
   }
 
   async gameIds(): Promise<string[]> {
@@ -181,17 +196,19 @@ export class SqliteStore implements Store {
     const failed = new Map<Pending, Error>();
     try {
       const insert = this.sql(`INSERT INTO game_entries (game_id, seq, body) VALUES (?, ?, ?)`);
-      const last = this.sql(`SELECT MAX(seq) AS seq FROM game_entries WHERE game_id = ?`);
-      const insertGame = this.sql(
-        `INSERT INTO games (id, position) VALUES (?, (SELECT COUNT(*) FROM games))`,
+      const stored = this.sql(`SELECT next_seq FROM games WHERE id = ?`);
+      const newGame = this.sql(
+        `INSERT INTO games (id, position, next_seq) VALUES (?, (SELECT COUNT(*) FROM games), 0)`,
       );
+      const advance = this.sql(`UPDATE games SET next_seq = ? WHERE id = ?`);
       this.db.transaction(() => {
+        const touched = new Set<string>();
         for (const p of batch) {
           let expected = this.next.get(p.gameId);
           if (expected === undefined) {
-            const row = last.get(p.gameId) as { seq: number | null };
-            expected = row.seq === null ? 0 : row.seq + 1;
-            if (row.seq === null && p.seq === 0) insertGame.run(p.gameId);
+            const row = stored.get(p.gameId) as { next_seq: number } | undefined;
+            expected = row?.next_seq ?? 0;
+            if (!row && p.seq === 0) newGame.run(p.gameId);
           }
           if (expected !== p.seq) {
             failed.set(p, new SeqConflict(p.gameId, p.seq));
@@ -199,7 +216,9 @@ export class SqliteStore implements Store {
           }
           p.entries.forEach((e, i) => insert.run(p.gameId, p.seq + i, JSON.stringify(e)));
           this.next.set(p.gameId, p.seq + p.entries.length);
+          touched.add(p.gameId);
         }
+        for (const id of touched) advance.run(this.next.get(id)!, id);
       })();
     } catch (error) {
       // Nothing of the batch is on disk: every caller hears so (the server then stops, see Games.commit).
@@ -210,17 +229,39 @@ export class SqliteStore implements Store {
     const answer = (error: Error | null): void => {
       for (const p of batch) p.done(error ?? failed.get(p) ?? null);
     };
-    const durable = this.fsyncWal();
-    const previous = this.synced;
-    this.synced = (async () => {
-      await previous;
-      try {
-        await durable;
-        answer(null);
-      } catch (error) {
-        answer(error instanceof Error ? error : new Error(String(error)));
-      }
-    })();
+    this.durable().then(
+      () => answer(null),
+      (error: unknown) => answer(error instanceof Error ? error : new Error(String(error))),
+    );
+  }
+
+  /**
+   * Resolves once everything committed so far is on disk. One fsync of the WAL runs at a time, on libuv's
+   * thread pool; the commits made while it runs share the next one. So the busier the server, the more
+   * writes each fsync covers, and an idle server still answers after a single fsync. Waiters are answered
+   * in the order they asked.
+   */
+  private durable(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push((error) => (error ? reject(error) : resolve()));
+      if (!this.syncing) this.syncNext();
+    });
+  }
+
+  private syncNext(): void {
+    const group = this.waiting;
+    this.waiting = [];
+    this.syncing = true;
+    this.synced = this.fsyncWal()
+      .then(
+        () => group.forEach((answer) => answer(null)),
+        (error: unknown) =>
+          group.forEach((answer) => answer(error instanceof Error ? error : new Error(String(error)))),
+      )
+      .finally(() => {
+        this.syncing = false;
+        if (this.waiting.length > 0) this.syncNext();
+      });
   }
 
   /** fsync the WAL on the thread pool: what was committed before the call is on disk when it resolves. */
@@ -238,16 +279,27 @@ export class SqliteStore implements Store {
   }
 
   async entries(gameId: string): Promise<Entry[]> {
-    const rows = this.sql(`SELECT body FROM game_entries WHERE game_id = ? ORDER BY seq`).all(gameId) as {
+    const rows = this.sql(`SELECT body FROM game_entries WHERE game_id = ? ORDER BY id`).all(gameId) as {
       body: string;
     }[];
     return rows.map((r) => JSON.parse(r.body) as Entry);
   }
 
+  async loadAll(): Promise<{ id: string; entries: Entry[] }[]> {
+    const byGame = new Map<string, Entry[]>();
+    for (const id of await this.gameIds()) byGame.set(id, []);
+    const rows = this.sql(`SELECT game_id, body FROM game_entries ORDER BY id`).iterate() as Iterable<{
+      game_id: string;
+      body: string;
+    }>;
+    for (const r of rows) byGame.get(r.game_id)!.push(JSON.parse(r.body) as Entry);
+    return [...byGame].map(([id, entries]) => ({ id, entries }));
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.flush();
-    await this.synced.catch(() => {});
+    while (this.syncing || this.waiting.length > 0) await this.synced.catch(() => {});
     if (this.walFd !== null) closeSync(this.walFd);
     this.closed = true;
     this.db.close();

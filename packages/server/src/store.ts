@@ -38,6 +38,8 @@ export interface Store {
    */
   append(gameId: string, seq: number, entries: readonly Entry[]): Promise<void>;
   entries(gameId: string): Promise<Entry[]>;
+  /** Every game's entries, games in creation order: what a server reads on start. */
+  loadAll(): Promise<{ id: string; entries: Entry[] }[]>;
 
   close(): Promise<void>;
 }

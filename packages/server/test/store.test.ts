@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Entry } from "../src/entries.ts";
-import { SqliteStore } from "../src/sqlite-store.ts";
+import Database from "better-sqlite3";
+import { SQLITE_MIGRATIONS, SqliteStore } from "../src/sqlite-store.ts";
 import { SeqConflict, type Store, type UserRecord } from "../src/store.ts";
 import { createServer } from "../src/server.ts";
 import { FakeClock } from "./harness.ts";
@@ -76,6 +77,10 @@ for (const [name, make, available] of backends) {
         s = await b.open();
         expect(await s.gameIds()).toEqual(["g1", "g2"]);
         expect((await s.entries("g1")).map((e) => e.at)).toEqual([0, 1, 2]);
+        expect((await s.loadAll()).map((g) => [g.id, g.entries.map((e) => e.at)])).toEqual([
+          ["g1", [0, 1, 2]],
+          ["g2", [5]],
+        ]);
         await s.append("g1", 3, [entry(3)]);
         expect((await s.entries("g1")).length).toBe(4);
       } finally {
@@ -105,3 +110,37 @@ for (const [name, make, available] of backends) {
     });
   });
 }
+
+describe("the SQLite schema", () => {
+  it("migrates a version-1 file (the log clustered by game) to the append-ordered log, keeping every entry", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fm-migrate-"));
+    const file = join(dir, "db.sqlite");
+    try {
+      const old = new Database(file);
+      old.exec(SQLITE_MIGRATIONS[0]!);
+      old.pragma("user_version = 1");
+      old.prepare(`INSERT INTO games (id, position) VALUES ('a', 0), ('b', 1)`).run();
+      const put = old.prepare(`INSERT INTO game_entries (game_id, seq, body) VALUES (?, ?, ?)`);
+      [
+        ["b", 0],
+        ["a", 0],
+        ["a", 1],
+        ["b", 1],
+        ["a", 2],
+      ].forEach(([g, n]) => put.run(g, n, JSON.stringify(entry(Number(n)))));
+      old.close();
+      const s = new SqliteStore(file);
+      expect((await s.loadAll()).map((g) => [g.id, g.entries.map((e) => e.at)])).toEqual([
+        ["a", [0, 1, 2]],
+        ["b", [0, 1]],
+      ]);
+      await s.append("a", 3, [entry(3)]);
+      await expect(s.append("b", 1, [entry(9)])).rejects.toBeInstanceOf(SeqConflict);
+      await s.append("b", 2, [entry(2)]);
+      expect((await s.entries("a")).map((e) => e.at)).toEqual([0, 1, 2, 3]);
+      await s.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
