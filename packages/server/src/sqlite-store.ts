@@ -181,11 +181,18 @@ export class SqliteStore implements Store {
     if (this.closed) return Promise.reject(new Error("the store is closed"));
     return new Promise((resolve, reject) => {
       this.pending.push({ gameId, seq, entries, done: (e) => (e ? reject(e) : resolve()) });
-      if (!this.flushing) {
-        this.flushing = true;
-        setImmediate(() => this.flush());
-      }
+      this.schedule();
     });
+  }
+
+  /**
+   * Commit the pending appends at the end of this turn of the event loop, or, while an fsync is under
+   * way, as soon as it returns: then one transaction and one fsync serve everything that came meanwhile.
+   */
+  private schedule(): void {
+    if (this.flushing || this.syncing) return;
+    this.flushing = true;
+    setImmediate(() => this.flush());
   }
 
   private flush(): void {
@@ -260,7 +267,8 @@ export class SqliteStore implements Store {
       )
       .finally(() => {
         this.syncing = false;
-        if (this.waiting.length > 0) this.syncNext();
+        if (this.pending.length > 0) this.flush();
+        else if (this.waiting.length > 0) this.syncNext();
       });
   }
 
