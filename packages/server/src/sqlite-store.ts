@@ -5,6 +5,9 @@ import type { Entry } from "./entries.ts";
 import { SeqConflict, type SessionRecord, type Store, type UserRecord } from "./store.ts";
 
 /** Schema versions, applied in order on start; each runs once, in a transaction. */
+/** The least time between two group commits (see SqliteStore.wake). */
+const GROUP_COMMIT_MS = 2;
+
 export const SQLITE_MIGRATIONS: readonly string[] = [
   `CREATE TABLE users (
      id TEXT PRIMARY KEY,
@@ -87,14 +90,15 @@ interface Pending {
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private pending: Pending[] = [];
-  private flushing = false;
   private closed = false;
   private readonly next = new Map<string, number>();
   private readonly walFile: string | null;
   private walFd: number | null = null;
-  /** The fsync under way (or the last one), and who waits for the next. */
-  private synced: Promise<void> = Promise.resolve();
-  private syncing = false;
+  /** The group commit: the cycle running or scheduled, when the last one started, who waits for an fsync. */
+  private current: Promise<void> | null = null;
+  /** Cancels the scheduled cycle, if one is scheduled. */
+  private timer: (() => void) | null = null;
+  private lastCycle = 0;
   private waiting: ((error: Error | null) => void)[] = [];
 
   constructor(file: string) {
@@ -181,24 +185,68 @@ export class SqliteStore implements Store {
     if (this.closed) return Promise.reject(new Error("the store is closed"));
     return new Promise((resolve, reject) => {
       this.pending.push({ gameId, seq, entries, done: (e) => (e ? reject(e) : resolve()) });
-      this.schedule();
+      this.wake();
+    });
+  }
+
+  /** Resolves once everything written so far is on disk (users and sessions wait for it after a write). */
+  private durable(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push((error) => (error ? reject(error) : resolve()));
+      this.wake();
     });
   }
 
   /**
-   * Commit the pending appends at the end of this turn of the event loop, or, while an fsync is under
-   * way, as soon as it returns: then one transaction and one fsync serve everything that came meanwhile.
+   * Group commit. A cycle commits the pending appends in one transaction, fsyncs the WAL on libuv's thread
+   * pool, and then answers everyone it covers, in order. One cycle runs at a time, and cycles start at
+   * least GROUP_COMMIT_MS apart: an idle server answers after a single fsync (about 0.1 ms on this
+   * machine's disk), a busy one shares each fsync (about 36 µs of CPU here) among every write of the
+   * last couple of milliseconds.
    */
-  private schedule(): void {
-    if (this.flushing || this.syncing) return;
-    this.flushing = true;
-    setImmediate(() => this.flush());
+  private wake(): void {
+    if (this.timer !== null || this.current !== null || this.closed) return;
+    const wait = this.lastCycle + GROUP_COMMIT_MS - Date.now();
+    const run = (): void => {
+      this.timer = null;
+      void this.runCycle();
+    };
+    if (wait > 0) {
+      const t = setTimeout(run, wait);
+      this.timer = () => clearTimeout(t);
+    } else {
+      const t = setImmediate(run);
+      this.timer = () => clearImmediate(t);
+    }
   }
 
-  private flush(): void {
+  private runCycle(): Promise<void> {
+    this.current = this.cycle().finally(() => {
+      this.current = null;
+      if (this.pending.length > 0 || this.waiting.length > 0) this.wake();
+    });
+    return this.current;
+  }
+
+  private async cycle(): Promise<void> {
+    this.lastCycle = Date.now();
+    this.commitPending();
+    const group = this.waiting;
+    this.waiting = [];
+    if (group.length === 0) return;
+    let error: Error | null = null;
+    try {
+      await this.fsyncWal();
+    } catch (e) {
+      error = e instanceof Error ? e : new Error(String(e));
+    }
+    for (const answer of group) answer(error);
+  }
+
+  /** One transaction for every pending append; each waits for the cycle's fsync to be answered. */
+  private commitPending(): void {
     const batch = this.pending;
     this.pending = [];
-    this.flushing = false;
     if (batch.length === 0) return;
     const failed = new Map<Pending, Error>();
     try {
@@ -233,43 +281,7 @@ export class SqliteStore implements Store {
       for (const p of batch) p.done(error instanceof Error ? error : new Error(String(error)));
       return;
     }
-    const answer = (error: Error | null): void => {
-      for (const p of batch) p.done(error ?? failed.get(p) ?? null);
-    };
-    this.durable().then(
-      () => answer(null),
-      (error: unknown) => answer(error instanceof Error ? error : new Error(String(error))),
-    );
-  }
-
-  /**
-   * Resolves once everything committed so far is on disk. One fsync of the WAL runs at a time, on libuv's
-   * thread pool; the commits made while it runs share the next one. So the busier the server, the more
-   * writes each fsync covers, and an idle server still answers after a single fsync. Waiters are answered
-   * in the order they asked.
-   */
-  private durable(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push((error) => (error ? reject(error) : resolve()));
-      if (!this.syncing) this.syncNext();
-    });
-  }
-
-  private syncNext(): void {
-    const group = this.waiting;
-    this.waiting = [];
-    this.syncing = true;
-    this.synced = this.fsyncWal()
-      .then(
-        () => group.forEach((answer) => answer(null)),
-        (error: unknown) =>
-          group.forEach((answer) => answer(error instanceof Error ? error : new Error(String(error)))),
-      )
-      .finally(() => {
-        this.syncing = false;
-        if (this.pending.length > 0) this.flush();
-        else if (this.waiting.length > 0) this.syncNext();
-      });
+    for (const p of batch) this.waiting.push((error) => p.done(error ?? failed.get(p) ?? null));
   }
 
   /** fsync the WAL on the thread pool: what was committed before the call is on disk when it resolves. */
@@ -306,10 +318,16 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    this.flush();
-    while (this.syncing || this.waiting.length > 0) await this.synced.catch(() => {});
-    if (this.walFd !== null) closeSync(this.walFd);
     this.closed = true;
+    // Every write already accepted is committed and fsynced before the file closes.
+    for (;;) {
+      this.timer?.();
+      this.timer = null;
+      if (this.current !== null) await this.current;
+      else if (this.pending.length > 0 || this.waiting.length > 0) await this.runCycle();
+      else break;
+    }
+    if (this.walFd !== null) closeSync(this.walFd);
     this.db.close();
   }
 }
