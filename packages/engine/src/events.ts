@@ -189,6 +189,7 @@ export interface EventCursor {
   readonly boss: Seat | null;
   readonly finished: number;
   readonly names: readonly string[];
+  readonly roles: readonly RoleId[];
   readonly ended: boolean;
 }
 
@@ -205,9 +206,9 @@ export function gameEventsSince(
   m: Match,
   cursor: EventCursor | null,
 ): { events: GameEvent[]; cursor: EventCursor } {
-  const roles = m.setup.players.map((p) => p.role);
+  const roles = cursor?.roles ?? m.setup.players.map((p) => p.role);
   const out: GameEvent[] = [];
-  let names: string[];
+  let names: readonly string[];
   let phase: Phase;
   let boss: Seat | null;
   let finished: number;
@@ -231,7 +232,7 @@ export function gameEventsSince(
     boss = currentBoss(m.setup.players);
     finished = 0;
   } else {
-    names = cursor.names.slice();
+    names = cursor.names; // copied only when a replacement changes it
     phase = cursor.phase;
     boss = cursor.boss;
     finished = cursor.finished;
@@ -259,7 +260,7 @@ export function gameEventsSince(
         break;
       case "replace":
         out.push({ type: "replaced", seat: e.seat, oldName: names[e.seat]!, newName: e.name });
-        names[e.seat] = e.name;
+        names = names.map((n, seat) => (seat === e.seat ? e.name : n));
         break;
       case "modkill":
         out.push({ type: "modkillOrdered", phase, seat: e.seat, reason: e.reason });
@@ -287,7 +288,7 @@ export function gameEventsSince(
       roles: members(roles.map((r, s): [Seat, RoleId] => [s, r])),
       seed: m.setup.seed,
     });
-  return { events: out, cursor: { mark: logMark(m), phase, boss, finished, names, ended } };
+  return { events: out, cursor: { mark: logMark(m), phase, boss, finished, names, roles, ended } };
 }
 
 function nightEvents(o: NightOutcome): GameEvent[] {

@@ -72,23 +72,31 @@ export class Accounts {
     return { token, expiresAt };
   }
 
-  /** The session's user; null for a missing, forged or expired token. */
-  async userOf(token: string | undefined): Promise<UserRecord | null> {
+  /** The session's user when it is known without a database read: undefined when it is not. */
+  cachedUser(token: string | undefined): UserRecord | null | undefined {
     if (!token || token.length > 100) return null;
     const now = this.clock.now();
     const hit = this.cache.get(token);
     if (hit && hit.checkedAt + CACHE_MS > now && hit.expiresAt > now) return hit.user;
-    this.cache.delete(token);
-    const s = await this.store.session(tokenHash(token));
+    return undefined;
+  }
+
+  /** The session's user; null for a missing, forged or expired token. */
+  async userOf(token: string | undefined): Promise<UserRecord | null> {
+    const known = this.cachedUser(token);
+    if (known !== undefined) return known;
+    const now = this.clock.now();
+    this.cache.delete(token!);
+    const s = await this.store.session(tokenHash(token!));
     if (!s) return null;
     if (s.expiresAt <= now) {
-      await this.store.deleteSession(tokenHash(token));
+      await this.store.deleteSession(tokenHash(token!));
       return null;
     }
     const user = await this.store.userById(s.userId);
     if (!user) return null;
     if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(token, { user, expiresAt: s.expiresAt, checkedAt: now });
+    this.cache.set(token!, { user, expiresAt: s.expiresAt, checkedAt: now });
     return user;
   }
 

@@ -6,7 +6,7 @@ import { SeqConflict, type SessionRecord, type Store, type UserRecord } from "./
 
 /** Schema versions, applied in order on start; each runs once, in a transaction. */
 /** The least time between two group commits (see SqliteStore.wake). */
-const GROUP_COMMIT_MS = 2;
+const GROUP_COMMIT_MS = 3;
 
 export const SQLITE_MIGRATIONS: readonly string[] = [
   `CREATE TABLE users (
@@ -34,7 +34,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
      PRIMARY KEY (game_id, seq)
    ) WITHOUT ROWID;`,
   // v2: the log in insertion order (a rowid table without a secondary index), so a commit that touches
-  // twenty games appends to one page instead of twenty; each game's next sequence number lives in games.
+  // twenty games appends to one page instead of twenty. Each game's next sequence number is known from
+  // reading its log (loadAll on start), so a commit writes nothing else.
   `CREATE TABLE game_log (
      id INTEGER PRIMARY KEY,
      game_id TEXT NOT NULL REFERENCES games(id),
@@ -43,9 +44,7 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
    );
    INSERT INTO game_log (game_id, seq, body) SELECT game_id, seq, body FROM game_entries ORDER BY game_id, seq;
    DROP TABLE game_entries;
-   ALTER TABLE game_log RENAME TO game_entries;
-   ALTER TABLE games ADD COLUMN next_seq INTEGER NOT NULL DEFAULT 0;
-   UPDATE games SET next_seq = (SELECT COUNT(*) FROM game_entries e WHERE e.game_id = games.id);`,
+   ALTER TABLE game_log RENAME TO game_entries;`,
 ];
 
 interface UserRow {
@@ -243,6 +242,22 @@ export class SqliteStore implements Store {
     for (const answer of group) answer(error);
   }
 
+  /**
+   * A game's next sequence number: known once its log has been read or written by this store; otherwise
+   * read from the log (a scan, once per game: the server reads every log on start, see loadAll).
+   */
+  private nextSeq(gameId: string): number {
+    let n = this.next.get(gameId);
+    if (n === undefined) {
+      const row = this.sql(`SELECT MAX(seq) AS seq FROM game_entries WHERE game_id = ?`).get(gameId) as {
+        seq: number | null;
+      };
+      n = row.seq === null ? 0 : row.seq + 1;
+      this.next.set(gameId, n);
+    }
+    return n;
+  }
+
   /** One transaction for every pending append; each waits for the cycle's fsync to be answered. */
   private commitPending(): void {
     const batch = this.pending;
@@ -251,29 +266,19 @@ export class SqliteStore implements Store {
     const failed = new Map<Pending, Error>();
     try {
       const insert = this.sql(`INSERT INTO game_entries (game_id, seq, body) VALUES (?, ?, ?)`);
-      const stored = this.sql(`SELECT next_seq FROM games WHERE id = ?`);
-      const newGame = this.sql(
-        `INSERT INTO games (id, position, next_seq) VALUES (?, (SELECT COUNT(*) FROM games), 0)`,
-      );
-      const advance = this.sql(`UPDATE games SET next_seq = ? WHERE id = ?`);
+      const newGame = this.sql(`INSERT INTO games (id, position) VALUES (?, (SELECT COUNT(*) FROM games))`);
       this.db.transaction(() => {
-        const touched = new Set<string>();
         for (const p of batch) {
-          let expected = this.next.get(p.gameId);
-          if (expected === undefined) {
-            const row = stored.get(p.gameId) as { next_seq: number } | undefined;
-            expected = row?.next_seq ?? 0;
-            if (!row && p.seq === 0) newGame.run(p.gameId);
-          }
+          const expected = this.nextSeq(p.gameId);
           if (expected !== p.seq) {
             failed.set(p, new SeqConflict(p.gameId, p.seq));
             continue;
           }
-          p.entries.forEach((e, i) => insert.run(p.gameId, p.seq + i, JSON.stringify(e)));
+          if (expected === 0) newGame.run(p.gameId);
+          for (let i = 0; i < p.entries.length; i++)
+            insert.run(p.gameId, p.seq + i, JSON.stringify(p.entries[i]));
           this.next.set(p.gameId, p.seq + p.entries.length);
-          touched.add(p.gameId);
         }
-        for (const id of touched) advance.run(this.next.get(id)!, id);
       })();
     } catch (error) {
       // Nothing of the batch is on disk: every caller hears so (the server then stops, see Games.commit).
@@ -313,6 +318,7 @@ export class SqliteStore implements Store {
       body: string;
     }>;
     for (const r of rows) byGame.get(r.game_id)!.push(JSON.parse(r.body) as Entry);
+    for (const [id, entries] of byGame) this.next.set(id, entries.length);
     return [...byGame].map(([id, entries]) => ({ id, entries }));
   }
 
