@@ -26,6 +26,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { GameDetail } from "@forum-mafia/protocol";
 import Database from "better-sqlite3";
+import { NICKS } from "../test/play.ts";
 import type { AckedVote, LoadResult, Plan, Poster, Scenario, Voter } from "./plan.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -33,25 +34,6 @@ const START = join(ROOT, "packages/server/bin/start.ts");
 const LOAD = join(ROOT, "packages/server/bench/load.ts");
 const STORE_SOURCE = join(ROOT, "packages/server/src/sqlite-store.ts");
 
-const NAMES = [
-  "Аня",
-  "Борис",
-  "Вика",
-  "Гоша",
-  "Даша",
-  "Егор",
-  "Ёлка",
-  "Женя",
-  "Зоя",
-  "Игорь",
-  "Катя",
-  "Лёва",
-  "Маша",
-  "Ника",
-  "Олег",
-  "Петя",
-  "Рома",
-];
 const PASSWORD = "bench password 1";
 const TARGET_RATIO = 0.5;
 const TARGET_P99_MS = 50;
@@ -244,7 +226,7 @@ async function setUpGame(url: string, g: number): Promise<Table> {
     day: { amount: 24, unit: "hours" },
     mode: "automatic",
   });
-  const players = NAMES.map((name) => new User(url, `${name}${g + 1}`));
+  const players = NICKS.map((name) => new User(url, `${name}${g + 1}`));
   await Promise.all(players.map((p) => p.register()));
   for (const p of players) await p.call("POST", `/api/games/${id}/signup`);
   await gm.call("POST", `/api/games/${id}/start`, { deal: "random" });

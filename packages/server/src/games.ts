@@ -6,14 +6,23 @@ import {
   checkNewName,
   checkVote,
   isRejection,
-  ROLE_IDS as ENGINE_ROLE_IDS,
+  type HealFromRole,
+  type RoleId as EngineRoleId,
+  type TargetedAct as EngineTargetedAct,
   DEFAULT_ROLES,
   submitNightAction,
   type NightAction,
   type Vote,
 } from "@forum-mafia/engine";
 import { nickKey, votesInPost } from "@forum-mafia/forum";
-import type { ActionRequest, ChannelId, CreateGame, RoleId } from "@forum-mafia/protocol";
+import type {
+  ActionRequest,
+  ChannelId,
+  CreateGame,
+  HEAL_FROM_ROLES,
+  RoleId,
+  TargetedAct,
+} from "@forum-mafia/protocol";
 import { nanoid } from "nanoid";
 import type { Clock } from "./clock.ts";
 import type { Entry, EntryBody } from "./entries.ts";
@@ -23,9 +32,16 @@ import type { Store, UserRecord } from "./store.ts";
 import { viewerOf, type Viewer } from "./viewer.ts";
 import { checkDraft } from "./draft.ts";
 
-/** protocol's role list must be the engine's (checked by the compiler). */
-const ROLES_MATCH: readonly RoleId[] = ENGINE_ROLE_IDS;
-void ROLES_MATCH;
+/**
+ * protocol writes out the engine's role and act lists (the web app must not load the engine); the
+ * compiler checks here, where both are seen, that they are the same sets.
+ */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const WIRE_MATCHES_ENGINE: [
+  Same<RoleId, EngineRoleId>,
+  Same<TargetedAct, EngineTargetedAct>,
+  Same<(typeof HEAL_FROM_ROLES)[number], HealFromRole>,
+] = [true, true, true];
 
 /** Told of the feed items [from, to) of a room once the entries that made them are durable. */
 type Listener = (room: Room, from: number, to: number) => void;
