@@ -142,7 +142,9 @@ export class Room {
   }
 
   signupList(): Signup[] {
-    return this.signups.map((s, i) => ({ nick: s.nick, reserve: i >= this.settings.seats }));
+    // Before the start the first 17 hold seats; after it, everyone still signed up is in the reserve.
+    const seated = this.status === "signup" ? this.settings.seats : 0;
+    return this.signups.map((s, i) => ({ nick: s.nick, reserve: i >= seated }));
   }
 
   apply(entry: Entry): void {

@@ -242,3 +242,41 @@ describe("the clock", () => {
     expect(phaseDeadline({ ...settings, dayDeadline: null }, day, msk(10))).toBe(msk(22));
   });
 });
+
+describe("signups", () => {
+  it("S3: 17 seats, then the reserve list; after the start everyone left signed up is in the reserve", async () => {
+    const t = await testServer();
+    try {
+      const gm = new Client(() => t.server.app, "Ведущий");
+      expectOk(await gm.register());
+      const id = (
+        await gm.post<{ id: string }>("/api/games", {
+          title: "Запас",
+          night: { amount: 10, unit: "minutes" },
+          day: { amount: 20, unit: "minutes" },
+          mode: "automatic",
+        })
+      ).body.id;
+      const nicks = [...NICKS, "Запасной", "Второй запасной"];
+      for (const nick of nicks) {
+        const c = new Client(() => t.server.app, nick);
+        expectOk(await c.register());
+        expectOk(await c.post(`/api/games/${id}/signup`));
+      }
+      const before = await detail(gm, id);
+      expect(before.signups.filter((s) => s.reserve).map((s) => s.nick)).toEqual([
+        "Запасной",
+        "Второй запасной",
+      ]);
+      expectOk(await gm.post(`/api/games/${id}/start`, { deal: "random" }));
+      const after = await detail(gm, id);
+      expect(after.signups).toEqual([
+        { nick: "Запасной", reserve: true },
+        { nick: "Второй запасной", reserve: true },
+      ]);
+      expect(after.clock.deadline).toBe(t.clock.now() + 10 * 60_000);
+    } finally {
+      await t.close();
+    }
+  });
+});
