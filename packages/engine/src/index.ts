@@ -1,4 +1,5 @@
 export * from "./announce.ts";
+export * from "./bots.ts";
 export * from "./channels.ts";
 export * from "./clauses.ts";
 export * from "./day.ts";
@@ -7,6 +8,7 @@ export * from "./explain.ts";
 export * from "./game.ts";
 export * from "./match.ts";
 export * from "./night-action.ts";
+export * from "./night-form.ts";
 export * from "./night.ts";
 export * from "./options.ts";
 export * from "./player.ts";

@@ -1,11 +1,8 @@
 import {
-  actsFor,
-  checkNightAction,
   dayAnnouncement,
-  HEAL_FROM_ROLES,
-  legalTargets,
   teamOf,
   nightAnnouncement,
+  nightForm,
   ROLE_CARDS,
   viewFor,
   voteCountPost,
@@ -13,7 +10,6 @@ import {
   type GameView,
   type Lang,
   type NightOutcome,
-  type TargetedAct,
   type Viewer as EngineViewer,
 } from "@forum-mafia/engine";
 import type {
@@ -96,48 +92,20 @@ export function signupStatus(room: Room, userId: string | null): GameDetail["me"
 }
 
 /**
- * O1, O1a: the acts and targets open to a player tonight. Every input here is something the player knows:
- * their own role and last night's submission (O1b), who is alive, how many were alive at the night's start,
- * and, for the mafia, who the mafia are (S2). T3c's "both mafia and maniac alive" is known too: while more
- * than 10 are alive every death has been announced with its role (R1).
+ * O1, O1a: the acts and targets open to a player tonight: the engine's nightForm, which works only from
+ * what the player knows (see its comment), and the player's own submissions so far.
  */
 export function actionForm(room: Room, seat: number, view: GameView): ActionForm | null {
-  const m = room.match!;
-  const state = m.state;
-  if (room.status !== "running" || state.phase.kind !== "night") return null;
-  const acts = actsFor(state, seat);
-  if (acts.length === 0) return null;
-  const out: ActionForm["acts"][number][] = [];
-  for (const act of acts) {
-    switch (act) {
-      case "mafia": {
-        const targets: number[] = [];
-        for (let t = 0; t < state.players.length; t++)
-          if (checkNightAction(state, seat, { act: "mafia", kill: [t], intimidate: [] }) === null)
-            targets.push(t);
-        out.push({ act, targets });
-        break;
-      }
-      case "healFrom": {
-        const roles = HEAL_FROM_ROLES.filter(
-          (role) => checkNightAction(state, seat, { act: "healFrom", role }) === null,
-        );
-        if (roles.length > 0) out.push({ act, targets: [], roles });
-        break;
-      }
-      case "council":
-      case "pass":
-        out.push({ act, targets: [] });
-        break;
-      default:
-        out.push({ act, targets: legalTargets(state, seat, act as TargetedAct) });
-    }
-  }
+  if (room.status !== "running") return null;
+  const form = nightForm(room.match!.state, seat);
+  if (!form) return null;
   return {
-    acts: out,
-    mafiaLimits: acts.includes("mafia")
-      ? { kill: state.aliveAtStart === 3 ? 1 : 2, intimidate: state.aliveAtStart < 10 ? 2 : 3 }
-      : null,
+    acts: form.acts.map((a) =>
+      a.act === "healFrom"
+        ? { act: a.act, targets: a.targets, roles: a.roles }
+        : { act: a.act, targets: a.targets },
+    ),
+    mafiaLimits: form.mafiaLimits,
     submitted: view.submissions
       .filter((s) => s.slot !== "own" || s.seat === seat)
       .map((s) => ({ slot: s.slot, action: s.action })),

@@ -1,0 +1,430 @@
+/**
+ * Bot players (issue 5): one sensible, not clever, strategy per role. A bot decides only from what its
+ * player knows: the player's own view (viewFor, the view a human gets) and tonight's form (nightForm),
+ * together with a seeded random stream of its own. It never reads the game state.
+ *
+ * The view keeps only today's votes, so suspicion rests on what is public now: roles announced at deaths
+ * and by the serum (R1, R2), the exposed boss or doctor (M3, T3a), the pair's checks (T2), today's votes.
+ */
+import { gameEvents } from "./events.ts";
+import { act, endDay, endNight, startMatch, vote, type Match } from "./match.ts";
+import type { NightAction, TargetedAct } from "./night-action.ts";
+import { nightForm, type NightForm, type NightFormAct } from "./night-form.ts";
+import type { GameOptions } from "./options.ts";
+import type { Seat } from "./player.ts";
+import { RANDOM_PLAYER_NAMES } from "./random-play.ts";
+import { isRejection, type Rejection } from "./rejection.ts";
+import { RandomStream, rngFromSeed } from "./rng.ts";
+import { isMafia, roleSpec, type RoleId } from "./roles.ts";
+import { viewFor, type GameView } from "./view.ts";
+import type { Vote } from "./vote.ts";
+
+/** Everything a bot may decide from: its player's view and tonight's form (null when it has no act). */
+export interface BotView {
+  readonly view: GameView;
+  readonly form: NightForm | null;
+}
+
+const TWO_32 = 4294967296;
+
+/** An integer in [0, n). */
+const int = (rng: RandomStream, n: number): number => Math.floor((rng.nextU32() * n) / TWO_32);
+const chance = (rng: RandomStream, percent: number): boolean => int(rng, 100) < percent;
+
+/** The seat with the highest score plus a little noise (in [0, noise)); null for no seats. */
+function best(seats: readonly Seat[], score: (s: Seat) => number, rng: RandomStream, noise = 3): Seat | null {
+  let top: Seat | null = null;
+  let topScore = -Infinity;
+  for (const s of seats) {
+    const value = score(s) + (int(rng, 1000) * noise) / 1000;
+    if (value > topScore) {
+      top = s;
+      topScore = value;
+    }
+  }
+  return top;
+}
+
+/** The roles whose holders the town wants alive and the mafia wants dead. */
+const TOWN_POWER: ReadonlySet<RoleId> = new Set<RoleId>([
+  "sheriff",
+  "sergeant",
+  "doctor",
+  "girl",
+  "prosecutor",
+]);
+
+/** What a player knows of the others, read from the view alone. */
+interface Knowledge {
+  readonly me: Seat;
+  readonly role: RoleId;
+  readonly view: GameView;
+  readonly exposed: ReadonlyMap<Seat, "boss" | "doctor">;
+  /** T2: the pair's check results with an answer (a failed check tells nothing). */
+  readonly checked: ReadonlyMap<Seat, "mafia" | "not mafia">;
+}
+
+function know(view: GameView): Knowledge | null {
+  if (!view.me) return null;
+  const exposed = new Map<Seat, "boss" | "doctor">();
+  for (const r of view.results)
+    if (r.type === "nightResults") for (const e of r.exposed) exposed.set(e.seat, e.as);
+  const checked = new Map<Seat, "mafia" | "not mafia">();
+  for (const p of view.privateResults)
+    if (p.check && p.check.result !== "failed") checked.set(p.check.target, p.check.result);
+  return { me: view.me.seat, role: view.me.role, view, exposed, checked };
+}
+
+const alive = (k: Knowledge, s: Seat): boolean => k.view.seats[s]?.alive === true;
+const roleOf = (k: Knowledge, s: Seat): RoleId | null => k.view.seats[s]?.role ?? null;
+const mafiaMate = (k: Knowledge, s: Seat): boolean => {
+  const r = roleOf(k, s);
+  return r !== null && isMafia(r);
+};
+
+/** How guilty `s` looks to the town: known mafia or maniac high, known town low, unknown 0. */
+function guilt(k: Knowledge, s: Seat): number {
+  const r = roleOf(k, s);
+  if (r !== null && s !== k.me) return roleSpec(r).faction === "town" ? -10 : 10;
+  if (k.exposed.get(s) === "boss") return 10;
+  if (k.exposed.get(s) === "doctor") return -10;
+  const c = k.checked.get(s);
+  if (c === "mafia") return 10;
+  if (c === "not mafia") return -4; // the maniac reads "not mafia" too (T2)
+  return 0;
+}
+
+/** How much the mafia wants `s` gone: known town power roles first; the shahid's mark is a risk (T6). */
+function prey(k: Knowledge, s: Seat): number {
+  const r = roleOf(k, s);
+  if (k.exposed.get(s) === "doctor") return 6;
+  if (r === null) return 0;
+  if (TOWN_POWER.has(r)) return 6;
+  if (r === "shahid") return -5;
+  if (r === "maniac") return 3;
+  return 1;
+}
+
+/** Today's red votes against `s`, as the thread shows them. */
+const redsOn = (k: Knowledge, s: Seat): number =>
+  k.view.votes.filter((v) => v.color === "red" && v.target === s).length;
+
+/** Today's red votes by `s` against a player the viewer believes town (+) or guilty (−). */
+function redsBy(k: Knowledge, s: Seat): number {
+  let score = 0;
+  for (const v of k.view.votes) {
+    if (v.seat !== s || v.color !== "red") continue;
+    const g = guilt(k, v.target);
+    if (g < 0) score += 2;
+    else if (g > 0) score -= 2;
+  }
+  return score;
+}
+
+const formAct = (form: NightForm, act: NightFormAct["act"]): NightFormAct | undefined =>
+  form.acts.find((a) => a.act === act);
+
+const PASS: NightAction = { act: "pass" };
+
+/** A targeted act at the best of its targets; null if the form does not offer it. */
+function aim(
+  form: NightForm,
+  kind: TargetedAct,
+  score: (s: Seat) => number,
+  rng: RandomStream,
+): NightAction | null {
+  const a = formAct(form, kind);
+  if (!a) return null;
+  const target = best(a.targets, score, rng);
+  return target === null ? null : { act: kind, target };
+}
+
+/** M1: whether the viewer is the current boss, from the mafia they know and who is alive. */
+function amBoss(k: Knowledge): boolean {
+  const mine = roleSpec(k.role).succession;
+  if (mine === null) return false;
+  for (const s of k.view.seats) {
+    if (s.seat === k.me || !s.alive || s.role === null) continue;
+    const rank = roleSpec(s.role).succession;
+    if (rank !== null && rank < mine) return false;
+  }
+  return true;
+}
+
+/** M2: kill the likeliest town role; now and then kill and intimidate, or kill two. */
+function mafiaAction(k: Knowledge, form: NightForm, rng: RandomStream): NightAction | null {
+  const a = formAct(form, "mafia");
+  const limits = form.mafiaLimits;
+  if (!a || !limits || a.targets.length === 0) return null;
+  const ranked = a.targets
+    .map((s) => ({ s, score: prey(k, s) + (int(rng, 1000) * 3) / 1000 }))
+    .sort((x, y) => y.score - x.score)
+    .map((x) => x.s);
+  const [first, second] = ranked;
+  const r = int(rng, 100);
+  if (second !== undefined && r < 10 && limits.kill >= 2)
+    return { act: "mafia", kill: [first!, second], intimidate: [] };
+  if (second !== undefined && r < 35 && limits.intimidate >= 1)
+    return { act: "mafia", kill: [first!], intimidate: [second] };
+  return { act: "mafia", kill: [first!], intimidate: [] };
+}
+
+function mafiosoAction(k: Knowledge, form: NightForm, rng: RandomStream): NightAction | null {
+  const boss = amBoss(k);
+  const block = (): NightAction | null =>
+    aim(form, "block", (s) => (mafiaMate(k, s) ? -100 : prey(k, s)), rng);
+  if (boss) {
+    // M6: a thug who is boss chooses between the mafia's action and the block.
+    if (k.role === "thug" && chance(rng, 20)) return block() ?? mafiaAction(k, form, rng);
+    return mafiaAction(k, form, rng);
+  }
+  // M5: the lawyer protects the teammate most at risk: an exposed one, else the boss, else himself.
+  if (formAct(form, "protect"))
+    return aim(
+      form,
+      "protect",
+      (s) =>
+        !mafiaMate(k, s)
+          ? -100
+          : (k.exposed.get(s) === "boss" ? 5 : 0) + (s === k.me ? 1 : 0) + (amBossSeat(k, s) ? 2 : 0),
+      rng,
+    );
+  if (formAct(form, "block")) return block();
+  // The troll and the elf back the boss's action up (M4: it counts if the boss sends nothing).
+  return mafiaAction(k, form, rng);
+}
+
+/** Whether `s` is the current boss as the mafia see it (M1). */
+function amBossSeat(k: Knowledge, s: Seat): boolean {
+  const r = roleOf(k, s);
+  return r !== null && alive(k, s) && amBoss({ ...k, me: s, role: r });
+}
+
+/** N1: mostly a quick kill; a bloody kill or a torture now and then. Known mafia first. */
+function maniacAction(k: Knowledge, form: NightForm, rng: RandomStream): NightAction | null {
+  const r = int(rng, 100);
+  const kind: TargetedAct = r < 65 ? "quickKill" : r < 85 ? "bloodyKill" : "torture";
+  const score = (s: Seat): number => {
+    const role = roleOf(k, s);
+    if (role === "shahid") return -5;
+    return Math.max(guilt(k, s), 0) + (role !== null && TOWN_POWER.has(role) ? 3 : 0);
+  };
+  return aim(form, kind, score, rng) ?? aim(form, "quickKill", score, rng);
+}
+
+/** T1, T2: shoot a player the checks found to be mafia; else leave the slot to the sergeant's check. */
+function pairAction(k: Knowledge, form: NightForm, rng: RandomStream): NightAction | null {
+  const shoot = formAct(form, "shoot");
+  if (shoot) {
+    const bad = shoot.targets.filter((s) => guilt(k, s) >= 10);
+    const target = best(bad, (s) => guilt(k, s), rng);
+    if (target !== null) return { act: "shoot", target };
+  }
+  const check = formAct(form, "check");
+  if (check) {
+    const slot = k.view.submissions.find((s) => s.slot === "pair");
+    if (slot && slot.action.act === "shoot") return null; // the sheriff's shot stands (T1)
+    const fresh = check.targets.filter(
+      (s) => roleOf(k, s) === null && !k.checked.has(s) && !k.exposed.has(s),
+    );
+    const target = best(fresh, () => 0, rng);
+    if (target !== null) return { act: "check", target };
+  }
+  if (shoot) {
+    const partner = k.view.seats.find((s) => s.seat !== k.me && s.role === "sergeant");
+    if (partner?.alive) return null; // the sergeant will check (T1: one action for the pair)
+    if (chance(rng, 20)) {
+      const target = best(shoot.targets, (s) => guilt(k, s), rng);
+      if (target !== null && guilt(k, target) >= 0) return { act: "shoot", target };
+    }
+  }
+  return PASS;
+}
+
+/** T3: heal the likeliest target (self, or a known town role), now and then serum or poison. */
+function doctorAction(k: Knowledge, form: NightForm, rng: RandomStream): NightAction | null {
+  const poison = formAct(form, "poison");
+  if (poison && chance(rng, 30)) {
+    const target = best(
+      poison.targets.filter((s) => guilt(k, s) >= 10),
+      (s) => guilt(k, s),
+      rng,
+    );
+    if (target !== null) return { act: "poison", target };
+  }
+  const serum = formAct(form, "serum");
+  if (serum && chance(rng, 15)) {
+    const target = best(
+      serum.targets.filter((s) => roleOf(k, s) === null && !k.exposed.has(s)),
+      () => 0,
+      rng,
+    );
+    if (target !== null) return { act: "serum", target };
+  }
+  const heal = aim(
+    form,
+    "heal",
+    (s) => {
+      if (s === k.me) return k.exposed.get(s) === "doctor" ? 4 : 2;
+      const r = roleOf(k, s);
+      return r !== null && TOWN_POWER.has(r) ? 3 : guilt(k, s) > 0 ? -10 : 0;
+    },
+    rng,
+  );
+  return heal ?? PASS;
+}
+
+/** What a player decides tonight, or null to send nothing (no act, or the team's slot is in hand). */
+export function botNightAction(v: BotView, rng: RandomStream): NightAction | null {
+  const k = know(v.view);
+  const form = v.form;
+  if (!k || !form || form.acts.length === 0 || !alive(k, k.me)) return null;
+  const suspect = (s: Seat): number => guilt(k, s);
+  let action: NightAction | null;
+  switch (k.role) {
+    case "boss":
+    case "troll":
+    case "elf":
+    case "lawyer":
+    case "thug":
+      action = mafiosoAction(k, form, rng);
+      break;
+    case "maniac":
+      action = maniacAction(k, form, rng);
+      break;
+    case "sheriff":
+    case "sergeant":
+      return pairAction(k, form, rng);
+    case "doctor":
+      action = doctorAction(k, form, rng);
+      break;
+    case "girl":
+      action = aim(form, "visit", suspect, rng);
+      break;
+    case "prosecutor":
+      action = aim(form, "unprotect", suspect, rng);
+      break;
+    case "shahid":
+      action = aim(form, "mark", suspect, rng);
+      break;
+    case "citizen":
+      action = null;
+      break;
+    default: {
+      const never: never = k.role;
+      throw new Error(`unknown role ${String(never)}`);
+    }
+  }
+  return action ?? (formAct(form, "pass") ? PASS : null);
+}
+
+/**
+ * Today's vote (V1–V3), or null when the player may not vote. The town votes red for the player who
+ * looks most guilty from public facts and today's thread; the mafia vote red for the likeliest town role,
+ * never for a known mafioso, and now and then blue for a teammate under fire. Nobody votes early.
+ */
+export function botVote(v: BotView, rng: RandomStream): Vote | null {
+  const k = know(v.view);
+  if (!k || v.view.phase.kind !== "day" || v.view.winner !== null) return null;
+  const me = v.view.seats[k.me];
+  if (!me?.alive || me.cannotVote) return null;
+  const others = v.view.seats.filter((s) => s.alive && s.seat !== k.me).map((s) => s.seat);
+  if (others.length === 0) return null;
+  if (isMafia(k.role)) {
+    const mates = others.filter((s) => mafiaMate(k, s));
+    const underFire = best(
+      mates.filter((s) => redsOn(k, s) >= 3),
+      (s) => redsOn(k, s),
+      rng,
+    );
+    if (underFire !== null && chance(rng, 25)) return { color: "blue", target: underFire, early: false };
+    const target = best(
+      others.filter((s) => !mafiaMate(k, s)),
+      (s) => prey(k, s) + redsOn(k, s),
+      rng,
+    );
+    return target === null ? null : { color: "red", target, early: false };
+  }
+  if (k.role === "doctor") {
+    // V4: the doctor's blue vote counts 3; it goes to a known town player under fire.
+    const defend = best(
+      others.filter((s) => guilt(k, s) <= -10 && redsOn(k, s) >= 3),
+      (s) => redsOn(k, s),
+      rng,
+    );
+    if (defend !== null && chance(rng, 50)) return { color: "blue", target: defend, early: false };
+  }
+  const target = best(others, (s) => 2 * guilt(k, s) + redsOn(k, s) + redsBy(k, s), rng, 4)!;
+  return { color: "red", target, early: false };
+}
+
+/** A player's BotView of a match as it stands: their own view and tonight's form. */
+export function botView(m: Match, seat: Seat): BotView {
+  const roles = m.setup.players.map((p) => p.role);
+  return {
+    view: viewFor(gameEvents(m), { kind: "player", seat }, roles),
+    form: nightForm(m.state, seat),
+  };
+}
+
+export type BotDecision =
+  { readonly kind: "act"; readonly action: NightAction } | { readonly kind: "vote"; readonly vote: Vote };
+
+export interface BotGameOptions {
+  /** A game still running after this many phases is a bug. */
+  readonly maxPhases?: number;
+  readonly gameOptions?: Partial<GameOptions>;
+  /** Called with the match as it stands before each bot decision is submitted (for tests). */
+  readonly observe?: (m: Match, seat: Seat, decision: BotDecision) => void;
+}
+
+function accepted(next: Match | Rejection, what: string): Match {
+  if (isRejection(next)) throw new Error(`bot play: ${what} was refused: ${next.message} (${next.clause})`);
+  return next;
+}
+
+/**
+ * A whole game of 17 bots dealt from `seed`, to its end (W1). Each seat draws from its own stream
+ * (`"bot:" + seed + ":" + seat`); the night rolls are left to the match's seed; the council is never
+ * asked, so its answer is "no".
+ */
+export function playBotGame(seed: string, options: BotGameOptions = {}): Match {
+  const started = startMatch({
+    players: RANDOM_PLAYER_NAMES.map((name) => ({ name })),
+    seed,
+    options: options.gameOptions ?? {},
+  });
+  let m = accepted(started, "the deal");
+  const seats = m.state.players.length;
+  const rngs = m.state.players.map((_, s) => new RandomStream(rngFromSeed(`bot:${seed}:${s}`)));
+  const maxPhases = options.maxPhases ?? 200;
+  for (let phases = 0; m.state.winner === null; phases++) {
+    if (phases >= maxPhases)
+      throw new Error(`bot play: the game "${seed}" did not end in ${maxPhases} phases`);
+    const offset = phases % seats;
+    if (m.state.phase.kind === "night") {
+      for (let i = 0; i < seats; i++) {
+        const seat = (i + offset) % seats;
+        if (!m.state.players[seat]!.alive) continue;
+        const v = botView(m, seat);
+        if (v.form === null) continue;
+        const action = botNightAction(v, rngs[seat]!);
+        if (action === null) continue;
+        options.observe?.(m, seat, { kind: "act", action });
+        m = accepted(act(m, seat, action), "a night action");
+      }
+      m = accepted(endNight(m, { rolls: {}, council: "no" }), "closing the night");
+    } else {
+      for (let i = 0; i < seats && !m.day.closedEarly; i++) {
+        const seat = (i + offset) % seats;
+        if (!m.state.players[seat]!.alive) continue;
+        const ballot = botVote(botView(m, seat), rngs[seat]!);
+        if (ballot === null) continue;
+        options.observe?.(m, seat, { kind: "vote", vote: ballot });
+        m = accepted(vote(m, seat, ballot), "a vote");
+      }
+      m = accepted(endDay(m), "closing the day");
+    }
+  }
+  return m;
+}

@@ -1,0 +1,173 @@
+// Bot players (issue 5): they send only what the engine accepts, decide only from their own view, and
+// play the same game from the same seed.
+import { describe, expect, it } from "vitest";
+import {
+  DEFAULT_ROLES,
+  HEAL_FROM_ROLES,
+  RANDOM_PLAYER_NAMES,
+  RandomStream,
+  act,
+  botNightAction,
+  botView,
+  botVote,
+  checkNightAction,
+  checkVote,
+  endNight,
+  exportReplay,
+  isMafia,
+  isRejection,
+  nightForm,
+  playBotGame,
+  rngFromSeed,
+  startMatch,
+  type Match,
+  type NightAction,
+  type RoleId,
+  type Seat,
+} from "../src/index.ts";
+
+const GAMES = 40;
+
+/** A fresh stream per seat and purpose, so two calls with the same view draw the same numbers. */
+const stream = (label: string, seat: Seat): RandomStream => new RandomStream(rngFromSeed(`${label}:${seat}`));
+
+function must(next: Match | ReturnType<typeof act>): Match {
+  if (isRejection(next)) throw new Error(`refused: ${next.message} (${next.clause})`);
+  return next;
+}
+
+describe("bot players", () => {
+  it("O1: over many seeded bot games every bot action passes checkNightAction and every vote passes checkVote (V1); every game ends with a winner (W1)", () => {
+    let actions = 0;
+    let votes = 0;
+    let checks = 0;
+    let mafiaReds = 0;
+    const winners = new Set<string>();
+    for (let g = 0; g < GAMES; g++) {
+      const m = playBotGame(`bots-${g}`, {
+        observe: (state, seat, decision) => {
+          const me = state.state.players[seat]!;
+          if (decision.kind === "act") {
+            expect(checkNightAction(state.state, seat, decision.action)).toBeNull();
+            actions++;
+            if (decision.action.act === "check") {
+              // T2: the sergeant checks players the pair has not checked with an answer.
+              const known = botView(state, seat).view.privateResults.flatMap((r) =>
+                r.check && r.check.result !== "failed" ? [r.check.target] : [],
+              );
+              expect(known).not.toContain(decision.action.target);
+              checks++;
+            }
+          } else {
+            expect(checkVote(state.state, state.day, seat, decision.vote)).toBeNull();
+            expect(decision.vote.target).not.toBe(seat);
+            expect(state.state.players[decision.vote.target]!.alive).toBe(true);
+            votes++;
+            if (isMafia(me.role) && decision.vote.color === "red") {
+              // The mafia know each other (S2) and never vote red for one of their own.
+              expect(isMafia(state.state.players[decision.vote.target]!.role)).toBe(false);
+              mafiaReds++;
+            }
+          }
+        },
+      });
+      expect(m.state.winner).not.toBeNull();
+      winners.add(m.state.winner!);
+    }
+    expect(actions).toBeGreaterThan(GAMES * 20);
+    expect(votes).toBeGreaterThan(GAMES * 20);
+    expect(checks).toBeGreaterThan(GAMES / 2);
+    expect(mafiaReds).toBeGreaterThan(GAMES);
+    expect(winners.size).toBeGreaterThan(1);
+  });
+
+  it("S2: two games that differ only in roles hidden from a bot give it identical views and decisions", () => {
+    // The girl and a citizen swap seats; nobody but those two can tell (S2), so every other bot must
+    // decide alike in both games, at night 1 and, when the night reveals neither, on day 1.
+    const girl = DEFAULT_ROLES.indexOf("girl");
+    const citizen = DEFAULT_ROLES.indexOf("citizen");
+    const swapped: RoleId[] = DEFAULT_ROLES.slice();
+    swapped[girl] = "citizen";
+    swapped[citizen] = "girl";
+    const deal = (seed: string, roles: readonly RoleId[]): Match =>
+      must(
+        startMatch({
+          players: RANDOM_PLAYER_NAMES.map((name, i) => ({ name, role: roles[i]! })),
+          seed,
+        }),
+      );
+    const others = DEFAULT_ROLES.map((_, s) => s).filter((s) => s !== girl && s !== citizen);
+    expect(botView(deal("x", swapped), girl)).not.toEqual(botView(deal("x", DEFAULT_ROLES), girl));
+    let nights = 0;
+    let days = 0;
+    for (let g = 0; g < 12; g++) {
+      const seed = `hidden-${g}`;
+      let a = deal(seed, DEFAULT_ROLES);
+      let b = deal(seed, swapped);
+      for (const x of others) {
+        const va = botView(a, x);
+        expect(botView(b, x)).toEqual(va);
+        const da = botNightAction(va, stream(`${seed}:night`, x));
+        expect(botNightAction(botView(b, x), stream(`${seed}:night`, x))).toEqual(da);
+        nights++;
+        if (da !== null) {
+          a = must(act(a, x, da));
+          b = must(act(b, x, da));
+        }
+      }
+      a = must(endNight(a, { rolls: {}, council: "no" }));
+      b = must(endNight(b, { rolls: {}, council: "no" }));
+      // Go on to day 1 only if the night announced neither swapped role (R1, R2: a death or the serum).
+      const day1 = botView(a, others[0]!).view;
+      if (day1.seats[girl]!.role !== null || day1.seats[citizen]!.role !== null) continue;
+      for (const x of others) {
+        const va = botView(a, x);
+        expect(botView(b, x)).toEqual(va);
+        const da = botVote(va, stream(`${seed}:day`, x));
+        expect(botVote(botView(b, x), stream(`${seed}:day`, x))).toEqual(da);
+        days++;
+      }
+    }
+    expect(nights).toBe(12 * others.length);
+    expect(days).toBeGreaterThan(0);
+  });
+
+  it("O1a: the night form offers exactly the targets the engine accepts, and M2's limits", () => {
+    let forms = 0;
+    for (let g = 0; g < 10; g++) {
+      playBotGame(`form-${g}`, {
+        observe: (m, seat, decision) => {
+          if (decision.kind !== "act") return;
+          const form = nightForm(m.state, seat)!;
+          const n = m.state.players.length;
+          for (const a of form.acts) {
+            if (a.act === "pass" || a.act === "council" || a.act === "healFrom") continue;
+            for (let t = 0; t < n; t++) {
+              const action: NightAction =
+                a.act === "mafia" ? { act: "mafia", kill: [t], intimidate: [] } : { act: a.act, target: t };
+              expect(checkNightAction(m.state, seat, action) === null).toBe(a.targets.includes(t));
+            }
+          }
+          for (const role of HEAL_FROM_ROLES) {
+            const ok = checkNightAction(m.state, seat, { act: "healFrom", role }) === null;
+            expect(ok).toBe(form.acts.some((a) => a.act === "healFrom" && a.roles.includes(role)));
+          }
+          const alive = m.state.aliveAtStart;
+          expect(form.mafiaLimits).toEqual(
+            form.acts.some((a) => a.act === "mafia")
+              ? { kill: alive === 3 ? 1 : 2, intimidate: alive < 10 ? 2 : 3 }
+              : null,
+          );
+          forms++;
+        },
+      });
+    }
+    expect(forms).toBeGreaterThan(100);
+  });
+
+  it("F1: the same seed gives the same bot game, and another seed another", () => {
+    const a = exportReplay(playBotGame("same"));
+    expect(exportReplay(playBotGame("same"))).toEqual(a);
+    expect(exportReplay(playBotGame("other"))).not.toEqual(a);
+  });
+});
