@@ -19,6 +19,7 @@ export * from "./replay-format.ts";
 export * from "./replay.ts";
 export * from "./rng.ts";
 export * from "./roles.ts";
+export * from "./simulation.ts";
 export * from "./state.ts";
 export * from "./strikes.ts";
 export * from "./texts.ts";

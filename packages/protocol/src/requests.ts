@@ -83,6 +83,9 @@ export const createGameSchema = z.strictObject({
 });
 export type CreateGame = z.infer<typeof createGameSchema>;
 
+/** A demo game: the phases' length in minutes (issue 5: 2 by default). */
+export const demoSchema = z.strictObject({ minutes: z.number().int().min(1).max(60).default(2) });
+
 export const startSchema = z.strictObject({
   /** S1: deal from the seed, or by the GM's hand (a role for every seat, in seat order). */
   deal: z.union([z.literal("random"), z.strictObject({ hand: z.array(z.enum(ROLE_IDS)).min(1).max(64) })]),

@@ -14,6 +14,7 @@ import type { Clock } from "./clock.ts";
 import { isTimeZone } from "./deadline.ts";
 import { nightDraft } from "./draft.ts";
 import { ApiError, conflict, forbidden, notFound } from "./errors.ts";
+import type { Demo } from "./demo.ts";
 import { Games } from "./games.ts";
 import { openApiDocument, type RouteDoc } from "./openapi.ts";
 import type { Store, UserRecord } from "./store.ts";
@@ -25,6 +26,7 @@ export interface AppOptions {
   readonly store: Store;
   readonly clock: Clock;
   readonly games: Games;
+  readonly demo: Demo;
   /** Requests per minute per session (or address); auth routes get a tenth of it. 0 turns limits off. */
   readonly rateLimit?: number;
   readonly secureCookies?: boolean;
@@ -300,6 +302,20 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     const room = games.room(params(req));
     return gameDetail(room, viewerOf(room, req.user?.id ?? null), req.user?.id ?? null, langOf(req));
   });
+  route(
+    "POST",
+    "/api/demo",
+    {
+      summary: "Start a demo game: you take one seat, 16 bots the rest (phases of 2 minutes unless set)",
+      body: P.demoSchema,
+      tag: "games",
+    },
+    async (req, reply) => {
+      const user = need(req);
+      const id = await opts.demo.create(user, body(req, P.demoSchema).minutes);
+      return reply.status(201).send({ id });
+    },
+  );
   route(
     "POST",
     "/api/games/:id/signup",

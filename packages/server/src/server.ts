@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app.ts";
 import { systemClock, type Clock } from "./clock.ts";
+import { Demo } from "./demo.ts";
 import { Games } from "./games.ts";
 import { Scheduler } from "./scheduler.ts";
 import { PgStore } from "./pg-store.ts";
@@ -21,6 +22,7 @@ export interface Server {
   readonly app: FastifyInstance;
   readonly games: Games;
   readonly scheduler: Scheduler;
+  readonly demo: Demo;
   close(): Promise<void>;
 }
 
@@ -30,12 +32,15 @@ export async function createServer(opts: ServerOptions): Promise<Server> {
   let scheduler: Scheduler | null = null;
   const games = new Games(opts.store, clock, (room) => scheduler?.arm(room), opts.seed);
   scheduler = new Scheduler(clock, (id) => games.deadlinePassed(id));
+  const demo = new Demo(games, opts.store, clock);
   await games.load();
   scheduler.armAll(games);
+  demo.resume();
   const app = await buildApp({
     store: opts.store,
     clock,
     games,
+    demo,
     ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
     ...(opts.logger !== undefined ? { logger: opts.logger } : {}),
   });
@@ -44,8 +49,10 @@ export async function createServer(opts: ServerOptions): Promise<Server> {
     app,
     games,
     scheduler: s,
+    demo,
     async close() {
       s.stop();
+      await demo.stop();
       await app.close();
       await opts.store.close();
     },

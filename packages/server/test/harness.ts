@@ -68,7 +68,12 @@ export async function testServer(
     rateLimit: opts.rateLimit ?? 0,
     ...(opts.seed ? { seed: opts.seed } : {}),
   });
-  clock.afterFire = () => server.games.idle();
+  clock.afterFire = async () => {
+    // The deadline's own write, then the demo bots' moves it set off, then theirs.
+    await server.games.idle();
+    await server.demo.idle();
+    await server.games.idle();
+  };
   const t: TestServer = {
     server,
     clock,
