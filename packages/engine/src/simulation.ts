@@ -159,7 +159,13 @@ export function wilson(k: number, n: number, z = Z95): Rate {
   const denom = 1 + z2 / n;
   const center = (p + z2 / (2 * n)) / denom;
   const half = (z / denom) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
-  return { count: k, rate: p, low: Math.max(0, center - half), high: Math.min(1, center + half) };
+  // The bounds are exactly 0 at k = 0 and 1 at k = n; rounding would leave them a hair off.
+  return {
+    count: k,
+    rate: p,
+    low: k === 0 ? 0 : Math.max(0, center - half),
+    high: k === n ? 1 : Math.min(1, center + half),
+  };
 }
 
 export interface Summary {

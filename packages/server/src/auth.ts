@@ -4,6 +4,7 @@ import { checkNick, nickKey } from "@forum-mafia/forum";
 import { nanoid } from "nanoid";
 import type { Clock } from "./clock.ts";
 import { isTimeZone } from "./deadline.ts";
+import { isReservedNick } from "./demo.ts";
 import { ApiError, badRequest, conflict } from "./errors.ts";
 import type { Store, UserRecord } from "./store.ts";
 
@@ -35,6 +36,8 @@ export class Accounts {
     const clean = nick.trim().replace(/\s+/g, " ");
     const bad = checkNick(clean);
     if (bad) throw badRequest("nick", bad);
+    if (isReservedNick(clean))
+      throw conflict("nick-taken", `nick: "${clean}" is reserved for the demo games' bots`);
     const tz = timeZone ?? DEFAULT_TIME_ZONE;
     if (!isTimeZone(tz)) throw badRequest("timeZone", `timeZone: unknown time zone ${JSON.stringify(tz)}`);
     const user: UserRecord = {

@@ -38,6 +38,10 @@ const BOT_NICKS = [
 ];
 const GM_NICK = "Ведущий демо";
 
+/** The demo accounts' nicks are not open to registration (compared by nick key). */
+const RESERVED = new Set([GM_NICK, ...BOT_NICKS].map(nickKey));
+export const isReservedNick = (nick: string): boolean => RESERVED.has(nickKey(nick));
+
 /**
  * Demo games (issue 5): the user takes one seat, 16 bots the rest, and phases are short. The bots and the
  * demo GM are ordinary accounts that cannot log in (their password hash matches no password). A bot decides
@@ -89,6 +93,8 @@ export class Demo {
     const get = async (nick: string): Promise<UserRecord> => {
       const key = nickKey(nick);
       const found = await this.store.userByNickKey(key);
+      if (found && found.passwordHash.startsWith("$argon2"))
+        throw new Error(`the demo nick ${nick} belongs to a person's account`);
       if (found) return found;
       const user: UserRecord = {
         id: nanoid(12),

@@ -21,8 +21,11 @@ describe("a demo game (issue 5)", () => {
       expect(d.view!.seats).toHaveLength(17);
       expect(d.view!.seats.filter((s) => s.name.startsWith("Бот "))).toHaveLength(16);
       expect(d.clock.deadline).toBe(t.clock.now() + 2 * MINUTE);
-      // The bots can not be logged into.
+      // The bots can not be logged into, and their nicks are not open to registration.
       const bot = new Client(() => t.server.app);
+      expect(
+        (await bot.post("/api/register", { nick: "бот аркадий", password: "anything long" })).status,
+      ).toBe(409);
       expect((await bot.post("/api/login", { nick: "Бот Аркадий", password: "anything long" })).status).toBe(
         401,
       );
