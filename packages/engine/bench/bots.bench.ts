@@ -42,7 +42,7 @@ function main(): void {
   console.log(
     `bots bench: ${ROUNDS} interleaved rounds of ${ROUND_MS} ms each, one core, node ${process.version}`,
   );
-  playFor("warmup-bots", 1000, (s) => playBotGame(s));
+  playFor("warmup-bots", 3000, (s) => playBotGame(s));
   playFor("warmup-random", 1000, (s) => playRandomGame(s));
   const bots: number[] = [];
   const random: number[] = [];
