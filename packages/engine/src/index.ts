@@ -17,6 +17,7 @@ export * from "./rejection.ts";
 export * from "./role-cards.ts";
 export * from "./replay-format.ts";
 export * from "./replay.ts";
+export * from "./results-post.ts";
 export * from "./rng.ts";
 export * from "./roles.ts";
 export * from "./simulation.ts";
