@@ -1,8 +1,21 @@
 /**
- * Forum text: nicknames (nick.ts), safe BBCode (bbcode.ts) and the votes written in posts (votes.ts).
- * Pure functions, no I/O.
+ * Forum text: nicknames (nick.ts), safe BBCode (bbcode.ts), the votes written in posts (votes.ts) and
+ * the vote counter for games on other forums (votecount.ts, names.ts, html.ts). Pure functions, no I/O.
  */
 export { escapeHtml, quoteFreeText, renderBBCode } from "./bbcode.ts";
+export { htmlToBBCode, looksLikeHtml } from "./html.ts";
+export { NameResolver, parseRoster, type NameMatch, type RosterPlayer } from "./names.ts";
 export { checkNick, nickKey } from "./nick.ts";
 export type { VoteColor } from "./vote-color.ts";
+export {
+  countVotes,
+  voteCountJson,
+  voteCountPost,
+  type CountedVote,
+  type IgnoredVote,
+  type ThreadPost,
+  type VoteCount,
+  type VoteCountOptions,
+  type VoteCountTexts,
+} from "./votecount.ts";
 export { votesInPost, type PostVote } from "./votes.ts";

@@ -1,0 +1,117 @@
+import { Parser } from "htmlparser2";
+import { safeColor } from "./color.ts";
+
+/** Elements whose content is never text a reader sees. */
+const HIDDEN = new Set([
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "iframe",
+  "object",
+  "svg",
+  "head",
+  "title",
+]);
+/** Elements that end a line. */
+const BLOCK = new Set([
+  "p",
+  "div",
+  "li",
+  "tr",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "pre",
+  "ul",
+  "ol",
+  "table",
+]);
+const STYLES: ReadonlyMap<string, string> = new Map([
+  ["b", "b"],
+  ["strong", "b"],
+  ["i", "i"],
+  ["em", "i"],
+  ["u", "u"],
+]);
+/** Class names of the quote boxes of vBulletin, IPB and XenForo when they are not a `<blockquote>`. */
+const QUOTE_CLASS =
+  /(?:^|[\s_-])(?:bbcode_quote|ipsQuote|bbCodeBlock--quote|quotecontent|quote)(?:$|[\s_-])/iu;
+/** Looks like HTML: a tag, a comment or an entity-laden page rather than BBCode. */
+const HTML_TAG = /<\/?[a-z][a-z0-9]*[\s/>]|<!--/iu;
+
+/** True when a post body is HTML copied from a page (IPB, XenForo, a saved phpBB page) rather than BBCode. */
+export function looksLikeHtml(body: string): boolean {
+  return HTML_TAG.test(body);
+}
+
+/**
+ * HTML as BBCode, keeping only what votes are read from: colours (`<span style="color: red">`,
+ * `<font color="red">`, `rgb(…)` too), quotes (`<blockquote>` and the forums' quote boxes), `[b] [i] [u]`
+ * and line breaks. Scripts, styles and every other tag are dropped; entities are decoded. Brackets in
+ * the page's text are kept as text, so `[color]` written in HTML text is read as BBCode too.
+ */
+export function htmlToBBCode(html: string): string {
+  const out: string[] = [];
+  const closers: string[] = [];
+  let hidden = 0;
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        if (hidden > 0 || HIDDEN.has(name)) {
+          hidden++;
+          closers.push("");
+          return;
+        }
+        if (name === "br") out.push("\n");
+        const color = colorOf(name, attributes);
+        const style = STYLES.get(name);
+        const quote = name === "blockquote" || QUOTE_CLASS.test(attributes["class"] ?? "");
+        const opening = [
+          quote ? "\n[quote]" : "",
+          color !== null ? `[color=${color}]` : "",
+          style !== undefined ? `[${style}]` : "",
+        ];
+        const closing = [
+          style !== undefined ? `[/${style}]` : "",
+          color !== null ? "[/color]" : "",
+          quote ? "[/quote]\n" : "",
+          BLOCK.has(name) ? "\n" : "",
+        ];
+        out.push(opening.join(""));
+        closers.push(closing.join(""));
+      },
+      onclosetag() {
+        const closing = closers.pop() ?? "";
+        if (hidden > 0) hidden--;
+        else out.push(closing);
+      },
+      ontext(text) {
+        if (hidden === 0) out.push(text.replace(/\s*\n\s*/gu, " "));
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.write(html);
+  parser.end();
+  return out.join("");
+}
+
+/** The colour an element gives its text, as a value `[color=…]` accepts, or null. */
+function colorOf(name: string, attributes: Readonly<Record<string, string>>): string | null {
+  const styleColor = /(?:^|;)\s*color\s*:\s*([^;!]+)/iu.exec(attributes["style"] ?? "")?.[1];
+  const value = styleColor ?? (name === "font" ? attributes["color"] : undefined);
+  if (value === undefined) return null;
+  const rgb = /^\s*rgba?\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*(?:,[^)]*)?\)\s*$/iu.exec(value);
+  const hex = rgb
+    ? "#" +
+      rgb
+        .slice(1, 4)
+        .map((c) => Math.min(255, Number(c)).toString(16).padStart(2, "0"))
+        .join("")
+    : value.trim();
+  return safeColor(hex);
+}

@@ -1,0 +1,289 @@
+import { htmlToBBCode, looksLikeHtml } from "./html.ts";
+import { NameResolver, type NameMatch, type RosterPlayer } from "./names.ts";
+import { nickKey } from "./nick.ts";
+import { plainTextOutsideQuotes, type PlainText } from "./plain-text.ts";
+import { parsePost, type PostNode } from "./post-tree.ts";
+import { voteColorOf, type VoteColor } from "./vote-color.ts";
+
+/** A post of THREAD.json: BBCode or HTML as copied from a forum page. */
+export interface ThreadPost {
+  readonly author: string;
+  readonly time: string;
+  readonly body: string;
+}
+
+export interface VoteCountOptions {
+  readonly players: readonly RosterPlayer[];
+  readonly gm: string | null;
+  /** The day being counted; `досрочно` has effect from day 3 on (V7), and never when it is unknown. */
+  readonly day: number | null;
+  readonly silenced: readonly string[];
+}
+
+/** A player's vote that counts: their last one (V1). `post` is the index in the thread. */
+export interface CountedVote {
+  readonly by: string;
+  readonly color: VoteColor;
+  readonly target: string;
+  readonly early: boolean;
+  readonly post: number;
+}
+
+/** Something that looked like a vote and does not count, with why. */
+export interface IgnoredVote {
+  readonly post: number;
+  readonly text: string;
+  readonly reason: string;
+}
+
+export interface VoteCount {
+  /** Sorted by voter, in code point order. */
+  readonly votes: readonly CountedVote[];
+  /** Living players with the right to vote and no vote, in code point order. */
+  readonly notVoted: readonly string[];
+  /** The `--silenced` players (V6), in code point order. */
+  readonly silenced: readonly string[];
+  readonly ignored: readonly IgnoredVote[];
+}
+
+/** V2: the words that give a name a colour, in any case. */
+const VOTE_WORD = /(?<![\p{L}\p{N}_])(красным|синим)(?![\p{L}\p{N}_])/giu;
+/** The same, to test one text. */
+const HAS_VOTE_WORD = new RegExp(VOTE_WORD.source, "iu");
+/** V7: the word that asks for an early close. */
+const EARLY_WORD = /(?<![\p{L}\p{N}_])досрочно(?![\p{L}\p{N}_])/iu;
+/** A coloured text longer than this is prose, not a name. */
+const MAX_NAME_TEXT = 40;
+/** A coloured text up to this long that names nobody is reported as a vote for a non-player. */
+const MAX_REPORTED_TEXT = 24;
+/** How far back from `КРАСНЫМ` a name is looked for. */
+const WORD_REACH = 120;
+/** Reported texts are cut to this many characters. */
+const MAX_TEXT = 80;
+
+/** A vote-like mark in a post: a name in a vote colour, or a name before `КРАСНЫМ` / `СИНИМ`. */
+interface Mark {
+  readonly color: VoteColor;
+  readonly text: string;
+  readonly match: NameMatch;
+  /** Source offset, for the order of marks in a post. */
+  readonly index: number;
+  /** For colour marks: where the tag ends, so a word vote on the same name is not counted twice. */
+  readonly to: number;
+}
+
+const compareCodePoints = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Counts the votes of one day in a forum thread (RULES.md V1–V3, V6, V7): the last vote in a post wins
+ * and each player's last vote counts; quotes never count; an early vote (from day 3) cannot be changed.
+ * Ignored, each reported: posts by the GM, by anyone not in the roster (non-players and the dead),
+ * votes by silenced players, votes for oneself or a non-player, ambiguous names, votes after an early one.
+ * Throws, in English, when a `--silenced` name is not a player.
+ */
+export function countVotes(posts: readonly ThreadPost[], options: VoteCountOptions): VoteCount {
+  const resolver = new NameResolver(options.players);
+  const silenced = new Set(
+    options.silenced.map((name) => {
+      const player = resolver.author(name);
+      if (player === null) throw new Error(`silenced player "${name}" is not in the player list`);
+      return player;
+    }),
+  );
+  const gmKey = options.gm === null ? null : nickKey(options.gm);
+  const votes = new Map<string, CountedVote>();
+  const ignored: IgnoredVote[] = [];
+  const ignore = (post: number, text: string, reason: string): void => {
+    ignored.push({ post, text: safeText(text), reason });
+  };
+
+  posts.forEach((post, index) => {
+    const source = looksLikeHtml(post.body) ? htmlToBBCode(post.body) : post.body;
+    const tree = parsePost(source);
+    const plain = plainTextOutsideQuotes(tree);
+    const marks = marksInPost(tree, plain, resolver);
+    if (marks.length === 0) return;
+    const all = marks.map((m) => m.text).join(", ");
+    const author = resolver.author(post.author);
+    if (gmKey !== null && nickKey(post.author) === gmKey) return ignore(index, all, "post by the GM");
+    if (author === null)
+      return ignore(
+        index,
+        all,
+        `post by ${post.author}, who is not a living player (a non-player or the dead)`,
+      );
+    if (silenced.has(author)) return ignore(index, all, `${author} cannot vote today (silenced, V6)`);
+    const valid: (Mark & { readonly target: string })[] = [];
+    for (const mark of marks) {
+      const { match } = mark;
+      if (match.kind === "ambiguous")
+        ignore(index, mark.text, `ambiguous name: could be ${match.names.join(" or ")}`);
+      else if (match.kind === "none") ignore(index, mark.text, "vote for a non-player");
+      else if (match.name === author) ignore(index, mark.text, "vote for oneself (V3)");
+      else valid.push({ ...mark, target: match.name });
+    }
+    const last = valid.at(-1);
+    if (last === undefined) return;
+    const before = votes.get(author);
+    if (before?.early === true)
+      return ignore(index, last.text, `${author} already voted early in post ${before.post} (V7)`);
+    const early = options.day !== null && options.day >= 3 && EARLY_WORD.test(plain.text);
+    votes.set(author, { by: author, color: last.color, target: last.target, early, post: index });
+  });
+
+  const names = options.players.map((p) => p.name);
+  return {
+    votes: [...votes.values()].sort((a, b) => compareCodePoints(a.by, b.by)),
+    notVoted: names.filter((n) => !votes.has(n) && !silenced.has(n)).sort(compareCodePoints),
+    silenced: [...silenced].sort(compareCodePoints),
+    ignored,
+  };
+}
+
+/** The count as the CLI prints it: `{"by", "red" | "blue", "early", "post"}` per vote. */
+export function voteCountJson(count: VoteCount, post: string): unknown {
+  return {
+    votes: count.votes.map((v) => ({ by: v.by, [v.color]: v.target, early: v.early, post: v.post })),
+    notVoted: count.notVoted,
+    ignored: count.ignored,
+    count: post,
+  };
+}
+
+/** The engine's wording of the public vote count (TEXTS in packages/engine), in one language. */
+export interface VoteCountTexts {
+  readonly voteCountTitle: (day: number) => string;
+  readonly against: () => string;
+  readonly inDefence: () => string;
+  readonly votesFor: (target: string, voters: readonly string[]) => string;
+  readonly lostVote: (names: readonly string[]) => string;
+  readonly notVoted: (names: readonly string[]) => string;
+  /** The engine's name order (compareNames). */
+  readonly compareNames: (a: string, b: string) => number;
+}
+
+/**
+ * The BBCode vote-count post, as the server writes it (V4: every vote shown as 1): a bold title when
+ * the day is known, "Против:" and "В защиту:" with a line per target (most votes first), then who
+ * cannot vote and who has not voted.
+ */
+export function voteCountPost(count: VoteCount, day: number | null, texts: VoteCountTexts): string {
+  const section = (color: VoteColor): string[] => {
+    const groups = new Map<string, string[]>();
+    for (const v of count.votes)
+      if (v.color === color) groups.set(v.target, [...(groups.get(v.target) ?? []), v.by]);
+    return [...groups]
+      .map(([target, voters]) => ({ target, voters: [...voters].sort(texts.compareNames) }))
+      .sort((a, b) => b.voters.length - a.voters.length || texts.compareNames(a.target, b.target))
+      .map(({ target, voters }) => texts.votesFor(target, voters));
+  };
+  const lines: string[] = [];
+  if (day !== null) lines.push(`[b]${texts.voteCountTitle(day)}[/b]`);
+  const red = section("red");
+  if (red.length > 0) lines.push(texts.against(), ...red);
+  const blue = section("blue");
+  if (blue.length > 0) lines.push(texts.inDefence(), ...blue);
+  const sorted = (names: readonly string[]): string[] => [...names].sort(texts.compareNames);
+  if (count.silenced.length > 0) lines.push(texts.lostVote(sorted(count.silenced)));
+  if (count.notVoted.length > 0) lines.push(texts.notVoted(sorted(count.notVoted)));
+  return lines.join("\n");
+}
+
+/** Every mark outside quotes, in order of appearance; the last valid one is the post's vote (V1). */
+function marksInPost(tree: readonly PostNode[], plain: PlainText, resolver: NameResolver): Mark[] {
+  const coloured = colourMarks(tree, resolver);
+  const worded = wordMarks(plain, resolver).filter(
+    (w) => !coloured.some((c) => c.color === w.color && c.index <= w.index && w.index < c.to),
+  );
+  return [...coloured, ...worded].sort((a, b) => a.index - b.index);
+}
+
+/** V2: colour tags of a vote colour whose whole text is a name; a vote may be nested in other colours. */
+function colourMarks(nodes: readonly PostNode[], resolver: NameResolver): Mark[] {
+  return nodes.flatMap((node): Mark[] => {
+    switch (node.kind) {
+      case "text":
+      case "markup":
+      case "quote":
+        return [];
+      case "style":
+      case "spoiler":
+        return colourMarks(node.children, resolver);
+      case "color": {
+        const color = voteColorOf(node.color);
+        const text = nameText(node.children)?.trim() ?? null;
+        if (color === null || text === null || text === "" || text.length > MAX_NAME_TEXT)
+          return colourMarks(node.children, resolver);
+        // "[color=red]Вася КРАСНЫМ[/color]" is a word vote, read from the plain text.
+        if (HAS_VOTE_WORD.test(text)) return [];
+        const match = resolver.resolve(text);
+        if (match.kind === "none" && Array.from(text).length > MAX_REPORTED_TEXT) return [];
+        const mark = { color, match, index: node.span.from, to: node.span.to };
+        return [{ ...mark, text: `[color=${node.color}]${text}[/color]` }];
+      }
+      default: {
+        const never: never = node;
+        throw new Error(`unknown post node ${JSON.stringify(never)}`);
+      }
+    }
+  });
+}
+
+/** The text of a colour tag's content when it is only text and `[b] [i] [u]`, else null. */
+function nameText(nodes: readonly PostNode[]): string | null {
+  let text = "";
+  for (const node of nodes) {
+    if (node.kind === "text") text += node.text;
+    else if (node.kind === "style" && node.style !== "s") {
+      const inner = nameText(node.children);
+      if (inner === null) return null;
+      text += inner;
+    } else return null;
+  }
+  return text;
+}
+
+/**
+ * V2: `Ник КРАСНЫМ` / `Ник СИНИМ` outside quotes. The name is the last one to four words before the
+ * word on the same line; the longest that names a player wins ("Оля К" over "К"), then the longest
+ * ambiguous one; when none names anyone, the last word is reported as a vote for a non-player.
+ */
+function wordMarks(plain: PlainText, resolver: NameResolver): Mark[] {
+  const text = plain.text;
+  return [...text.matchAll(VOTE_WORD)].flatMap((m): Mark[] => {
+    const color: VoteColor = m[1]!.toLowerCase() === "красным" ? "red" : "blue";
+    const from = Math.max(0, m.index - WORD_REACH);
+    const line =
+      text
+        .slice(from, m.index)
+        .split(/[\r\n]/u)
+        .at(-1) ?? "";
+    const lineStart = m.index - line.length;
+    const words = [...line.matchAll(/\S+/gu)].slice(-4);
+    if (words.length === 0) return [];
+    let best: { match: NameMatch; start: number } | null = null;
+    for (let n = words.length; n >= 1; n--) {
+      const start = words[words.length - n]!.index;
+      const match = resolver.resolve(line.slice(start));
+      if (match.kind === "player") {
+        best = { match, start };
+        break;
+      }
+      if (match.kind === "ambiguous" && best === null) best = { match, start };
+    }
+    const start = best?.start ?? words.at(-1)!.index;
+    const written = `${line.slice(start).trim()} ${m[1]!}`;
+    const index = plain.sourceOffset(lineStart + start);
+    return [{ color, text: written, match: best?.match ?? { kind: "none" }, index, to: index }];
+  });
+}
+
+/** Reported text: plain, short, and never HTML (angle brackets become look-alike quotes). */
+function safeText(text: string): string {
+  const cleaned = text
+    .replace(/\p{Cc}+/gu, " ")
+    .replaceAll("<", "‹")
+    .replaceAll(">", "›");
+  const chars = Array.from(cleaned);
+  return chars.length > MAX_TEXT ? chars.slice(0, MAX_TEXT - 1).join("") + "…" : cleaned;
+}

@@ -1,0 +1,83 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = join(import.meta.dirname, "../../..");
+const CLI = join(ROOT, "packages/forum/bin/votecount.ts");
+const TSX = join(ROOT, "node_modules/tsx/dist/cli.mjs");
+const FIXTURES = join(import.meta.dirname, "fixtures");
+const PLAYERS = join(FIXTURES, "votecount-players.txt");
+const THREAD = join(FIXTURES, "votecount-thread.json");
+
+function run(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [TSX, CLI, ...args], { encoding: "utf8", timeout: 15_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function temp(name: string, text: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), "votecount-")), name);
+  writeFileSync(path, text);
+  return path;
+}
+
+describe("votecount CLI", () => {
+  it("V1: counts a realistic mixed-dialect thread", () => {
+    const { status, stdout, stderr } = run(
+      "--players", PLAYERS, "--gm", "Ведущий", "--day", "3", "--silenced", "Лена", THREAD,
+    ); // prettier-ignore
+    expect(stderr).toBe("");
+    expect(status).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({
+      votes: [
+        { by: "Вася", red: "Петя", early: false, post: 1 },
+        { by: "Коля", blue: "Вася", early: false, post: 6 },
+        { by: "Маша", red: "Вася", early: true, post: 3 },
+        { by: "Петя", blue: "Zybr", early: false, post: 2 },
+      ],
+      notVoted: ["Zybr"],
+      ignored: [
+        {
+          post: 0,
+          text: "[color=red]красный[/color], [color=blue]синий[/color]",
+          reason: "post by the GM",
+        },
+        { post: 5, text: "[color=red]Колю[/color]", reason: "Маша already voted early in post 3 (V7)" },
+        {
+          post: 7,
+          text: "Вася КРАСНЫМ",
+          reason: "post by Гена, who is not a living player (a non-player or the dead)",
+        },
+        { post: 8, text: "[color=red]Маша[/color]", reason: "Лена cannot vote today (silenced, V6)" },
+        { post: 9, text: "[color=red]‹b›Ваня‹/b›[/color]", reason: "vote for a non-player" },
+      ],
+      count: [
+        "[b]Голосование, день 3[/b]",
+        "Против:",
+        "Вася (1): Маша",
+        "Петя (1): Вася",
+        "В защиту:",
+        "Zybr (1): Петя",
+        "Вася (1): Коля",
+        "Лишены голоса: Лена",
+        "Не проголосовали: Zybr",
+      ].join("\n"),
+    });
+    expect(stdout).not.toMatch(/[<>]/u);
+  });
+
+  it.each([
+    ["malformed JSON", () => ["--players", PLAYERS, temp("t.json", "[{")], /not valid JSON/u],
+    ["an unknown option", () => ["--players", PLAYERS, "--colour", "red", THREAD], /colour/u],
+    ["an empty player list", () => ["--players", temp("p.txt", "\n\n"), THREAD], /empty/u],
+    ["a missing file", () => ["--players", PLAYERS, join(FIXTURES, "nope.json")], /cannot read/u],
+    ["a bad day", () => ["--players", PLAYERS, "--day", "two", THREAD], /--day/u],
+  ])("bad input: %s gives one line on stderr and nothing on stdout", (_, args, message) => {
+    const { status, stdout, stderr } = run(...args());
+    expect(status).not.toBe(0);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(message);
+    expect(stderr.trimEnd().split("\n")).toHaveLength(1);
+  });
+});
