@@ -1,30 +1,17 @@
 #!/usr/bin/env node
 // `npm run --silent replay -- FILE.json` (REPLAY.md): the outcome JSON on stdout and exit 0, or one
 // line on stderr, nothing on stdout, and a non-zero exit.
-import { readFileSync } from "node:fs";
 import { ReplayError, runReplay, stringifyResult } from "../src/index.ts";
+import { readReplayFile } from "./replay-file.ts";
 
 function main(args: readonly string[]): number {
   if (args.length !== 1) {
     process.stderr.write("file: usage: npm run --silent replay -- FILE.json (REPLAY.md)\n");
     return 2;
   }
-  let text: string;
-  try {
-    text = readFileSync(args[0]!, "utf8");
-  } catch (e) {
-    process.stderr.write(
-      `file: cannot read ${args[0]}: ${(e as NodeJS.ErrnoException).code ?? String(e)} (REPLAY.md)\n`,
-    );
-    return 2;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text.replace(/^\uFEFF/, ""));
-  } catch (e) {
-    process.stderr.write(`file: malformed JSON: ${(e as Error).message.replace(/\s+/g, " ")} (REPLAY.md)\n`);
-    return 1;
-  }
+  const file = readReplayFile(args[0]!);
+  if ("exit" in file) return file.exit;
+  const json = file.json;
   try {
     process.stdout.write(`${stringifyResult(runReplay(json))}\n`);
     return 0;

@@ -2,8 +2,8 @@
 // `npm run --silent results -- GAME.json [ru|en]` (issue 6): replays a REPLAY.md file and prints the
 // BBCode forum post of its last finished phase on stdout, exit 0; or one line on stderr, nothing on
 // stdout, and a non-zero exit, with the replay command's messages.
-import { readFileSync } from "node:fs";
 import { LANGS, ReplayError, replayMatch, resultsPost, type Lang } from "../src/index.ts";
+import { readReplayFile } from "./replay-file.ts";
 
 const USAGE = "file: usage: npm run --silent results -- GAME.json [ru|en] (REPLAY.md)\n";
 
@@ -19,22 +19,9 @@ function main(args: readonly string[]): number {
     process.stderr.write(`file: unknown language "${lang}", expected ${LANGS.join(" or ")} (REPLAY.md)\n`);
     return 2;
   }
-  let text: string;
-  try {
-    text = readFileSync(args[0]!, "utf8");
-  } catch (e) {
-    process.stderr.write(
-      `file: cannot read ${args[0]}: ${(e as NodeJS.ErrnoException).code ?? String(e)} (REPLAY.md)\n`,
-    );
-    return 2;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text.replace(/^\uFEFF/, ""));
-  } catch (e) {
-    process.stderr.write(`file: malformed JSON: ${(e as Error).message.replace(/\s+/g, " ")} (REPLAY.md)\n`);
-    return 1;
-  }
+  const file = readReplayFile(args[0]!);
+  if ("exit" in file) return file.exit;
+  const json = file.json;
   try {
     const post = resultsPost(replayMatch(json), lang);
     if (post === null) {

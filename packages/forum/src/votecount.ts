@@ -4,6 +4,7 @@ import { nickKey } from "./nick.ts";
 import { plainTextOutsideQuotes, type PlainText } from "./plain-text.ts";
 import { parsePost, type PostNode } from "./post-tree.ts";
 import { voteColorOf, type VoteColor } from "./vote-color.ts";
+import { nameText } from "./votes.ts";
 
 /** A post of THREAD.json: BBCode or HTML as copied from a forum page. */
 export interface ThreadPost {
@@ -227,20 +228,6 @@ function colourMarks(nodes: readonly PostNode[], resolver: NameResolver): Mark[]
       }
     }
   });
-}
-
-/** The text of a colour tag's content when it is only text and `[b] [i] [u]`, else null. */
-function nameText(nodes: readonly PostNode[]): string | null {
-  let text = "";
-  for (const node of nodes) {
-    if (node.kind === "text") text += node.text;
-    else if (node.kind === "style" && node.style !== "s") {
-      const inner = nameText(node.children);
-      if (inner === null) return null;
-      text += inner;
-    } else return null;
-  }
-  return text;
 }
 
 /**

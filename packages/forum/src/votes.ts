@@ -80,7 +80,7 @@ function colourVotes(nodes: readonly PostNode[], byKey: ReadonlyMap<string, stri
 }
 
 /** The text of a colour tag's content when it is only text and `[b] [i] [u]`, else null. */
-function nameText(nodes: readonly PostNode[]): string | null {
+export function nameText(nodes: readonly PostNode[]): string | null {
   let text = "";
   for (const node of nodes) {
     if (node.kind === "text") text += node.text;
