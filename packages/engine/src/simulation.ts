@@ -8,13 +8,8 @@
 import { playBotGame } from "./bots.ts";
 import type { Match } from "./match.ts";
 import type { GameOptions } from "./options.ts";
-import type { Player } from "./player.ts";
-import { ROLE_IDS, roleSpec, type RoleId } from "./roles.ts";
-import type { Winner } from "./state.ts";
-
-/** W1's conditions, in the order winnerOf checks them. */
-export const WIN_CONDITIONS = ["allDead", "noMafiaNoManiac", "maniacLast", "mafiaParity"] as const;
-export type WinCondition = (typeof WIN_CONDITIONS)[number];
+import { ROLE_IDS, type RoleId } from "./roles.ts";
+import { WIN_CONDITIONS, winCondition, type WinCondition, type Winner } from "./state.ts";
 
 export const WINNERS = ["town", "mafia", "maniac", "draw"] as const satisfies readonly Winner[];
 
@@ -27,25 +22,6 @@ export interface GameRecord {
   readonly days: number;
   /** Every seat's role and whether its holder was alive at the end. */
   readonly players: readonly { readonly role: RoleId; readonly survived: boolean }[];
-}
-
-/** W1: which condition the final table meets, checked in winnerOf's order; null while the game runs. */
-export function winCondition(players: readonly Player[]): WinCondition | null {
-  let alive = 0;
-  let mafia = 0;
-  let maniac = 0;
-  for (const p of players) {
-    if (!p.alive) continue;
-    alive++;
-    const f = roleSpec(p.role).faction;
-    if (f === "mafia") mafia++;
-    else if (f === "maniac") maniac++;
-  }
-  if (alive === 0) return "allDead";
-  if (mafia === 0 && maniac === 0) return "noMafiaNoManiac";
-  if (maniac > 0 && alive - maniac <= 1) return "maniacLast";
-  if (maniac === 0 && mafia >= alive - mafia) return "mafiaParity";
-  return null;
 }
 
 /** The record of a finished match; throws for a game still running (a broken invariant here). */

@@ -96,8 +96,18 @@ export function currentBoss(players: readonly Player[]): Seat | null {
   return best;
 }
 
-/** W1, checked in this order after every night and day. */
-export function winnerOf(players: readonly Player[]): Winner | null {
+/** W1's conditions, in the order they are checked, and who each one makes the winner. */
+export const WIN_CONDITIONS = ["allDead", "noMafiaNoManiac", "maniacLast", "mafiaParity"] as const;
+export type WinCondition = (typeof WIN_CONDITIONS)[number];
+const WINNER_OF: { readonly [C in WinCondition]: Winner } = {
+  allDead: "draw",
+  noMafiaNoManiac: "town",
+  maniacLast: "maniac",
+  mafiaParity: "mafia",
+};
+
+/** W1: the condition the table meets, checked in this order after every night and day; null while it runs. */
+export function winCondition(players: readonly Player[]): WinCondition | null {
   let alive = 0;
   let mafia = 0;
   let maniac = 0;
@@ -108,9 +118,15 @@ export function winnerOf(players: readonly Player[]): Winner | null {
     if (f === "mafia") mafia++;
     else if (f === "maniac") maniac++;
   }
-  if (alive === 0) return "draw";
-  if (mafia === 0 && maniac === 0) return "town";
-  if (maniac > 0 && alive - maniac <= 1) return "maniac";
-  if (maniac === 0 && mafia >= alive - mafia) return "mafia";
+  if (alive === 0) return "allDead";
+  if (mafia === 0 && maniac === 0) return "noMafiaNoManiac";
+  if (maniac > 0 && alive - maniac <= 1) return "maniacLast";
+  if (maniac === 0 && mafia >= alive - mafia) return "mafiaParity";
   return null;
+}
+
+/** W1: the winner, if the game is over. */
+export function winnerOf(players: readonly Player[]): Winner | null {
+  const condition = winCondition(players);
+  return condition === null ? null : WINNER_OF[condition];
 }
