@@ -15,7 +15,7 @@ import { isTimeZone } from "./deadline.ts";
 import { nightDraft } from "./draft.ts";
 import { ApiError, conflict, forbidden, notFound } from "./errors.ts";
 import type { Demo } from "./demo.ts";
-import { Games } from "./games.ts";
+import { Games, toNightAction } from "./games.ts";
 import { openApiDocument, type RouteDoc } from "./openapi.ts";
 import type { Store, UserRecord } from "./store.ts";
 import { Streams } from "./stream.ts";
@@ -345,7 +345,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     "/api/games/:id/actions",
     { summary: "Submit, replace or pass your night action (O1)", body: P.actionSchema, tag: "play" },
     async (req) => {
-      await games.act(need(req), params(req), body(req, P.actionSchema));
+      await games.act(need(req), params(req), toNightAction(body(req, P.actionSchema)));
     },
   );
   route(

@@ -1,14 +1,6 @@
 import { randomBytes } from "node:crypto";
-import {
-  botNightAction,
-  botVote,
-  nightForm,
-  RandomStream,
-  rngFromSeed,
-  type NightAction,
-} from "@forum-mafia/engine";
+import { botNightAction, botVote, nightForm, RandomStream, rngFromSeed } from "@forum-mafia/engine";
 import { nickKey } from "@forum-mafia/forum";
-import type { ActionRequest } from "@forum-mafia/protocol";
 import { nanoid } from "nanoid";
 import type { Clock } from "./clock.ts";
 import { ApiError } from "./errors.ts";
@@ -166,7 +158,7 @@ export class Demo {
         if (now.kind === "night") {
           if (view.submissions.some((s) => s.seat === seat)) continue;
           const action = botNightAction({ view, form: nightForm(room.match!.state, seat) }, rng);
-          if (action) await this.games.act(bot, id, toRequest(action));
+          if (action) await this.games.act(bot, id, action);
         } else {
           if (view.votes.some((v) => v.seat === seat)) continue;
           const vote = botVote({ view, form: null }, rng);
@@ -177,20 +169,5 @@ export class Demo {
         if (!(error instanceof ApiError)) throw error;
       }
     }
-  }
-}
-
-function toRequest(action: NightAction): ActionRequest {
-  switch (action.act) {
-    case "mafia":
-      return { act: "mafia", kill: [...action.kill], intimidate: [...action.intimidate] };
-    case "council":
-      return { act: "council", question: action.question };
-    case "healFrom":
-      return { act: "healFrom", role: action.role };
-    case "pass":
-      return { act: "pass" };
-    default:
-      return { act: action.act, target: action.target };
   }
 }

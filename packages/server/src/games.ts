@@ -219,10 +219,9 @@ export class Games {
     return seat;
   }
 
-  async act(user: UserRecord, id: string, req: ActionRequest): Promise<void> {
+  async act(user: UserRecord, id: string, action: NightAction): Promise<void> {
     const room = this.room(id);
     const seat = this.playerSeat(user, room);
-    const action = toNightAction(req);
     const m = room.match!;
     const r = submitNightAction(m.state, m.night, seat, action);
     if (isRejection(r)) throw refused(r);
@@ -455,6 +454,7 @@ export class Games {
   }
 }
 
+/** A night action as the API receives it, as the engine takes it. */
 export function toNightAction(req: ActionRequest): NightAction {
   switch (req.act) {
     case "mafia":
