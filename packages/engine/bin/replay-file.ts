@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { ReplayError } from "../src/index.ts";
 
 /**
  * Read a REPLAY.md file for a command: its JSON, or the exit code after one line on stderr (2 when the
@@ -20,4 +21,19 @@ export function readReplayFile(path: string): { readonly json: unknown } | { rea
     process.stderr.write(`file: malformed JSON: ${(e as Error).message.replace(/\s+/g, " ")} (REPLAY.md)\n`);
     return { exit: 1 };
   }
+}
+
+/**
+ * A failure while replaying, as one stderr line and the exit code: 1 for the file's fault (the
+ * ReplayError's own message), 3 for a broken invariant, which is the engine's fault, still in one line.
+ */
+export function replayFailure(e: unknown): number {
+  if (e instanceof ReplayError) {
+    process.stderr.write(`${e.message.replace(/\s+/g, " ")}\n`);
+    return 1;
+  }
+  process.stderr.write(
+    `file: internal error: ${String(e instanceof Error ? e.message : e).replace(/\s+/g, " ")} (REPLAY.md)\n`,
+  );
+  return 3;
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run --silent replay -- FILE.json` (REPLAY.md): the outcome JSON on stdout and exit 0, or one
 // line on stderr, nothing on stdout, and a non-zero exit.
-import { ReplayError, runReplay, stringifyResult } from "../src/index.ts";
-import { readReplayFile } from "./replay-file.ts";
+import { runReplay, stringifyResult } from "../src/index.ts";
+import { readReplayFile, replayFailure } from "./replay-file.ts";
 
 function main(args: readonly string[]): number {
   if (args.length !== 1) {
@@ -16,15 +16,7 @@ function main(args: readonly string[]): number {
     process.stdout.write(`${stringifyResult(runReplay(json))}\n`);
     return 0;
   } catch (e) {
-    if (e instanceof ReplayError) {
-      process.stderr.write(`${e.message.replace(/\s+/g, " ")}\n`);
-      return 1;
-    }
-    // A broken invariant is the engine's fault, not the file's; it still gets one line, not a stack.
-    process.stderr.write(
-      `file: internal error: ${String(e instanceof Error ? e.message : e).replace(/\s+/g, " ")} (REPLAY.md)\n`,
-    );
-    return 3;
+    return replayFailure(e);
   }
 }
 

@@ -2,8 +2,8 @@
 // `npm run --silent results -- GAME.json [ru|en]` (issue 6): replays a REPLAY.md file and prints the
 // BBCode forum post of its last finished phase on stdout, exit 0; or one line on stderr, nothing on
 // stdout, and a non-zero exit, with the replay command's messages.
-import { LANGS, ReplayError, replayMatch, resultsPost, type Lang } from "../src/index.ts";
-import { readReplayFile } from "./replay-file.ts";
+import { LANGS, replayMatch, resultsPost, type Lang } from "../src/index.ts";
+import { readReplayFile, replayFailure } from "./replay-file.ts";
 
 const USAGE = "file: usage: npm run --silent results -- GAME.json [ru|en] (REPLAY.md)\n";
 
@@ -31,14 +31,7 @@ function main(args: readonly string[]): number {
     process.stdout.write(`${post}\n`);
     return 0;
   } catch (e) {
-    if (e instanceof ReplayError) {
-      process.stderr.write(`${e.message.replace(/\s+/g, " ")}\n`);
-      return 1;
-    }
-    process.stderr.write(
-      `file: internal error: ${String(e instanceof Error ? e.message : e).replace(/\s+/g, " ")} (REPLAY.md)\n`,
-    );
-    return 3;
+    return replayFailure(e);
   }
 }
 

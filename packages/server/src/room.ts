@@ -29,6 +29,7 @@ import type {
   FeedItem,
   GameSettings,
   GameStatus,
+  MessageView,
   PostView,
   Signup,
 } from "@forum-mafia/protocol";
@@ -45,15 +46,6 @@ export interface Post {
   readonly at: number;
   hidden: { readonly reason: string } | null;
   readonly vote: { readonly color: "red" | "blue"; readonly target: number; readonly early: boolean } | null;
-}
-
-export interface Message {
-  readonly id: string;
-  readonly channel: ChannelId;
-  readonly seat: number | null;
-  readonly author: string;
-  readonly html: string;
-  readonly at: number;
 }
 
 /** A feed item and who may receive it, fixed when it is appended (so each viewer's stream never changes). */
@@ -93,7 +85,7 @@ export class Room {
   seatUsers: string[] = [];
   posts: Post[] = [];
   readonly postById = new Map<string, Post>();
-  readonly messages = new Map<ChannelId, Message[]>();
+  readonly messages = new Map<ChannelId, MessageView[]>();
   phaseStart = 0;
   deadline: number | null = null;
   paused = false;
@@ -330,7 +322,7 @@ export class Room {
     });
   }
 
-  private addMessage(message: Message): void {
+  private addMessage(message: MessageView): void {
     const list = this.messages.get(message.channel) ?? [];
     list.push(message);
     this.messages.set(message.channel, list);

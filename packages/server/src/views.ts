@@ -19,7 +19,6 @@ import type {
   FeedItem,
   GameDetail,
   GameSummary,
-  MessageView,
   PostView,
   VoteCount,
 } from "@forum-mafia/protocol";
@@ -152,17 +151,8 @@ export function channels(room: Room, viewer: Viewer): ChannelView[] {
 }
 
 function channelView(room: Room, id: ChannelId, canPost: boolean): ChannelView {
-  return { id, canPost, messages: (room.messages.get(id) ?? []).map(messageView) };
+  return { id, canPost, messages: room.messages.get(id) ?? [] };
 }
-
-const messageView = (m: MessageView): MessageView => ({
-  id: m.id,
-  channel: m.channel,
-  seat: m.seat,
-  author: m.author,
-  html: m.html,
-  at: m.at,
-});
 
 export function posts(room: Room, after: number, limit: number): { posts: PostView[]; total: number } {
   return { posts: room.posts.slice(after, after + limit).map(postView), total: room.posts.length };
