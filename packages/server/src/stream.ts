@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Games } from "./games.ts";
 import type { Room } from "./room.ts";
 import { viewerOf, type Viewer } from "./viewer.ts";
-import { current, mayReceive, streamFor } from "./views.ts";
+import { current, mayReceive, streamSince } from "./views.ts";
 
 interface Connection {
   readonly room: Room;
@@ -44,20 +44,18 @@ export class Streams {
       connection: "keep-alive",
       "x-accel-buffering": "no",
     });
-    const backlog = streamFor(room, viewer, after);
+    const { items: backlog, total } = streamSince(room, viewer, after);
     const c: Connection = {
       room,
       userId,
       viewer,
-      count: after,
+      // Everything up to the last backlog item (or, when the client is up to date, all it has seen).
+      count: total,
       write: (chunk) => void raw.write(chunk),
       end: () => raw.end(),
     };
     raw.write("retry: 2000\n\n");
     for (const { id, item } of backlog) c.write(`id: ${id}\ndata: ${JSON.stringify(item)}\n\n`);
-    c.count = backlog.length
-      ? backlog[backlog.length - 1]!.id
-      : Math.min(after, streamFor(room, viewer, 0).length);
     let set = this.byRoom.get(room.id);
     if (!set) this.byRoom.set(room.id, (set = new Set()));
     set.add(c);

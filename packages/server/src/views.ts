@@ -195,13 +195,22 @@ export function current(room: Room, item: FeedItem): FeedItem {
  * Items still being written are left to the live publication that follows their commit.
  */
 export function streamFor(room: Room, viewer: Viewer, after: number): { id: number; item: FeedItem }[] {
-  const out: { id: number; item: FeedItem }[] = [];
+  return streamSince(room, viewer, after).items;
+}
+
+/** The items after `after` and how many the viewer's stream holds in all, read in one pass. */
+export function streamSince(
+  room: Room,
+  viewer: Viewer,
+  after: number,
+): { items: { id: number; item: FeedItem }[]; total: number } {
+  const items: { id: number; item: FeedItem }[] = [];
   let n = 0;
   for (let i = 0; i < room.durable; i++) {
     const entry = room.feed[i]!;
     if (!mayReceive(room, entry, viewer)) continue;
     n++;
-    if (n > after) out.push({ id: n, item: current(room, entry.item) });
+    if (n > after) items.push({ id: n, item: current(room, entry.item) });
   }
-  return out;
+  return { items, total: n };
 }
