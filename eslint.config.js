@@ -1,9 +1,10 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import prettier from "eslint-config-prettier";
+import reactHooks from "eslint-plugin-react-hooks";
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "**/dist/**", ".notes/**"] },
+  { ignores: ["**/node_modules/**", "**/dist/**", ".notes/**", "test-output/**"] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   prettier,
@@ -38,6 +39,26 @@ export default tseslint.config(
       "no-restricted-properties": [
         "error",
         { object: "Math", property: "random", message: "Use the seeded generator (rng.ts)." },
+      ],
+    },
+  },
+  {
+    // The web app talks to the server only through the protocol package (STYLE.md: web → protocol).
+    files: ["packages/web/src/**/*.{ts,tsx}"],
+    plugins: { "react-hooks": reactHooks },
+    rules: {
+      "react-hooks/rules-of-hooks": "error",
+      "react-hooks/exhaustive-deps": "warn",
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@forum-mafia/engine", "@forum-mafia/server", "@forum-mafia/forum", "node:*"],
+              message: "The web app imports the protocol package only.",
+            },
+          ],
+        },
       ],
     },
   },

@@ -141,6 +141,43 @@ export interface GameDetail {
   readonly notices: readonly string[];
   /** Plain-language announcements (A1, A3), oldest first, in the viewer's language. */
   readonly announcements: readonly { readonly phase: Phase; readonly lines: readonly string[] }[];
+  /** A2: the viewer's own private results (a check, the council's answer), oldest first, as text. */
+  readonly privateResults: readonly { readonly phase: Phase; readonly lines: readonly string[] }[];
+  /** The role names in the viewer's language, worded as the engine words them everywhere else. */
+  readonly roleNames: Readonly<Record<RoleId, string>>;
+  /** The length of the viewer's own live stream when this was built: open the stream with `?after=` it. */
+  readonly streamAt: number;
+  /** The GM's table: every seat's strikes (P1, P2). Null for everyone but the GM. */
+  readonly gm: { readonly strikes: readonly { readonly vote: number; readonly night: number }[] } | null;
+}
+
+/** The published log (after the end, R3): every GM decision with its reason and every event. */
+export interface GameLog {
+  readonly seed: string | null;
+  readonly overrides: readonly {
+    readonly phase: Phase;
+    readonly kind: string;
+    readonly detail: string;
+    readonly reason: string;
+  }[];
+  readonly moderation: readonly {
+    readonly at: number;
+    readonly phase: Phase | null;
+    readonly kind: string;
+    readonly detail: string;
+    readonly reason: string;
+  }[];
+  readonly hiddenPosts: readonly {
+    readonly id: string;
+    readonly author: string;
+    readonly text: string;
+    readonly reason: string;
+  }[];
+  readonly view: GameView | null;
+  /** Every game event, in order: nothing is secret after the end (R3). */
+  readonly events: readonly GameEvent[];
+  /** The GM's explanation of each night, in the viewer's language (what the draft showed). */
+  readonly explanations: readonly { readonly phase: Phase; readonly lines: readonly string[] }[];
 }
 
 /** The GM's draft of a night awaiting review. */

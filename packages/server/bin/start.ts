@@ -1,4 +1,8 @@
+import { fileURLToPath } from "node:url";
 import { createServer, defaultStore } from "../src/server.ts";
+
+/** The web app built by `npm start` (vite build) before the server starts. */
+const webRoot = fileURLToPath(new URL("../../web/dist", import.meta.url));
 
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? "127.0.0.1";
@@ -7,6 +11,7 @@ const { store, where } = await defaultStore();
 const server = await createServer({
   store,
   logger: process.env.LOG === "1",
+  webRoot,
   ...(rateLimit !== undefined && Number.isFinite(rateLimit) ? { rateLimit } : {}),
 });
 await server.app.listen({ port, host });

@@ -2,11 +2,14 @@ import cookie from "@fastify/cookie";
 import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
 import swagger from "@fastify/swagger";
+import fastifyStatic from "@fastify/static";
 import swaggerUi from "@fastify/swagger-ui";
 import type { Lang } from "@forum-mafia/engine";
 import { exportReplay } from "@forum-mafia/engine";
 import { nickKey } from "@forum-mafia/forum";
 import * as P from "@forum-mafia/protocol";
+import { existsSync } from "node:fs";
+import { join, sep } from "node:path";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { z } from "zod";
 import { Accounts, SESSION_COOKIE, SESSION_DAYS } from "./auth.ts";
@@ -20,7 +23,7 @@ import { openApiDocument, type RouteDoc } from "./openapi.ts";
 import type { Store, UserRecord } from "./store.ts";
 import { Streams } from "./stream.ts";
 import { viewerOf } from "./viewer.ts";
-import { channels, gameDetail, gameView, posts, summaryOf } from "./views.ts";
+import { channels, gameDetail, gameLog, posts, summaryOf } from "./views.ts";
 
 export interface AppOptions {
   readonly store: Store;
@@ -31,7 +34,18 @@ export interface AppOptions {
   readonly rateLimit?: number;
   readonly secureCookies?: boolean;
   readonly logger?: boolean;
+  /** The built web app (packages/web/dist), served at `/`; without it the root opens the API docs. */
+  readonly webRoot?: string | null;
 }
+
+/**
+ * The web app's pages get a strict content security policy: scripts only from this origin, so even a
+ * renderer bug in the thread could not run a script. (The API docs keep helmet's defaults without one.)
+ */
+const WEB_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+  "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; " +
+  "form-action 'self'";
 
 const BODY_LIMIT = 64 * 1024;
 
@@ -169,11 +183,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     console.error(`500 ${req.method} ${req.url}:`, error);
     return reply.status(500).send({ error: { code: "internal", message: "internal error" } });
   });
-  app.setNotFoundHandler((req, reply) =>
-    reply
+  const webRoot = opts.webRoot && existsSync(join(opts.webRoot, "index.html")) ? opts.webRoot : null;
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split("?")[0]!;
+    // The app's own routes (/games/…, /login) are pages of the single-page app: its index answers them.
+    if (webRoot && req.method === "GET" && !path.startsWith("/api/") && path !== "/api")
+      return reply.header("content-security-policy", WEB_CSP).type("text/html").sendFile("index.html");
+    return reply
       .status(404)
-      .send({ error: { code: "not-found", message: `no route ${req.method} ${req.url.split("?")[0]}` } }),
-  );
+      .send({ error: { code: "not-found", message: `no route ${req.method} ${path}` } });
+  });
 
   const need = (req: FastifyRequest): UserRecord => {
     if (!req.user)
@@ -517,22 +536,25 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       summary: "The published log: every GM decision with its reason, hidden posts (after the end)",
       tag: "games",
     },
-    async (req) => {
-      const room = ended(params(req));
-      return {
-        seed: room.seed,
-        overrides: room.match!.overrides,
-        moderation: room.moderation,
-        hiddenPosts: room.posts
-          .filter((p) => p.hidden)
-          .map((p) => ({ id: p.id, author: p.author, text: p.text, reason: p.hidden!.reason })),
-        view: gameView(room, { kind: "gm" }),
-      };
-    },
+    async (req) => gameLog(ended(params(req)), langOf(req)),
   );
 
-  // Until the web app is served from here, the site's root shows the API's documentation.
-  app.get("/", async (_req, reply) => reply.redirect("/api/docs"));
+  if (webRoot)
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      // Hashed assets never change; the index is checked on every visit so a new build is picked up.
+      setHeaders: (res, file) => {
+        if (file.endsWith(".html")) {
+          res.header("cache-control", "no-cache");
+          res.header("content-security-policy", WEB_CSP);
+        } else if (file.includes(`${sep}assets${sep}`))
+          res.header("cache-control", "public, max-age=31536000, immutable");
+      },
+      cacheControl: false,
+      preCompressed: true,
+    });
+  // Without a built web app, the site's root shows the API's documentation.
+  else app.get("/", async (_req, reply) => reply.redirect("/api/docs"));
 
   const document = openApiDocument(docs);
   route("GET", "/api/openapi.json", { summary: "This document", tag: "meta" }, async () => document);

@@ -16,6 +16,8 @@ export interface ServerOptions {
   readonly logger?: boolean;
   /** F1: where game seeds come from (random by default; tests fix them to replay a failure). */
   readonly seed?: () => string;
+  /** The built web app to serve at `/` (see AppOptions.webRoot). */
+  readonly webRoot?: string | null;
 }
 
 export interface Server {
@@ -43,6 +45,7 @@ export async function createServer(opts: ServerOptions): Promise<Server> {
     demo,
     ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
     ...(opts.logger !== undefined ? { logger: opts.logger } : {}),
+    webRoot: opts.webRoot ?? null,
   });
   const s = scheduler;
   return {

@@ -1,5 +1,8 @@
 import {
   dayAnnouncement,
+  explainNight,
+  ROLE_NAMES,
+  TEXTS,
   teamOf,
   nightAnnouncement,
   nightForm,
@@ -9,6 +12,7 @@ import {
   type DayOutcome,
   type GameView,
   type Lang,
+  type RoleId,
   type NightOutcome,
   type Viewer as EngineViewer,
 } from "@forum-mafia/engine";
@@ -18,6 +22,7 @@ import type {
   ChannelView,
   FeedItem,
   GameDetail,
+  GameLog,
   GameSummary,
   PostView,
   VoteCount,
@@ -80,6 +85,52 @@ export function gameDetail(room: Room, viewer: Viewer, userId: string | null, la
     channels: channels(room, viewer),
     notices: notices(room, lang),
     announcements: announcements(room, lang),
+    privateResults: view ? privateResultLines(view, lang) : [],
+    roleNames: roleNames(lang),
+    streamAt: streamSince(room, viewer, Number.MAX_SAFE_INTEGER).total,
+    // The GM may see the whole table, so the GM's panel reads the state itself.
+    gm:
+      viewer.kind === "gm" && room.match
+        ? {
+            strikes: room.match.state.players.map((p) => ({ vote: p.voteStrikes, night: p.nightStrikes })),
+          }
+        : null,
+  };
+}
+
+function roleNames(lang: Lang): Record<RoleId, string> {
+  const out = {} as Record<RoleId, string>;
+  for (const role of Object.keys(ROLE_NAMES) as RoleId[]) out[role] = ROLE_NAMES[role][lang];
+  return out;
+}
+
+/** A2: the viewer's private results, from the viewer's own view, worded as the night's PMs are. */
+function privateResultLines(view: GameView, lang: Lang): GameDetail["privateResults"] {
+  return view.privateResults.map((r) => {
+    const lines: string[] = [];
+    if (r.check) lines.push(TEXTS.check[lang](view.seats[r.check.target]?.name ?? "?", r.check.result));
+    if (r.council) lines.push(`${r.council.question} — ${TEXTS.council[lang](r.council.answer)}`);
+    return { phase: r.phase, lines };
+  });
+}
+
+/** R3: the published log of a finished game. */
+export function gameLog(room: Room, lang: Lang): GameLog {
+  const m = room.match!;
+  return {
+    seed: room.seed,
+    overrides: m.overrides,
+    moderation: room.moderation,
+    hiddenPosts: room.posts
+      .filter((p) => p.hidden)
+      .map((p) => ({ id: p.id, author: p.author, text: p.text, reason: p.hidden!.reason })),
+    view: gameView(room, { kind: "gm" }),
+    events: room.events,
+    explanations: m.outcomes.flatMap(({ outcome, players }) =>
+      outcome.phase.kind === "night"
+        ? [{ phase: outcome.phase, lines: explainNight(outcome as NightOutcome, players, lang) }]
+        : [],
+    ),
   };
 }
 

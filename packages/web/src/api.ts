@@ -1,0 +1,120 @@
+import type {
+  ChannelId,
+  ChannelView,
+  GameDetail,
+  GameLog,
+  GameSummary,
+  Lang,
+  NightDraft,
+  PostView,
+  UserView,
+} from "@forum-mafia/protocol";
+import type {
+  actionSchema,
+  createGameSchema,
+  modkillSchema,
+  replaceSchema,
+  rollsSchema,
+  startSchema,
+  voteSchema,
+} from "@forum-mafia/protocol";
+
+/**
+ * The server's JSON API, typed by the protocol package. Only types are imported from it, so no
+ * validation code reaches the browser: the server validates every request and answers a refusal with
+ * `{error:{code,message,clause?}}`, which becomes an ApiFailure here.
+ */
+
+type In<T> = T extends { _zod: { input: infer I } } ? I : never;
+export type ActionBody = In<typeof actionSchema>;
+export type VoteBody = In<typeof voteSchema>;
+export type CreateGameBody = In<typeof createGameSchema>;
+export type StartBody = In<typeof startSchema>;
+export type RollsBody = In<typeof rollsSchema>;
+export type ModkillBody = In<typeof modkillSchema>;
+export type ReplaceBody = In<typeof replaceSchema>;
+
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly clause: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      credentials: "same-origin",
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  } catch {
+    throw new ApiFailure(0, "network", "network error", undefined);
+  }
+  const text = await res.text();
+  const json: unknown = text ? JSON.parse(text) : {};
+  if (!res.ok) {
+    const e = (json as { error?: { code?: string; message?: string; clause?: string } }).error ?? {};
+    throw new ApiFailure(res.status, e.code ?? "http", e.message ?? res.statusText, e.clause);
+  }
+  return json as T;
+}
+
+const g = (id: string): string => `/api/games/${encodeURIComponent(id)}`;
+
+export const api = {
+  me: () => call<{ user: UserView }>("GET", "/api/me"),
+  register: (nick: string, password: string, timeZone?: string) =>
+    call<{ user: UserView }>("POST", "/api/register", { nick, password, ...(timeZone ? { timeZone } : {}) }),
+  login: (nick: string, password: string) =>
+    call<{ user: UserView }>("POST", "/api/login", { nick, password }),
+  logout: () => call<unknown>("POST", "/api/logout"),
+  profile: (change: { timeZone?: string; lang?: Lang }) =>
+    call<{ user: UserView }>("PATCH", "/api/me", change),
+
+  games: () => call<{ games: GameSummary[] }>("GET", "/api/games"),
+  createGame: (body: CreateGameBody) => call<{ id: string }>("POST", "/api/games", body),
+  demo: (minutes?: number) => call<{ id: string }>("POST", "/api/demo", minutes ? { minutes } : {}),
+  game: (id: string, lang: Lang) => call<GameDetail>("GET", `${g(id)}?lang=${lang}`),
+  signup: (id: string) => call<unknown>("POST", `${g(id)}/signup`),
+  withdraw: (id: string) => call<unknown>("DELETE", `${g(id)}/signup`),
+  start: (id: string, body: StartBody) => call<unknown>("POST", `${g(id)}/start`, body),
+
+  act: (id: string, body: ActionBody) => call<unknown>("POST", `${g(id)}/actions`, body),
+  vote: (id: string, body: VoteBody) => call<unknown>("POST", `${g(id)}/votes`, body),
+  posts: (id: string, after: number, limit: number) =>
+    call<{ posts: PostView[]; total: number }>("GET", `${g(id)}/posts?after=${after}&limit=${limit}`),
+  post: (id: string, text: string) => call<{ id: string }>("POST", `${g(id)}/posts`, { text }),
+  channel: (id: string, channel: ChannelId) =>
+    call<ChannelView>("GET", `${g(id)}/channels/${encodeURIComponent(channel)}`),
+  message: (id: string, channel: ChannelId, text: string) =>
+    call<unknown>("POST", `${g(id)}/channels/${encodeURIComponent(channel)}`, { text }),
+
+  gm: {
+    draft: (id: string, lang: Lang) => call<NightDraft>("GET", `${g(id)}/gm/draft?lang=${lang}`),
+    extend: (id: string, minutes: number) => call<unknown>("POST", `${g(id)}/gm/extend`, { minutes }),
+    close: (id: string) => call<unknown>("POST", `${g(id)}/gm/close`),
+    pause: (id: string) => call<unknown>("POST", `${g(id)}/gm/pause`),
+    resume: (id: string) => call<unknown>("POST", `${g(id)}/gm/resume`),
+    council: (id: string, answer: "yes" | "no" | "rejected") =>
+      call<unknown>("POST", `${g(id)}/gm/council`, { answer }),
+    rolls: (id: string, body: RollsBody) => call<unknown>("POST", `${g(id)}/gm/rolls`, body),
+    reopenMafia: (id: string, reason: string) =>
+      call<unknown>("POST", `${g(id)}/gm/reopen-mafia`, { reason }),
+    publish: (id: string) => call<unknown>("POST", `${g(id)}/gm/publish`),
+    modkill: (id: string, body: ModkillBody) => call<unknown>("POST", `${g(id)}/gm/modkill`, body),
+    replace: (id: string, body: ReplaceBody) => call<unknown>("POST", `${g(id)}/gm/replace`, body),
+    hide: (id: string, postId: string, reason: string) =>
+      call<unknown>("POST", `${g(id)}/posts/${encodeURIComponent(postId)}/hide`, { reason }),
+  },
+
+  log: (id: string, lang: Lang) => call<GameLog>("GET", `${g(id)}/log?lang=${lang}`),
+  replayUrl: (id: string) => `${g(id)}/replay`,
+  streamUrl: (id: string, after: number, lang: Lang) => `${g(id)}/stream?after=${after}&lang=${lang}`,
+};

@@ -1,0 +1,150 @@
+import type { Lang, UserView } from "@forum-mafia/protocol";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
+import { api } from "./api.ts";
+import { LangProvider, useT } from "./i18n/index.tsx";
+import { Link, navigate, useRoute, type Route } from "./router.tsx";
+import { Login, Register } from "./screens/auth.tsx";
+import { Lobby } from "./screens/lobby.tsx";
+import { SessionContext, useSession } from "./session.tsx";
+
+// The game page and everything behind it load on demand, so the lobby's first load stays small.
+const GamePage = lazy(() => import("./screens/game.tsx"));
+const NewGame = lazy(() => import("./screens/new-game.tsx"));
+const Tools = lazy(() => import("./screens/tools.tsx"));
+
+const browserZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || "Europe/Moscow";
+const storedLang = (): Lang => (localStorage.getItem("lang") === "en" ? "en" : "ru");
+
+export function App() {
+  const [user, setUser] = useState<UserView | null>(null);
+  const [ready, setReady] = useState(false);
+  const [lang, setLangState] = useState<Lang>(storedLang);
+
+  useEffect(() => {
+    api.me().then(
+      ({ user }) => {
+        setUser(user);
+        setLangState(user.lang);
+        setReady(true);
+      },
+      () => setReady(true),
+    );
+  }, []);
+  useEffect(() => {
+    document.documentElement.lang = lang;
+    localStorage.setItem("lang", lang);
+  }, [lang]);
+
+  const setLang = useCallback(
+    (l: Lang) => {
+      setLangState(l);
+      if (user)
+        api.profile({ lang: l }).then(
+          ({ user }) => setUser(user),
+          () => undefined,
+        );
+    },
+    [user],
+  );
+  const session = useMemo(
+    () => ({ user, setUser, timeZone: user?.timeZone ?? browserZone(), lang }),
+    [user, lang],
+  );
+
+  return (
+    <LangProvider lang={lang} setLang={setLang}>
+      <SessionContext.Provider value={session}>
+        <a className="skip" href="#main">
+          {lang === "ru" ? "К содержимому" : "Skip to content"}
+        </a>
+        <Header lang={lang} setLang={setLang} />
+        <main id="main" tabIndex={-1}>
+          {ready ? <Page /> : <p className="muted">{lang === "ru" ? "Загрузка…" : "Loading…"}</p>}
+        </main>
+      </SessionContext.Provider>
+    </LangProvider>
+  );
+}
+
+function Header(props: { lang: Lang; setLang: (l: Lang) => void }) {
+  const t = useT();
+  const { user, setUser } = useSession();
+  const logout = () =>
+    api.logout().finally(() => {
+      setUser(null);
+      navigate("/");
+    });
+  return (
+    <header className="top">
+      <Link href="/" className="brand">
+        {t.appName}
+      </Link>
+      <nav aria-label={t.nav.lobby}>
+        <Link href="/tools">{t.nav.tools}</Link>
+        {user ? (
+          <>
+            <span className="who" aria-label={user.nick}>
+              {user.nick}
+            </span>
+            <button type="button" className="link" onClick={logout}>
+              {t.nav.logout}
+            </button>
+          </>
+        ) : (
+          <>
+            <Link href="/login">{t.nav.login}</Link>
+            <Link href="/register">{t.nav.register}</Link>
+          </>
+        )}
+        <label className="lang">
+          <span className="sr-only">{t.lang.label}</span>
+          <select value={props.lang} onChange={(e) => props.setLang(e.target.value === "en" ? "en" : "ru")}>
+            <option value="ru">RU</option>
+            <option value="en">EN</option>
+          </select>
+        </label>
+      </nav>
+    </header>
+  );
+}
+
+function Page() {
+  const route = useRoute();
+  const t = useT();
+  return (
+    <Suspense fallback={<p className="muted">{t.loading}</p>}>
+      <Screen route={route} />
+    </Suspense>
+  );
+}
+
+function Screen({ route }: { route: Route }) {
+  switch (route.page) {
+    case "lobby":
+      return <Lobby />;
+    case "login":
+      return <Login />;
+    case "register":
+      return <Register />;
+    case "new":
+      return <NewGame />;
+    case "tools":
+      return <Tools />;
+    case "game":
+      return <GamePage key={route.id} id={route.id} tab={route.tab} />;
+    case "notFound":
+      return <NotFound />;
+  }
+}
+
+function NotFound() {
+  const t = useT();
+  return (
+    <section>
+      <h1>404</h1>
+      <p>
+        <Link href="/">{t.nav.lobby}</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,72 @@
+/** Words every screen shares. Russian is the source; English must have the same keys (checked by tsc). */
+export const ru = {
+  appName: "Форумная мафия",
+  lang: { label: "Язык", ru: "Русский", en: "English" },
+  nav: {
+    lobby: "Лобби",
+    tools: "Инструменты ведущего",
+    login: "Войти",
+    register: "Регистрация",
+    logout: "Выйти",
+  },
+  loading: "Загрузка…",
+  retry: "Повторить",
+  save: "Сохранить",
+  cancel: "Отмена",
+  send: "Отправить",
+  close: "Закрыть",
+  gm: "Ведущий",
+  phase: {
+    night: (n: number) => `Ночь ${n}`,
+    day: (n: number) => `День ${n}`,
+    signup: "Набор игроков",
+    ended: "Игра окончена",
+  },
+  countdown: {
+    left: (t: string) => `осталось ${t}`,
+    until: (t: string) => `до ${t}`,
+    paused: "Игра на паузе",
+    review: "Ведущий проверяет итоги ночи",
+    over: "время вышло",
+  },
+  units: { d: "д", h: "ч", m: "мин", s: "с" },
+  errors: {
+    network: "Нет связи с сервером. Проверьте подключение и попробуйте ещё раз.",
+    unauthenticated: "Войдите, чтобы продолжить.",
+    generic: (message: string) => `Не получилось: ${message}`,
+    clause: (c: string) => `правило ${c}`,
+  },
+};
+
+export const en: typeof ru = {
+  appName: "Forum Mafia",
+  lang: { label: "Language", ru: "Русский", en: "English" },
+  nav: { lobby: "Lobby", tools: "GM tools", login: "Log in", register: "Sign up", logout: "Log out" },
+  loading: "Loading…",
+  retry: "Retry",
+  save: "Save",
+  cancel: "Cancel",
+  send: "Send",
+  close: "Close",
+  gm: "GM",
+  phase: {
+    night: (n: number) => `Night ${n}`,
+    day: (n: number) => `Day ${n}`,
+    signup: "Signups",
+    ended: "Game over",
+  },
+  countdown: {
+    left: (t: string) => `${t} left`,
+    until: (t: string) => `until ${t}`,
+    paused: "The game is paused",
+    review: "The GM is reviewing the night's results",
+    over: "time is up",
+  },
+  units: { d: "d", h: "h", m: "min", s: "s" },
+  errors: {
+    network: "Cannot reach the server. Check your connection and try again.",
+    unauthenticated: "Log in to continue.",
+    generic: (message: string) => `That did not work: ${message}`,
+    clause: (c: string) => `rule ${c}`,
+  },
+};

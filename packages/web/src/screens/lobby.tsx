@@ -1,0 +1,3 @@
+export function Lobby() {
+  return <p>lobby</p>;
+}

@@ -1,0 +1,3 @@
+export default function Screen(props: { id?: string; tab?: string | null }) {
+  return <p>{props.id}</p>;
+}
