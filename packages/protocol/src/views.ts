@@ -41,6 +41,10 @@ export interface GameSummary {
   readonly signedUp: number;
   readonly seats: number;
   readonly winner: Winner | null;
+  /** The public phase clock's deadline (epoch ms), or null (paused, in review, not running). */
+  readonly deadline: number | null;
+  /** Where the asking user stands in this game. */
+  readonly mine: "gm" | "player" | "signedUp" | "reserve" | "none";
 }
 
 /** The phase clock everyone sees. */

@@ -304,8 +304,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     { summary: "A bare endpoint that does no work (the benchmark's baseline)", tag: "meta" },
     async () => ({ ok: true }),
   );
-  route("GET", "/api/games", { summary: "Every game, newest first", tag: "games" }, async () => ({
-    games: [...games.rooms.values()].reverse().map(summaryOf),
+  route("GET", "/api/games", { summary: "Every game, newest first", tag: "games" }, async (req) => ({
+    games: [...games.rooms.values()].reverse().map((room) => summaryOf(room, req.user?.id ?? null)),
   }));
   route(
     "POST",

@@ -38,7 +38,7 @@ import type { Viewer } from "./viewer.ts";
  * from the full state and then trimmed (STYLE.md, "Secrets").
  */
 
-export function summaryOf(room: Room): GameSummary {
+export function summaryOf(room: Room, userId: string | null): GameSummary {
   return {
     id: room.id,
     title: room.title,
@@ -48,6 +48,13 @@ export function summaryOf(room: Room): GameSummary {
     signedUp: room.status === "signup" ? room.signups.length : room.seatUsers.length,
     seats: room.settings.seats,
     winner: room.match?.state.winner ?? null,
+    deadline: room.status === "running" ? room.clock().deadline : null,
+    mine:
+      userId !== null && room.gmId === userId
+        ? "gm"
+        : userId !== null && room.seatOf(userId) !== null
+          ? "player"
+          : signupStatus(room, userId),
   };
 }
 
@@ -72,7 +79,7 @@ export function gameDetail(room: Room, viewer: Viewer, userId: string | null, la
         ? { kind: "player", seat: viewer.seat }
         : { kind: signupStatus(room, userId), seat: null };
   return {
-    summary: summaryOf(room),
+    summary: summaryOf(room, userId),
     settings: room.settings,
     signups: room.signupList(),
     me,
