@@ -6,14 +6,15 @@ import { ERROR_TEXTS } from "./errors.ts";
 import * as game from "./game.ts";
 import * as gm from "./gm.ts";
 import * as lobby from "./lobby.ts";
+import * as play from "./play.ts";
 
 /**
  * The app's words, Russian by default with English switchable. Each area keeps its own dictionary;
  * `t.game.vote` etc. are typed, and English has exactly the Russian keys.
  */
 const DICTS = {
-  ru: { ...common.ru, lobby: lobby.ru, game: game.ru, gm: gm.ru },
-  en: { ...common.en, lobby: lobby.en, game: game.en, gm: gm.en },
+  ru: { ...common.ru, lobby: lobby.ru, game: game.ru, play: play.ru, gm: gm.ru },
+  en: { ...common.en, lobby: lobby.en, game: game.en, play: play.en, gm: gm.en },
 } as const;
 export type Dict = (typeof DICTS)["ru"];
 

@@ -1,0 +1,3 @@
+/** Filled in by the night-form, chats and results screens. */
+export const ru = {};
+export const en: typeof ru = {};
