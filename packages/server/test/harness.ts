@@ -57,7 +57,7 @@ export interface TestServer {
 
 /** A server on a temporary SQLite file, with a fake clock and no rate limits. */
 export async function testServer(
-  opts: { dir?: string; clock?: FakeClock; rateLimit?: number; seed?: () => string } = {},
+  opts: { dir?: string; clock?: FakeClock; rateLimit?: number; seed?: () => string; webRoot?: string } = {},
 ): Promise<TestServer> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "fm-server-"));
   const file = join(dir, "forum-mafia.sqlite");
@@ -67,6 +67,7 @@ export async function testServer(
     clock,
     rateLimit: opts.rateLimit ?? 0,
     ...(opts.seed ? { seed: opts.seed } : {}),
+    ...(opts.webRoot ? { webRoot: opts.webRoot } : {}),
   });
   clock.afterFire = async () => {
     // The deadline's own write, then the demo bots' moves it set off, then theirs.

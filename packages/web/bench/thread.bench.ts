@@ -1,0 +1,202 @@
+import type { PostView } from "@forum-mafia/protocol";
+import type { Page } from "playwright-core";
+import { Client } from "../../server/test/client.ts";
+import { expectOk, NICKS, setUpGame } from "../../server/test/play.ts";
+import { appServer, browserMissing, buildWeb, DESKTOP, initialJs, launch, PHONE } from "../test/browser.ts";
+
+/**
+ * `npm run bench:web`: the web app's budgets.
+ * - The first load's JavaScript, gzipped (budget: 200 KB).
+ * - A thread of 2,000 posts: how long it takes to open, and how smoothly it scrolls from top to bottom,
+ *   at phone and desktop width. The baseline, measured in the same run, is the same 2,000 posts as a
+ *   plain static page (the server's HTML, no script): the ratio says what the app costs over the
+ *   cheapest possible page. Medians of several runs; the machine is noisy.
+ */
+
+const POSTS = Number(process.env.POSTS ?? 2000);
+const RUNS = Number(process.env.RUNS ?? 5);
+
+const missing = browserMissing();
+if (missing) {
+  console.error(missing);
+  process.exit(1);
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+interface Scroll {
+  frames: number;
+  p50: number;
+  p95: number;
+  max: number;
+  /** Frames longer than 50 ms: what a reader feels as a stutter. */
+  janky: number;
+}
+
+/** Scroll the window from top to bottom, a step per frame, recording every frame's length. */
+async function scrollThrough(page: Page, step: number): Promise<Scroll> {
+  return page.evaluate(async (step) => {
+    window.scrollTo(0, 0);
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const deltas: number[] = [];
+    let last = performance.now();
+    for (let guard = 0; guard < 20_000; guard++) {
+      const before = window.scrollY;
+      window.scrollBy(0, step);
+      await new Promise((r) => requestAnimationFrame(r));
+      const now = performance.now();
+      deltas.push(now - last);
+      last = now;
+      if (
+        window.scrollY === before &&
+        window.scrollY + innerHeight >= document.documentElement.scrollHeight - 2
+      )
+        break;
+    }
+    const s = [...deltas].sort((a, b) => a - b);
+    const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))]!;
+    return {
+      frames: s.length,
+      p50: q(0.5),
+      p95: q(0.95),
+      max: s[s.length - 1]!,
+      janky: s.filter((d) => d > 50).length,
+    };
+  }, step);
+}
+
+async function seed(): Promise<{
+  url: string;
+  id: string;
+  cookie: string;
+  posts: PostView[];
+  close: () => Promise<void>;
+}> {
+  const dist = buildWeb();
+  const js = initialJs(dist);
+  console.log(
+    `initial JavaScript: ${(js.gzipBytes / 1024).toFixed(1)} KB gzipped (${(js.rawBytes / 1024).toFixed(0)} KB raw), budget 200 KB: ${js.files.join(", ")}`,
+  );
+  const { t, url } = await appServer(dist);
+  const table = await setUpGame(t, "automatic");
+  const words =
+    "Вчера ночью кто-то явно сливал инфу. Я думаю, что мафия среди тихих, посмотрите на голоса.".split(" ");
+  for (let i = 0; i < POSTS; i++) {
+    const who = table.players[i % table.players.length]!;
+    const len = 5 + ((i * 7919) % 60);
+    const text = Array.from({ length: len }, (_, k) => words[(i + k) % words.length]).join(" ");
+    const body =
+      i % 10 === 3
+        ? `[quote="${NICKS[(i + 1) % 17]}"]${text.slice(0, 80)}[/quote]\n[b]Не согласен.[/b] ${text}`
+        : i % 7 === 0
+          ? `${text}\n\n[spoiler]${text}[/spoiler]`
+          : text;
+    expectOk(await who.post(`/api/games/${table.id}/posts`, { text: body }));
+  }
+  const all: PostView[] = [];
+  for (let after = 0; after < POSTS; after += 500)
+    all.push(
+      ...(
+        await table.players[0]!.get<{ posts: PostView[] }>(
+          `/api/games/${table.id}/posts?after=${after}&limit=500`,
+        )
+      ).body.posts,
+    );
+  const reader = table.players[0]! as Client;
+  return { url, id: table.id, cookie: reader.cookie!, posts: all, close: () => t.close() };
+}
+
+async function measure(
+  browser: Browser,
+  size: { width: number; height: number },
+  run: () => Promise<{ open: number; scroll: Scroll; longTasks: number }>,
+) {
+  const opens: number[] = [];
+  const p95s: number[] = [];
+  const maxes: number[] = [];
+  const janks: number[] = [];
+  const longs: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const r = await run();
+    opens.push(r.open);
+    p95s.push(r.scroll.p95);
+    maxes.push(r.scroll.max);
+    janks.push(r.scroll.janky);
+    longs.push(r.longTasks);
+  }
+  return {
+    open: median(opens),
+    p95: median(p95s),
+    max: median(maxes),
+    janky: median(janks),
+    longTasks: median(longs),
+  };
+}
+
+const s = await seed();
+const browser = await launch();
+try {
+  const rows: string[] = [];
+  for (const [label, size] of [
+    ["phone 360×740", PHONE],
+    ["desktop 1280×800", DESKTOP],
+  ] as const) {
+    const app = await measure(async () => {
+      const context = await browser.newContext({ viewport: size, locale: "ru-RU" });
+      const [name, value] = s.cookie.split("=") as [string, string];
+      await context.addCookies([{ name, value, url: s.url }]);
+      const page = await context.newPage();
+      await page.addInitScript(() => {
+        (window as unknown as { __long: number }).__long = 0;
+        new PerformanceObserver((l) => {
+          (window as unknown as { __long: number }).__long += l.getEntries().length;
+        }).observe({ type: "longtask", buffered: true });
+      });
+      const start = Date.now();
+      await page.goto(`${s.url}/games/${s.id}`);
+      await page.locator("article").first().waitFor();
+      const open = Date.now() - start;
+      const longTasks = await page.evaluate(() => (window as unknown as { __long: number }).__long);
+      const scroll = await scrollThrough(page, Math.round(size.height * 0.6));
+      await context.close();
+      return { open, scroll, longTasks };
+    });
+    const base = await measure(async () => {
+      const context = await browser.newContext({ viewport: size });
+      const page = await context.newPage();
+      const html = `<!doctype html><meta charset=utf-8><body style="font-family:system-ui;max-width:1100px;margin:auto">${s.posts
+        .map(
+          (p) =>
+            `<article style="border:1px solid #ddd;margin:8px;padding:8px"><b>${p.author}</b><div>${p.html}</div></article>`,
+        )
+        .join("")}</body>`;
+      const start = Date.now();
+      await page.setContent(html);
+      await page.locator("article").first().waitFor();
+      const open = Date.now() - start;
+      const scroll = await scrollThrough(page, Math.round(size.height * 0.6));
+      await context.close();
+      return { open, scroll, longTasks: 0 };
+    });
+    rows.push(
+      `| ${label} | app | ${app.open} | ${app.longTasks} | ${app.p95.toFixed(1)} | ${app.max.toFixed(1)} | ${app.janky} |`,
+      `| ${label} | static page (baseline) | ${base.open} | – | ${base.p95.toFixed(1)} | ${base.max.toFixed(1)} | ${base.janky} |`,
+      `| ${label} | app / baseline | ${(app.open / base.open).toFixed(2)} | | ${(app.p95 / base.p95).toFixed(2)} | ${(app.max / base.max).toFixed(2)} | |`,
+    );
+  }
+  console.log(
+    `\nA thread of ${s.posts.length} posts, medians of ${RUNS} runs (open: navigation to the first post shown; scroll: top to bottom, 60% of a screen a frame)\n`,
+  );
+  console.log(
+    "| viewport | page | open ms | long tasks while opening | frame p95 ms | worst frame ms | frames > 50 ms |",
+  );
+  console.log("|---|---|---|---|---|---|---|");
+  for (const r of rows) console.log(r);
+} finally {
+  await browser.close();
+  await s.close();
+}

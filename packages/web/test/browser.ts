@@ -1,0 +1,107 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { testServer, type TestServer } from "../../server/test/harness.ts";
+
+/**
+ * What the browser tests and the web benchmark share: the built app, a real HTTP server that serves it,
+ * and Debian's chromium driven by playwright-core (STYLE.md: no browser download works here).
+ */
+
+export const ROOT = join(import.meta.dirname, "../../..");
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const OUTPUT = join(ROOT, "test-output");
+
+/** Why the browser tests cannot run here, or null. CI must have chromium (.ci/run installs it). */
+export function browserMissing(): string | null {
+  if (existsSync(CHROMIUM)) return null;
+  const why = `no chromium at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium) to run the browser tests`;
+  if (process.env.CI) throw new Error(why);
+  return why;
+}
+
+/** Build the web app once per run into a cache folder (the served copy, not packages/web/dist). */
+export function buildWeb(): string {
+  const out = join(ROOT, "node_modules/.cache/web-test-dist");
+  const vite = createRequire(import.meta.url).resolve("vite/bin/vite.js");
+  execFileSync(
+    process.execPath,
+    [vite, "build", join(ROOT, "packages/web"), "--outDir", out, "--emptyOutDir", "--logLevel", "error"],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "inherit", "inherit"],
+    },
+  );
+  return out;
+}
+
+/**
+ * The JavaScript a first visit loads: the entry script and the chunks it preloads, gzipped (the budget
+ * is 200 KB). Lazy chunks (the game page, the GM console…) are not part of it.
+ */
+export function initialJs(dist: string): { files: string[]; gzipBytes: number; rawBytes: number } {
+  const html = readFileSync(join(dist, "index.html"), "utf8");
+  const files = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+  let gzipBytes = 0;
+  let rawBytes = 0;
+  for (const f of files) {
+    const body = readFileSync(join(dist, f));
+    rawBytes += body.length;
+    gzipBytes += gzipSync(body, { level: 9 }).length;
+  }
+  return { files, gzipBytes, rawBytes };
+}
+
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export const launch = (): Promise<Browser> =>
+  chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+
+export const PHONE = { width: 360, height: 740 };
+export const DESKTOP = { width: 1280, height: 800 };
+
+/** A test server listening on a real port, serving the built app. */
+export async function appServer(
+  webRoot: string,
+  seed?: () => string,
+): Promise<{ t: TestServer; url: string }> {
+  const t = await testServer({ webRoot, ...(seed ? { seed } : {}) });
+  await t.server.app.listen({ port: 0, host: "127.0.0.1" });
+  const addr = t.server.app.server.address();
+  if (!addr || typeof addr === "string") throw new Error("the server has no port");
+  return { t, url: `http://127.0.0.1:${addr.port}` };
+}
+
+/** A browser page of its own (own cookies), the size of a phone or a desktop, failing on page errors. */
+export async function newPage(
+  browser: Browser,
+  size = PHONE,
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: size, locale: "ru-RU", timezoneId: "Europe/Moscow" });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => {
+    if (m.type() === "error" && !/Failed to load resource/.test(m.text())) errors.push(m.text());
+  });
+  return { context, page, errors };
+}
+
+/** Save a screenshot of the key screens with the test output (test-output/screenshots). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = join(OUTPUT, "screenshots");
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: false });
+}

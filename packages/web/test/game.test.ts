@@ -1,0 +1,271 @@
+import { DEFAULT_ROLES, type RoleId } from "@forum-mafia/engine";
+import type { GameDetail } from "@forum-mafia/protocol";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "../../server/test/client.ts";
+import type { TestServer } from "../../server/test/harness.ts";
+import { detail, expectOk, NICKS, NIGHT_MS, DAY_MS } from "../../server/test/play.ts";
+import {
+  appServer,
+  browserMissing,
+  buildWeb,
+  DESKTOP,
+  initialJs,
+  launch,
+  newPage,
+  PHONE,
+  screenshot,
+} from "./browser.ts";
+
+/**
+ * A whole night and day in real Chromium: the GM and three players use browser pages, the other
+ * fourteen seats act through the API. The three in the browser hold the mafia boss, the sheriff and a
+ * citizen, so each sees a different game. Screenshots of the key screens go to test-output/screenshots.
+ */
+
+const missing = browserMissing();
+if (missing) console.warn(`skipping the browser tests: ${missing}`);
+
+// The three browser players sign up first, so they hold seats 0, 1 and 2.
+const BOSS = "Аня";
+const SHERIFF = "Борис";
+const CITIZEN = "Вика";
+const HAND: RoleId[] = (() => {
+  const rest = [...DEFAULT_ROLES];
+  for (const r of ["boss", "sheriff", "citizen"] as const) rest.splice(rest.indexOf(r), 1);
+  return ["boss", "sheriff", "citizen", ...rest];
+})();
+const roleOf = (nick: string): RoleId => HAND[NICKS.indexOf(nick)]!;
+const VICTIM = NICKS.find((n) => roleOf(n) === "citizen" && n !== CITIZEN)!; // the mafia's target tonight
+const HANGED = NICKS.find((n) => roleOf(n) === "citizen" && n !== CITIZEN && n !== VICTIM)!;
+
+describe.skipIf(missing !== null)("the web app in Chromium", () => {
+  let browser: Browser;
+  let t: TestServer;
+  let url: string;
+  let dist: string;
+  const pages = new Map<string, { page: Page; errors: string[] }>();
+  const api = new Map<string, Client>();
+  let gameId = "";
+
+  beforeAll(async () => {
+    dist = buildWeb();
+    ({ t, url } = await appServer(dist));
+    browser = await launch();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  const page = (nick: string): Page => pages.get(nick)!.page;
+  const asGm = () => page("GM");
+  const gmDetail = async (): Promise<GameDetail> => detail(api.get("GM")!, gameId);
+
+  async function register(page: Page, nick: string): Promise<void> {
+    await page.goto(`${url}/register`);
+    await page.getByLabel("Ник").fill(nick);
+    await page.getByLabel("Пароль").fill("correct horse battery");
+    await page.getByRole("button", { name: "Зарегистрироваться" }).click();
+    await page.getByRole("button", { name: "Выйти" }).waitFor();
+  }
+
+  it("keeps the first load's JavaScript under the 200 KB gzip budget", () => {
+    const js = initialJs(dist);
+    console.log(`initial JS: ${js.files.join(", ")}: ${(js.gzipBytes / 1024).toFixed(1)} KB gzipped`);
+    expect(js.files.length).toBeGreaterThan(0);
+    expect(js.gzipBytes).toBeLessThanOrEqual(200 * 1024);
+  });
+
+  it("lets a GM create a game from the app and players sign up from the lobby", async () => {
+    const gm = await newPage(browser, DESKTOP);
+    pages.set("GM", gm);
+    await register(gm.page, "Ведущий");
+    // The GM's API client shares the account, for the checks below.
+    const gmApi = new Client(() => t.server.app, "Ведущий");
+    expectOk(await gmApi.req("POST", "/api/login", { nick: "Ведущий", password: "correct horse battery" }));
+    api.set("GM", gmApi);
+
+    await gm.page.goto(`${url}/new`);
+    await gm.page.getByLabel("Название").fill("Партия в браузере");
+    await gm.page.getByRole("button", { name: "Создать игру" }).click();
+    await gm.page.waitForURL(/\/games\/[^/]+/);
+    gameId = gm.page.url().split("/games/")[1]!.split("/")[0]!;
+
+    for (const nick of [BOSS, SHERIFF, CITIZEN]) {
+      const p = await newPage(browser, PHONE);
+      pages.set(nick, p);
+      await register(p.page, nick);
+      await p.page.goto(url);
+      await p.page
+        .getByRole("button", { name: /Записаться/ })
+        .first()
+        .click();
+      await p.page
+        .getByText(/Выписаться/)
+        .first()
+        .waitFor();
+      const c = new Client(() => t.server.app, nick);
+      expectOk(await c.req("POST", "/api/login", { nick, password: "correct horse battery" }));
+      api.set(nick, c);
+    }
+    await screenshot(page(BOSS), "lobby-phone");
+    for (const nick of NICKS.slice(3)) {
+      const c = new Client(() => t.server.app, nick);
+      expectOk(await c.register());
+      expectOk(await c.post(`/api/games/${gameId}/signup`));
+      api.set(nick, c);
+    }
+    // S1: a hand deal, so the test knows who is who (the random deal is covered by the server's tests).
+    expectOk(await gmApi.post(`/api/games/${gameId}/start`, { deal: { hand: HAND } }));
+    const d = await gmDetail();
+    expect(d.summary.status).toBe("running");
+    expect(d.view!.seats.slice(0, 3).map((s) => s.name)).toEqual([BOSS, SHERIFF, CITIZEN]);
+  });
+
+  it("shows each player only their own role card and their own chats", async () => {
+    for (const nick of [BOSS, SHERIFF, CITIZEN]) await page(nick).goto(`${url}/games/${gameId}/role`);
+    await page(BOSS).getByRole("heading", { name: "Босс мафии" }).waitFor();
+    await page(SHERIFF).getByRole("heading", { name: "Шериф" }).waitFor();
+    await page(CITIZEN).getByRole("heading", { name: "Мирный житель" }).waitFor();
+    await screenshot(page(BOSS), "role-card-phone");
+    // A role card is not visible to another player: the citizen's page never names the boss or the sheriff.
+    const citizenText = await page(CITIZEN).locator("body").innerText();
+    expect(citizenText).not.toContain("Босс мафии");
+    expect(citizenText).not.toContain("Шериф");
+
+    // The mafia chat is visible to the mafia, not to a citizen.
+    await page(BOSS).goto(`${url}/games/${gameId}/chats`);
+    await page(BOSS).getByText("Чат мафии").first().waitFor();
+    await page(CITIZEN).goto(`${url}/games/${gameId}/chats`);
+    await page(CITIZEN).getByText("Личка с ведущим").first().waitFor();
+    expect(await page(CITIZEN).getByText("Чат мафии").count()).toBe(0);
+    const res = await page(CITIZEN).evaluate(
+      async (id) => (await fetch(`/api/games/${id}/channels/mafia`)).status,
+      gameId,
+    );
+    expect(res).toBe(403);
+  });
+
+  it("takes night actions through the form", async () => {
+    const boss = page(BOSS);
+    await boss.goto(`${url}/games/${gameId}/role`);
+    await boss.getByRole("radio", { name: /Ход мафии/ }).check();
+    await boss.getByRole("checkbox", { name: new RegExp(`Убить.*${VICTIM}|${VICTIM}.*убить`, "i") }).check();
+    await boss.getByRole("button", { name: "Отправить ход" }).click();
+    await boss.getByText("Ход принят").waitFor();
+    await screenshot(boss, "night-form-phone");
+
+    const sheriff = page(SHERIFF);
+    await sheriff.goto(`${url}/games/${gameId}/role`);
+    await sheriff.getByRole("radio", { name: /Проверить/ }).check();
+    await sheriff.getByLabel(/Цель|Кого/).selectOption({ label: BOSS });
+    await sheriff.getByRole("button", { name: "Отправить ход" }).click();
+    await sheriff.getByText("Ход принят").waitFor();
+
+    // The others through the API: everyone passes but the ones with a night act they must not miss.
+    for (const nick of NICKS.slice(3)) {
+      const d = await detail(api.get(nick)!, gameId);
+      if (d.form) expectOk(await api.get(nick)!.post(`/api/games/${gameId}/actions`, { act: "pass" }));
+    }
+    const d = await gmDetail();
+    expect(d.view!.submissions).toContainEqual(
+      expect.objectContaining({
+        seat: 0,
+        slot: "mafia",
+        action: { act: "mafia", kill: [NICKS.indexOf(VICTIM)], intimidate: [] },
+      }),
+    );
+    expect(d.view!.submissions).toContainEqual(
+      expect.objectContaining({ seat: 1, action: { act: "check", target: 0 } }),
+    );
+  });
+
+  it("lets the GM review and publish the night from the console; the results reach the right people", async () => {
+    await t.clock.advance(NIGHT_MS);
+    const gm = asGm();
+    await gm.goto(`${url}/games/${gameId}/gm`);
+    await gm.getByRole("button", { name: "Опубликовать итоги" }).waitFor();
+    await screenshot(gm, "gm-console-desktop");
+    await gm.getByRole("button", { name: "Опубликовать итоги" }).click();
+    await expect.poll(async () => (await gmDetail()).view!.phase.kind, { timeout: 10_000 }).toBe("day");
+
+    for (const nick of [BOSS, SHERIFF, CITIZEN]) {
+      const p = page(nick);
+      await p.goto(`${url}/games/${gameId}/results`);
+      await p.getByText("Итоги ночи 1").first().waitFor();
+      await p
+        .getByText(new RegExp(`Погиб игрок ${VICTIM}`))
+        .first()
+        .waitFor();
+    }
+    // A2: the sheriff's check result reaches the sheriff, and only the sheriff (and the sergeant).
+    await page(SHERIFF).getByText(`Проверка: ${BOSS} — мафия.`).waitFor();
+    await screenshot(page(SHERIFF), "results-phone");
+    for (const nick of [BOSS, CITIZEN])
+      expect(await page(nick).locator("body").innerText()).not.toContain("Проверка:");
+  });
+
+  it("counts a vote cast with the button and a vote written as a coloured post, and hangs at the day's close", async () => {
+    const citizen = page(CITIZEN);
+    await citizen.goto(`${url}/games/${gameId}/players`);
+    await citizen.getByRole("button", { name: `Голосовать красным за ${HANGED}` }).click();
+    // The vote shows in the thread as a coloured post, and in the live count.
+    await citizen.goto(`${url}/games/${gameId}`);
+    await citizen
+      .locator("article")
+      .filter({ hasText: HANGED })
+      .locator("[style*='color']")
+      .first()
+      .waitFor();
+
+    const sheriff = page(SHERIFF);
+    await sheriff.goto(`${url}/games/${gameId}`);
+    await sheriff.getByLabel("Сообщение в тему").fill(`Я за [color=red]${HANGED}[/color], он молчит.`);
+    await sheriff.getByRole("button", { name: "Отправить" }).click();
+    await screenshot(sheriff, "thread-phone");
+
+    await expect
+      .poll(
+        async () => (await gmDetail()).view!.votes.filter((v) => v.target === NICKS.indexOf(HANGED)).length,
+        {
+          timeout: 10_000,
+        },
+      )
+      .toBe(2);
+    // The others through the API, most of them on the same target.
+    for (const nick of NICKS.slice(3)) {
+      if (nick === HANGED || nick === VICTIM) continue;
+      expectOk(
+        await api
+          .get(nick)!
+          .post(`/api/games/${gameId}/votes`, { color: "red", target: NICKS.indexOf(HANGED) }),
+      );
+    }
+    const players = page(BOSS);
+    await players.goto(`${url}/games/${gameId}/players`);
+    await players
+      .getByText(new RegExp(`${HANGED} \\(\\d+\\)`))
+      .first()
+      .waitFor();
+    await screenshot(players, "players-phone");
+    const desk = asGm();
+    await desk.goto(`${url}/games/${gameId}`);
+    await screenshot(desk, "thread-desktop");
+
+    await t.clock.advance(DAY_MS);
+    for (const nick of [BOSS, SHERIFF, CITIZEN]) {
+      const p = page(nick);
+      await p.goto(`${url}/games/${gameId}/results`);
+      await p.getByText("Итоги дня 1").first().waitFor();
+      await p
+        .getByText(new RegExp(`${HANGED}`))
+        .first()
+        .waitFor();
+    }
+    const day = (await gmDetail()).announcements.at(-1)!;
+    expect(day.lines[0]).toBe("Итоги дня 1");
+    expect(day.lines.join(" ")).toContain(HANGED);
+    for (const { errors } of pages.values()) expect(errors).toEqual([]);
+  });
+});
