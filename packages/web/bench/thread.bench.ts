@@ -110,11 +110,7 @@ async function seed(): Promise<{
   return { url, id: table.id, cookie: reader.cookie!, posts: all, close: () => t.close() };
 }
 
-async function measure(
-  browser: Browser,
-  size: { width: number; height: number },
-  run: () => Promise<{ open: number; scroll: Scroll; longTasks: number }>,
-) {
+async function measure(run: () => Promise<{ open: number; scroll: Scroll; longTasks: number }>) {
   const opens: number[] = [];
   const p95s: number[] = [];
   const maxes: number[] = [];
