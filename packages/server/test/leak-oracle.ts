@@ -301,8 +301,10 @@ function walk(v: unknown, scan: Scan, path: string): void {
 export function publicPart(d: GameDetail): unknown {
   const v = d.view;
   return {
-    summary: d.summary,
+    // `mine` says where the asking user stands: theirs, not a public fact.
+    summary: { ...d.summary, mine: null },
     settings: d.settings,
+    roleNames: d.roleNames,
     signups: d.signups,
     clock: d.clock,
     commitment: d.commitment,

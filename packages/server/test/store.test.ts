@@ -97,6 +97,7 @@ for (const [name, make, available] of backends) {
       try {
         const table = await setUpGame(holder, "automatic");
         await playToEnd(holder, table, 7, "automatic");
+        await server.games.idle();
         const before = (await table.gm.get(`/api/games/${table.id}`)).body;
         await server.close();
         server = await createServer({ store: await b.open(), clock, rateLimit: 0 });

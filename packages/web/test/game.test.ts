@@ -19,7 +19,7 @@ import {
 
 /**
  * A whole night and day in real Chromium: the GM and three players use browser pages, the other
- * fourteen seats act through the API. The three in the browser hold the mafia boss, the sheriff and a
+ * fourteen seats act through the API. The three in the browser hold the mafia boss, the sergeant and a
  * citizen, so each sees a different game. Screenshots of the key screens go to test-output/screenshots.
  */
 
@@ -28,12 +28,12 @@ if (missing) console.warn(`skipping the browser tests: ${missing}`);
 
 // The three browser players sign up first, so they hold seats 0, 1 and 2.
 const BOSS = "Аня";
-const SHERIFF = "Борис";
+const SERGEANT = "Борис";
 const CITIZEN = "Вика";
 const HAND: RoleId[] = (() => {
   const rest = [...DEFAULT_ROLES];
-  for (const r of ["boss", "sheriff", "citizen"] as const) rest.splice(rest.indexOf(r), 1);
-  return ["boss", "sheriff", "citizen", ...rest];
+  for (const r of ["boss", "sergeant", "citizen"] as const) rest.splice(rest.indexOf(r), 1);
+  return ["boss", "sergeant", "citizen", ...rest];
 })();
 const roleOf = (nick: string): RoleId => HAND[NICKS.indexOf(nick)]!;
 const VICTIM = NICKS.find((n) => roleOf(n) === "citizen" && n !== CITIZEN)!; // the mafia's target tonight
@@ -92,7 +92,7 @@ describe.skipIf(missing !== null)("the web app in Chromium", () => {
     await gm.page.waitForURL(/\/games\/[^/]+/);
     gameId = gm.page.url().split("/games/")[1]!.split("/")[0]!;
 
-    for (const nick of [BOSS, SHERIFF, CITIZEN]) {
+    for (const nick of [BOSS, SERGEANT, CITIZEN]) {
       const p = await newPage(browser, PHONE);
       pages.set(nick, p);
       await register(p.page, nick);
@@ -120,19 +120,19 @@ describe.skipIf(missing !== null)("the web app in Chromium", () => {
     expectOk(await gmApi.post(`/api/games/${gameId}/start`, { deal: { hand: HAND } }));
     const d = await gmDetail();
     expect(d.summary.status).toBe("running");
-    expect(d.view!.seats.slice(0, 3).map((s) => s.name)).toEqual([BOSS, SHERIFF, CITIZEN]);
+    expect(d.view!.seats.slice(0, 3).map((s) => s.name)).toEqual([BOSS, SERGEANT, CITIZEN]);
   });
 
   it("shows each player only their own role card and their own chats", async () => {
-    for (const nick of [BOSS, SHERIFF, CITIZEN]) await page(nick).goto(`${url}/games/${gameId}/role`);
+    for (const nick of [BOSS, SERGEANT, CITIZEN]) await page(nick).goto(`${url}/games/${gameId}/role`);
     await page(BOSS).getByRole("heading", { name: "Босс мафии" }).waitFor();
-    await page(SHERIFF).getByRole("heading", { name: "Шериф" }).waitFor();
+    await page(SERGEANT).getByRole("heading", { name: "Сержант" }).waitFor();
     await page(CITIZEN).getByRole("heading", { name: "Мирный житель" }).waitFor();
     await screenshot(page(BOSS), "role-card-phone");
-    // A role card is not visible to another player: the citizen's page never names the boss or the sheriff.
+    // A role card is not visible to another player: the citizen's page never names the boss or the sergeant.
     const citizenText = await page(CITIZEN).locator("body").innerText();
     expect(citizenText).not.toContain("Босс мафии");
-    expect(citizenText).not.toContain("Шериф");
+    expect(citizenText).not.toContain("Сержант");
 
     // The mafia chat is visible to the mafia, not to a citizen.
     await page(BOSS).goto(`${url}/games/${gameId}/chats`);
@@ -156,12 +156,12 @@ describe.skipIf(missing !== null)("the web app in Chromium", () => {
     await boss.getByText("Ход принят").waitFor();
     await screenshot(boss, "night-form-phone");
 
-    const sheriff = page(SHERIFF);
-    await sheriff.goto(`${url}/games/${gameId}/role`);
-    await sheriff.getByRole("radio", { name: /Проверить/ }).check();
-    await sheriff.getByLabel(/Цель|Кого/).selectOption({ label: BOSS });
-    await sheriff.getByRole("button", { name: "Отправить ход" }).click();
-    await sheriff.getByText("Ход принят").waitFor();
+    const sergeant = page(SERGEANT);
+    await sergeant.goto(`${url}/games/${gameId}/role`);
+    await sergeant.getByRole("radio", { name: /Проверить/ }).check();
+    await sergeant.getByLabel(/Цель|Кого/).selectOption({ label: BOSS });
+    await sergeant.getByRole("button", { name: "Отправить ход" }).click();
+    await sergeant.getByText("Ход принят").waitFor();
 
     // The others through the API: everyone passes but the ones with a night act they must not miss.
     for (const nick of NICKS.slice(3)) {
@@ -190,7 +190,7 @@ describe.skipIf(missing !== null)("the web app in Chromium", () => {
     await gm.getByRole("button", { name: "Опубликовать итоги" }).click();
     await expect.poll(async () => (await gmDetail()).view!.phase.kind, { timeout: 10_000 }).toBe("day");
 
-    for (const nick of [BOSS, SHERIFF, CITIZEN]) {
+    for (const nick of [BOSS, SERGEANT, CITIZEN]) {
       const p = page(nick);
       await p.goto(`${url}/games/${gameId}/results`);
       await p.getByText("Итоги ночи 1").first().waitFor();
@@ -199,9 +199,9 @@ describe.skipIf(missing !== null)("the web app in Chromium", () => {
         .first()
         .waitFor();
     }
-    // A2: the sheriff's check result reaches the sheriff, and only the sheriff (and the sergeant).
-    await page(SHERIFF).getByText(`Проверка: ${BOSS} — мафия.`).waitFor();
-    await screenshot(page(SHERIFF), "results-phone");
+    // A2: the check result reaches the sergeant (and the sheriff), and no one else.
+    await page(SERGEANT).getByText(`Проверка: ${BOSS} — мафия.`).waitFor();
+    await screenshot(page(SERGEANT), "results-phone");
     for (const nick of [BOSS, CITIZEN])
       expect(await page(nick).locator("body").innerText()).not.toContain("Проверка:");
   });
@@ -219,11 +219,11 @@ describe.skipIf(missing !== null)("the web app in Chromium", () => {
       .first()
       .waitFor();
 
-    const sheriff = page(SHERIFF);
-    await sheriff.goto(`${url}/games/${gameId}`);
-    await sheriff.getByLabel("Сообщение в тему").fill(`Я за [color=red]${HANGED}[/color], он молчит.`);
-    await sheriff.getByRole("button", { name: "Отправить" }).click();
-    await screenshot(sheriff, "thread-phone");
+    const sergeant = page(SERGEANT);
+    await sergeant.goto(`${url}/games/${gameId}`);
+    await sergeant.getByLabel("Сообщение в тему").fill(`Я за [color=red]${HANGED}[/color], он молчит.`);
+    await sergeant.getByRole("button", { name: "Отправить" }).click();
+    await screenshot(sergeant, "thread-phone");
 
     await expect
       .poll(
@@ -254,7 +254,7 @@ describe.skipIf(missing !== null)("the web app in Chromium", () => {
     await screenshot(desk, "thread-desktop");
 
     await t.clock.advance(DAY_MS);
-    for (const nick of [BOSS, SHERIFF, CITIZEN]) {
+    for (const nick of [BOSS, SERGEANT, CITIZEN]) {
       const p = page(nick);
       await p.goto(`${url}/games/${gameId}/results`);
       await p.getByText("Итоги дня 1").first().waitFor();
