@@ -39,7 +39,7 @@ const roleOf = (nick: string): RoleId => HAND[NICKS.indexOf(nick)]!;
 const VICTIM = NICKS.find((n) => roleOf(n) === "citizen" && n !== CITIZEN)!; // the mafia's target tonight
 const HANGED = NICKS.find((n) => roleOf(n) === "citizen" && n !== CITIZEN && n !== VICTIM)!;
 
-describe.skipIf(missing !== null)("the web app in Chromium", () => {
+describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 }, () => {
   let browser: Browser;
   let t: TestServer;
   let url: string;
