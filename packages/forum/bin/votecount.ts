@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { compareNames, TEXTS } from "@forum-mafia/engine";
-import { countVotes, parseRoster, voteCountJson, voteCountPost, type ThreadPost } from "@forum-mafia/forum";
+import { runVoteCount } from "@forum-mafia/forum";
 
 const USAGE = "usage: votecount --players PLAYERS.txt [--gm NAME] [--day N] [--silenced NAME]... THREAD.json";
 
@@ -27,25 +27,30 @@ function main(argv: readonly string[]): string {
   const day = values.day === undefined ? null : Number(values.day);
   if (day !== null && !(Number.isSafeInteger(day) && day >= 1 && /^\d+$/u.test(values.day ?? "")))
     throw new Error(`--day must be a whole number from 1, not "${values.day}"`);
-  const players = parseRoster(readText(values.players));
-  if (players.length === 0) throw new Error(`the player list ${values.players} is empty`);
-  const posts = parseThread(readText(positionals[0]!), positionals[0]!);
-  const count = countVotes(posts, {
-    players,
-    gm: values.gm ?? null,
-    day,
-    silenced: values.silenced ?? [],
-  });
-  const post = voteCountPost(count, day, {
-    voteCountTitle: TEXTS.voteCountTitle.ru,
-    against: TEXTS.against.ru,
-    inDefence: TEXTS.inDefence.ru,
-    votesFor: TEXTS.votesFor.ru,
-    lostVote: TEXTS.lostVote.ru,
-    notVoted: TEXTS.notVoted.ru,
-    compareNames,
-  });
-  return JSON.stringify(voteCountJson(count, post), null, 2);
+  return JSON.stringify(
+    runVoteCount(
+      {
+        roster: readText(values.players),
+        rosterName: values.players,
+        gm: values.gm ?? null,
+        day,
+        silenced: values.silenced ?? [],
+        thread: parseJson(readText(positionals[0]!), positionals[0]!),
+        threadName: positionals[0]!,
+      },
+      {
+        voteCountTitle: TEXTS.voteCountTitle.ru,
+        against: TEXTS.against.ru,
+        inDefence: TEXTS.inDefence.ru,
+        votesFor: TEXTS.votesFor.ru,
+        lostVote: TEXTS.lostVote.ru,
+        notVoted: TEXTS.notVoted.ru,
+        compareNames,
+      },
+    ),
+    null,
+    2,
+  );
 }
 
 function readText(path: string): string {
@@ -57,22 +62,12 @@ function readText(path: string): string {
   }
 }
 
-function parseThread(text: string, path: string): ThreadPost[] {
-  let data: unknown;
+function parseJson(text: string, path: string): unknown {
   try {
-    data = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
     throw new Error(`${path} is not valid JSON`);
   }
-  if (!Array.isArray(data)) throw new Error(`${path} must hold an array of posts`);
-  return data.map((item: unknown, index): ThreadPost => {
-    if (typeof item !== "object" || item === null)
-      throw new Error(`post ${index} in ${path} is not an object`);
-    const { author, time, body } = item as Record<string, unknown>;
-    if (typeof author !== "string" || typeof body !== "string")
-      throw new Error(`post ${index} in ${path} needs a string "author" and "body"`);
-    return { author, time: typeof time === "string" ? time : "", body };
-  });
 }
 
 try {

@@ -18,4 +18,5 @@ export {
   type VoteCountOptions,
   type VoteCountTexts,
 } from "./votecount.ts";
+export { runVoteCount, threadPosts, type VoteCountRun } from "./votecount-run.ts";
 export { votesInPost, type PostVote } from "./votes.ts";

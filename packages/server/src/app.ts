@@ -22,6 +22,7 @@ import { Games, toNightAction } from "./games.ts";
 import { openApiDocument, type RouteDoc } from "./openapi.ts";
 import type { Store, UserRecord } from "./store.ts";
 import { Streams } from "./stream.ts";
+import { registerTools } from "./tools.ts";
 import { viewerOf } from "./viewer.ts";
 import { channels, gameDetail, gameLog, posts, summaryOf } from "./views.ts";
 
@@ -511,6 +512,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       return nightDraft(room, langOf(req));
     },
   );
+
+  registerTools(app, { docs, parse, limit });
 
   // ——— after the end (R3, F1, F2) ———
   const ended = (id: string) => {

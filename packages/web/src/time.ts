@@ -15,15 +15,25 @@ export function formatLeft(ms: number, t: Dict): string {
   return `${m} ${u.m} ${String(sec).padStart(2, "0")} ${u.s}`;
 }
 
-/** A moment in the viewer's time zone, e.g. "30 нояб., 21:00". */
+/**
+ * A moment in the viewer's time zone, e.g. "30 нояб., 21:00". A thread formats one for every post that
+ * scrolls into view, so one formatter per zone and language is kept.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
 export function formatMoment(at: number, timeZone: string, lang: string): string {
-  return new Intl.DateTimeFormat(lang === "ru" ? "ru-RU" : "en-GB", {
-    timeZone,
-    day: "numeric",
-    month: "short",
-    hour: "2-digit",
-    minute: "2-digit",
-  }).format(at);
+  const key = `${timeZone}|${lang}`;
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(lang === "ru" ? "ru-RU" : "en-GB", {
+      timeZone,
+      day: "numeric",
+      month: "short",
+      hour: "2-digit",
+      minute: "2-digit",
+    });
+    formatters.set(key, f);
+  }
+  return f.format(at);
 }
 
 export function phaseName(phase: Phase, t: Dict): string {

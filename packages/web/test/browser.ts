@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { testServer, type TestServer } from "../../server/test/harness.ts";
@@ -26,7 +26,7 @@ export function browserMissing(): string | null {
 /** Build the web app once per run into a cache folder (the served copy, not packages/web/dist). */
 export function buildWeb(): string {
   const out = join(ROOT, "node_modules/.cache/web-test-dist");
-  const vite = createRequire(import.meta.url).resolve("vite/bin/vite.js");
+  const vite = join(dirname(createRequire(import.meta.url).resolve("vite/package.json")), "bin/vite.js");
   execFileSync(
     process.execPath,
     [vite, "build", join(ROOT, "packages/web"), "--outDir", out, "--emptyOutDir", "--logLevel", "error"],

@@ -1,6 +1,151 @@
-export function Login() {
-  return <p>login</p>;
+import { useId, useState, type FormEvent } from "react";
+import { api } from "../api.ts";
+import { errorText, useLang, useT } from "../i18n/index.tsx";
+import { Link, navigate } from "../router.tsx";
+import { useSession } from "../session.tsx";
+import "./lobby.css";
+
+/** Where to go after signing in: a `?next=` path inside the app, else the lobby. */
+function nextPath(): string {
+  const next = new URLSearchParams(location.search).get("next");
+  // Only a path of this site: "//host" and "/\host" would leave it.
+  return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
 }
+
+const withNext = (path: string): string => {
+  const next = nextPath();
+  return next === "/" ? path : `${path}?next=${encodeURIComponent(next)}`;
+};
+
+const browserZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || "Europe/Moscow";
+
+export function Login() {
+  return <AuthForm kind="login" />;
+}
+
 export function Register() {
-  return <p>register</p>;
+  return <AuthForm kind="register" />;
+}
+
+function AuthForm({ kind }: { kind: "login" | "register" }) {
+  const t = useT();
+  const a = t.lobby.auth;
+  const { lang } = useLang();
+  const { user, setUser } = useSession();
+  const [nick, setNick] = useState("");
+  const [password, setPassword] = useState("");
+  const [show, setShow] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const id = useId();
+  const zone = browserZone();
+
+  if (user)
+    return (
+      <section className="auth card">
+        <h1>{kind === "login" ? a.loginTitle : a.registerTitle}</h1>
+        <p>{a.already(user.nick)}</p>
+        <Link href={nextPath()} className="btn primary">
+          {a.toLobby}
+        </Link>
+      </section>
+    );
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    if (!nick.trim()) return setError(a.nickEmpty);
+    if (password.length < 8) return setError(a.passwordShort);
+    setBusy(true);
+    setError(null);
+    try {
+      const res =
+        kind === "login" ? await api.login(nick, password) : await api.register(nick, password, zone);
+      setUser(res.user);
+      navigate(nextPath());
+    } catch (err) {
+      setError(errorText(err, lang));
+      setBusy(false);
+    }
+  };
+
+  const title = kind === "login" ? a.loginTitle : a.registerTitle;
+  return (
+    <section className="auth card" aria-labelledby={`${id}-h`}>
+      <h1 id={`${id}-h`}>{title}</h1>
+      <p className="muted">{kind === "login" ? a.loginLead : a.registerLead}</p>
+      <form onSubmit={submit} noValidate>
+        <div className="field">
+          <label htmlFor={`${id}-nick-input`}>
+            <span>{a.nick}</span>
+          </label>
+          <input
+            id={`${id}-nick-input`}
+            name="nick"
+            autoComplete="username"
+            autoCapitalize="off"
+            spellCheck={false}
+            maxLength={64}
+            required
+            value={nick}
+            onChange={(e) => setNick(e.target.value)}
+            aria-describedby={kind === "register" ? `${id}-nick` : undefined}
+          />
+          {kind === "register" && (
+            <small id={`${id}-nick`} className="muted hint">
+              {a.nickHint}
+            </small>
+          )}
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-pw-input`}>
+            <span>{a.password}</span>
+          </label>
+          <div className="password-row">
+            <input
+              id={`${id}-pw-input`}
+              name="password"
+              type={show ? "text" : "password"}
+              autoComplete={kind === "login" ? "current-password" : "new-password"}
+              minLength={8}
+              maxLength={256}
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              aria-describedby={kind === "register" ? `${id}-pw` : undefined}
+            />
+            <button
+              type="button"
+              className="reveal"
+              aria-pressed={show}
+              aria-controls={`${id}-pw-input`}
+              onClick={() => setShow(!show)}
+            >
+              {show ? a.hidePassword : a.showPassword}
+            </button>
+          </div>
+          {kind === "register" && (
+            <small id={`${id}-pw`} className="muted hint">
+              {a.passwordHint}
+            </small>
+          )}
+        </div>
+        {kind === "register" && <p className="muted small">{a.timeZone(zone)}</p>}
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="primary wide" disabled={busy}>
+          {busy ? a.busy : kind === "login" ? a.loginSubmit : a.registerSubmit}
+        </button>
+      </form>
+      <p className="switch">
+        {kind === "login" ? a.noAccount : a.haveAccount}{" "}
+        <Link href={withNext(kind === "login" ? "/register" : "/login")}>
+          {kind === "login" ? a.toRegister : a.toLogin}
+        </Link>
+      </p>
+    </section>
+  );
 }

@@ -1,5 +1,234 @@
+import type { ChannelId, ChannelView, GameDetail } from "@forum-mafia/protocol";
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { api } from "../../api.ts";
+import { errorText, useLang, useT, type Dict } from "../../i18n/index.tsx";
+import { useSession } from "../../session.tsx";
+import { formatMoment } from "../../time.ts";
 import type { GameData } from "../../use-game.ts";
+import "./play.css";
 
+const personalSeat = (id: ChannelId): number | null => (id.startsWith("gm:") ? Number(id.slice(3)) : null);
+
+function channelName(id: ChannelId, detail: GameDetail, t: Dict): string {
+  const w = t.play.chats.names;
+  const seat = personalSeat(id);
+  if (seat === null) return w[id as "mafia" | "pair" | "spectators"];
+  if (detail.me.kind !== "gm") return w.gm;
+  return w.gmWith(detail.view?.seats[seat]?.name ?? `#${seat + 1}`);
+}
+
+/**
+ * The private channels (S2, G8) and the viewer's own channel with the GM; the GM reads every one. The
+ * faction chats are tabs; the GM's seventeen personal chats are picked from a list.
+ */
 export function Chats(props: { id: string; game: GameData }) {
-  return <p>{props.id}</p>;
+  const t = useT();
+  const d = props.game.detail;
+  const [picked, setPicked] = useState<ChannelId | null>(null);
+  const tabRefs = useRef(new Map<ChannelId, HTMLButtonElement>());
+  const uid = useId();
+  if (!d) return <p className="muted">{t.loading}</p>;
+  const channels = d.channels;
+  if (channels.length === 0) return <p className="muted">{t.play.chats.none}</p>;
+
+  const gm = d.me.kind === "gm";
+  // For the GM the personal chats go into a select; for a player their one chat with the GM is a tab.
+  const tabs = gm ? channels.filter((c) => personalSeat(c.id) === null) : channels;
+  const personal = gm ? channels.filter((c) => personalSeat(c.id) !== null) : [];
+  const selected = channels.find((c) => c.id === picked) ?? tabs[0] ?? channels[0]!;
+  const name = (c: ChannelView) => channelName(c.id, d, t);
+
+  const onTabKey = (e: KeyboardEvent<HTMLButtonElement>, index: number) => {
+    let next = -1;
+    if (e.key === "ArrowRight" || e.key === "ArrowDown") next = (index + 1) % tabs.length;
+    else if (e.key === "ArrowLeft" || e.key === "ArrowUp") next = (index - 1 + tabs.length) % tabs.length;
+    else if (e.key === "Home") next = 0;
+    else if (e.key === "End") next = tabs.length - 1;
+    if (next < 0) return;
+    e.preventDefault();
+    const c = tabs[next]!;
+    setPicked(c.id);
+    tabRefs.current.get(c.id)?.focus();
+  };
+  const tabSelected = tabs.some((c) => c.id === selected.id);
+
+  return (
+    <div className="play play-chats">
+      <h2 className="sr-only">{t.play.chats.heading}</h2>
+      <div className="play-picker">
+        {tabs.length > 0 && (
+          <div role="tablist" aria-label={t.play.chats.picker} className="play-tabs">
+            {tabs.map((c, i) => {
+              const on = c.id === selected.id;
+              return (
+                <button
+                  key={c.id}
+                  ref={(el) => {
+                    if (el) tabRefs.current.set(c.id, el);
+                    else tabRefs.current.delete(c.id);
+                  }}
+                  type="button"
+                  role="tab"
+                  id={`${uid}-tab-${c.id}`}
+                  aria-selected={on}
+                  aria-controls={`${uid}-panel`}
+                  tabIndex={on || (!tabSelected && i === 0) ? 0 : -1}
+                  className={on ? "play-tab play-tab-on" : "play-tab"}
+                  onClick={() => setPicked(c.id)}
+                  onKeyDown={(e) => onTabKey(e, i)}
+                >
+                  {name(c)}
+                  {c.messages.length > 0 && <span className="play-badge"> ({c.messages.length})</span>}
+                </button>
+              );
+            })}
+          </div>
+        )}
+        {personal.length > 0 && (
+          <label className="field play-personal">
+            <span>{t.play.chats.personal}</span>
+            <select
+              value={personalSeat(selected.id) === null ? "" : selected.id}
+              onChange={(e) => e.target.value !== "" && setPicked(e.target.value as ChannelId)}
+            >
+              <option value="">{t.play.chats.personalPick}</option>
+              {personal.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {name(c)}
+                  {c.messages.length > 0 ? ` (${c.messages.length})` : ""}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+      </div>
+      <ChannelPanel
+        key={selected.id}
+        gameId={props.id}
+        game={props.game}
+        channel={selected}
+        name={name(selected)}
+        panelId={`${uid}-panel`}
+        labelledBy={tabSelected ? `${uid}-tab-${selected.id}` : null}
+        dead={d.me.seat !== null && d.view?.seats[d.me.seat]?.alive === false}
+      />
+    </div>
+  );
+}
+
+function ChannelPanel(props: {
+  gameId: string;
+  game: GameData;
+  channel: ChannelView;
+  name: string;
+  panelId: string;
+  labelledBy: string | null;
+  /** G7: the viewer is a player who is out of the game. */
+  dead: boolean;
+}) {
+  const t = useT();
+  const w = t.play.chats;
+  const { lang } = useLang();
+  const { timeZone } = useSession();
+  const [text, setText] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const list = useRef<HTMLDivElement>(null);
+  const c = props.channel;
+  const count = c.messages.length;
+  const headingId = useId();
+  const composerId = useId();
+
+  // Newest at the bottom: keep the list scrolled there as messages arrive.
+  useEffect(() => {
+    const el = list.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [count]);
+
+  const send = async (e?: FormEvent) => {
+    e?.preventDefault();
+    if (!text.trim()) {
+      setError(w.emptyText);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await api.message(props.gameId, c.id, text);
+      setText("");
+      props.game.refresh();
+    } catch (err) {
+      setError(errorText(err, lang));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section
+      className="card play-channel"
+      id={props.panelId}
+      {...(props.labelledBy
+        ? { role: "tabpanel", "aria-labelledby": props.labelledBy }
+        : { "aria-labelledby": headingId })}
+    >
+      <h3 id={headingId}>{props.name}</h3>
+      <div className="play-messages" ref={list} tabIndex={0} role="log" aria-label={w.messages(props.name)}>
+        {count === 0 ? (
+          <p className="muted">{w.empty}</p>
+        ) : (
+          <ol>
+            {c.messages.map((m) => (
+              <li key={m.id} className={m.seat === null ? "play-msg play-msg-gm" : "play-msg"}>
+                <div className="play-msg-head">
+                  <strong>{m.seat === null ? `${m.author} (${w.gmTag})` : m.author}</strong>{" "}
+                  <time className="muted" dateTime={new Date(m.at).toISOString()}>
+                    {formatMoment(m.at, timeZone, lang)}
+                  </time>
+                </div>
+                <div className="play-msg-text" dangerouslySetInnerHTML={{ __html: m.html }} />
+              </li>
+            ))}
+          </ol>
+        )}
+      </div>
+      {c.canPost ? (
+        <form className="play-composer" onSubmit={send} noValidate>
+          <label htmlFor={composerId} className="play-composer-label">
+            {w.composer(props.name)}
+          </label>
+          <textarea
+            id={composerId}
+            rows={3}
+            maxLength={5000}
+            value={text}
+            aria-describedby={`${composerId}-hint`}
+            onChange={(e) => {
+              setText(e.target.value);
+              setError(null);
+            }}
+            onKeyDown={(e) => {
+              if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) void send();
+            }}
+          />
+          {error && (
+            <p className="error" role="alert">
+              {error}
+            </p>
+          )}
+          <div className="row">
+            <button type="submit" className="primary" disabled={busy}>
+              {busy ? w.sending : w.send}
+              <span className="sr-only">{w.sendTo(props.name)}</span>
+            </button>
+            <span id={`${composerId}-hint`} className="muted play-hint">
+              {w.hint}
+            </span>
+          </div>
+        </form>
+      ) : (
+        <p className="muted">{props.dead ? w.deadReadOnly : w.readOnly}</p>
+      )}
+    </section>
+  );
 }
