@@ -32,6 +32,8 @@ export function buildWeb(): string {
     [vite, "build", join(ROOT, "packages/web"), "--outDir", out, "--emptyOutDir", "--logLevel", "error"],
     {
       cwd: ROOT,
+      // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
+      env: { ...process.env, NODE_ENV: "production" },
       stdio: ["ignore", "inherit", "inherit"],
     },
   );
