@@ -57,12 +57,12 @@ async function scrollThrough(page: Page, step: number): Promise<Scroll> {
       )
         break;
     }
+    // No named functions in here: tsx would wrap them in a helper the page does not have.
     const s = [...deltas].sort((a, b) => a - b);
-    const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))]!;
     return {
       frames: s.length,
-      p50: q(0.5),
-      p95: q(0.95),
+      p50: s[Math.floor(0.5 * s.length)]!,
+      p95: s[Math.min(s.length - 1, Math.floor(0.95 * s.length))]!,
       max: s[s.length - 1]!,
       janky: s.filter((d) => d > 50).length,
     };

@@ -110,6 +110,9 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
       api.set(nick, c);
     }
     await screenshot(page(BOSS), "lobby-phone");
+    await gm.page.goto(url);
+    await gm.page.getByText("Партия в браузере").first().waitFor();
+    await screenshot(gm.page, "lobby-desktop");
     for (const nick of NICKS.slice(3)) {
       const c = new Client(() => t.server.app, nick);
       expectOk(await c.register());
@@ -137,6 +140,7 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
     // The mafia chat is visible to the mafia, not to a citizen.
     await page(BOSS).goto(`${url}/games/${gameId}/chats`);
     await page(BOSS).getByText("Чат мафии").first().waitFor();
+    await screenshot(page(BOSS), "chats-phone");
     await page(CITIZEN).goto(`${url}/games/${gameId}/chats`);
     await page(CITIZEN).getByText("Личка с ведущим").first().waitFor();
     expect(await page(CITIZEN).getByText("Чат мафии").count()).toBe(0);
@@ -189,6 +193,9 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
     await gm.goto(`${url}/games/${gameId}/gm`);
     await gm.getByRole("button", { name: "Опубликовать итоги" }).waitFor();
     await screenshot(gm, "gm-console-desktop");
+    await gm.setViewportSize(PHONE);
+    await screenshot(gm, "gm-console-phone");
+    await gm.setViewportSize(DESKTOP);
     await gm.getByRole("button", { name: "Опубликовать итоги" }).click();
     await expect.poll(async () => (await gmDetail()).view!.phase.kind, { timeout: 10_000 }).toBe("day");
 
@@ -253,6 +260,7 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
     await screenshot(players, "players-phone");
     const desk = asGm();
     await desk.goto(`${url}/games/${gameId}`);
+    await desk.locator("article").first().waitFor();
     await screenshot(desk, "thread-desktop");
 
     await t.clock.advance(DAY_MS);
