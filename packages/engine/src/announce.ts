@@ -136,6 +136,28 @@ export function dayAnnouncement(outcome: DayOutcome, players: readonly Player[],
  * players who have not voted. The M3 boss's vote is shown like any other.
  */
 export function voteCountPost(ballots: DayBallots, state: GameState, lang: Lang): Announcement {
+  const c = voteCountSections(ballots, state, lang);
+  const lines: string[] = [];
+  if (c.red.length > 0) lines.push(TEXTS.against[lang](), ...c.red);
+  if (c.blue.length > 0) lines.push(TEXTS.inDefence[lang](), ...c.blue);
+  if (c.lost !== null) lines.push(c.lost);
+  if (c.notVoted !== null) lines.push(c.notVoted);
+  return { title: c.title, lines };
+}
+
+/** The vote count's parts, for a page that lays them out itself: a line per target, red and blue apart. */
+export interface VoteCountSections {
+  readonly title: string;
+  /** "Вася (3): Петя, Коля, Маша", most votes first. */
+  readonly red: readonly string[];
+  readonly blue: readonly string[];
+  /** "Лишены голоса: …", or null. */
+  readonly lost: string | null;
+  /** "Не проголосовали: …", or null. */
+  readonly notVoted: string | null;
+}
+
+export function voteCountSections(ballots: DayBallots, state: GameState, lang: Lang): VoteCountSections {
   const { players } = state;
   const groups: { readonly [C in VoteColor]: Map<Seat, Seat[]> } = { red: new Map(), blue: new Map() };
   const notVoted: Seat[] = [];
@@ -155,19 +177,17 @@ export function voteCountPost(ballots: DayBallots, state: GameState, lang: Lang)
       .map(([target, voters]) => ({ target: nameOf(players, target), voters: names(players, voters) }))
       .sort((a, b) => b.voters.length - a.voters.length || compareNames(a.target, b.target))
       .map(({ target, voters }) => TEXTS.votesFor[lang](target, voters));
-
-  const lines: string[] = [];
-  const red = section("red");
-  if (red.length > 0) lines.push(TEXTS.against[lang](), ...red);
-  const blue = section("blue");
-  if (blue.length > 0) lines.push(TEXTS.inDefence[lang](), ...blue);
   const lost = names(
     players,
     state.day.silenced.filter((s) => players[s]?.alive === true),
   );
-  if (lost.length > 0) lines.push(TEXTS.lostVote[lang](lost));
-  if (notVoted.length > 0) lines.push(TEXTS.notVoted[lang](names(players, notVoted)));
-  return { title: TEXTS.voteCountTitle[lang](state.phase.number), lines };
+  return {
+    title: TEXTS.voteCountTitle[lang](state.phase.number),
+    red: section("red"),
+    blue: section("blue"),
+    lost: lost.length > 0 ? TEXTS.lostVote[lang](lost) : null,
+    notVoted: notVoted.length > 0 ? TEXTS.notVoted[lang](names(players, notVoted)) : null,
+  };
 }
 
 /** P4: "Замена игрока: Вася → Петя." */

@@ -114,7 +114,12 @@ export interface ActionForm {
 
 /** The live public vote count (V4: every vote shown as 1). */
 export interface VoteCount {
+  /** The whole count as the forum post, e.g. "Итоги голосования …\nПротив:\nВася (3): Петя, Коля, Маша". */
   readonly text: string;
+  readonly title: string;
+  /** A line per target, "Вася (3): Петя, Коля, Маша", most votes first: the red votes, then the blue. */
+  readonly red: readonly string[];
+  readonly blue: readonly string[];
   readonly cannotVote: readonly number[];
   readonly notVoted: readonly number[];
 }

@@ -9,6 +9,7 @@ import {
   ROLE_CARDS,
   viewFor,
   voteCountPost,
+  voteCountSections,
   type DayOutcome,
   type GameView,
   type Lang,
@@ -173,6 +174,7 @@ function voteCount(room: Room, lang: Lang): VoteCount | null {
   const m = room.match;
   if (!m || room.status !== "running" || m.state.phase.kind !== "day") return null;
   const post = voteCountPost(m.day, m.state, lang);
+  const sections = voteCountSections(m.day, m.state, lang);
   const cannotVote: number[] = [];
   const notVoted: number[] = [];
   m.state.players.forEach((p, seat) => {
@@ -180,7 +182,14 @@ function voteCount(room: Room, lang: Lang): VoteCount | null {
     if (m.state.day.silenced.includes(seat)) cannotVote.push(seat);
     else if (!m.day.votes[seat]) notVoted.push(seat);
   });
-  return { text: [post.title, ...post.lines].join("\n"), cannotVote, notVoted };
+  return {
+    text: [post.title, ...post.lines].join("\n"),
+    title: sections.title,
+    red: sections.red,
+    blue: sections.blue,
+    cannotVote,
+    notVoted,
+  };
 }
 
 /** A1, A3: the published results, as the GM would post them (the engine writes only public lines here). */

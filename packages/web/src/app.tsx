@@ -1,7 +1,7 @@
 import type { Lang, UserView } from "@forum-mafia/protocol";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { api } from "./api.ts";
-import { LangProvider, useT } from "./i18n/index.tsx";
+import { dictFor, LangProvider, useT } from "./i18n/index.tsx";
 import { Link, navigate, useRoute, type Route } from "./router.tsx";
 import { Login, Register } from "./screens/auth.tsx";
 import { Lobby } from "./screens/lobby.tsx";
@@ -55,11 +55,11 @@ export function App() {
     <LangProvider lang={lang} setLang={setLang}>
       <SessionContext.Provider value={session}>
         <a className="skip" href="#main">
-          {lang === "ru" ? "К содержимому" : "Skip to content"}
+          {dictFor(lang).skipToContent}
         </a>
         <Header lang={lang} setLang={setLang} />
         <main id="main" tabIndex={-1}>
-          {ready ? <Page /> : <p className="muted">{lang === "ru" ? "Загрузка…" : "Loading…"}</p>}
+          {ready ? <Page /> : <p className="muted">{dictFor(lang).loading}</p>}
         </main>
       </SessionContext.Provider>
     </LangProvider>

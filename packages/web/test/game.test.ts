@@ -276,6 +276,37 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
     const day = (await gmDetail()).announcements.at(-1)!;
     expect(day.lines[0]).toBe("Итоги дня 1");
     expect(day.lines.join(" ")).toContain(HANGED);
+  });
+
+  it("R3, F1: after the end the log shows every action and the seed matches its commitment", async () => {
+    // The GM modkills the mafia and the maniac (F2); they die at the end of the night, and the town wins.
+    const gmApi = api.get("GM")!;
+    const evil = new Set<RoleId>(["boss", "troll", "elf", "lawyer", "thug", "maniac"]);
+    for (const nick of NICKS)
+      if (evil.has(roleOf(nick)) && nick !== HANGED)
+        expectOk(
+          await gmApi.post(`/api/games/${gameId}/gm/modkill`, {
+            seat: NICKS.indexOf(nick),
+            reason: "проверка лога",
+          }),
+        );
+    await t.clock.advance(NIGHT_MS);
+    expectOk(await gmApi.post(`/api/games/${gameId}/gm/publish`));
+    expect((await gmDetail()).summary.status).toBe("ended");
+
+    const citizen = page(CITIZEN);
+    await citizen.goto(`${url}/games/${gameId}/log`);
+    await citizen.getByText("✓ совпадает").waitFor();
+    // The timeline names the night's actions with their authors' roles, now that everything is public.
+    await citizen
+      .getByText(new RegExp(`${BOSS}.*Босс мафии`))
+      .first()
+      .waitFor();
+    await citizen.getByText("проверка лога").first().waitFor();
+    await screenshot(citizen, "log-phone");
+    const href = await citizen.getByRole("link", { name: "Скачать файл реплея" }).getAttribute("href");
+    const replay = await citizen.evaluate(async (h) => (await fetch(h!)).json(), href);
+    expect(replay).toHaveProperty("players");
     for (const { errors } of pages.values()) expect(errors).toEqual([]);
   });
 });

@@ -93,6 +93,8 @@ export const ru = {
   voteCount: {
     title: "Голосование",
     none: "Голосования сейчас нет.",
+    against: "Против:",
+    inDefence: "В защиту:",
     notVoted: (names: string) => `Не проголосовали: ${names}`,
     cannotVote: (names: string) => `Не могут голосовать: ${names}`,
   },
@@ -203,6 +205,8 @@ export const en: typeof ru = {
   voteCount: {
     title: "Vote count",
     none: "There is no vote now.",
+    against: "Against:",
+    inDefence: "In defence:",
     notVoted: (names: string) => `Not voted yet: ${names}`,
     cannotVote: (names: string) => `Cannot vote: ${names}`,
   },
