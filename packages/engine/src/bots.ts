@@ -3,8 +3,9 @@
  * player knows: the player's own view (viewFor, the view a human gets) and tonight's form (nightForm),
  * together with a seeded random stream of its own. It never reads the game state.
  *
- * The view keeps only today's votes, so suspicion rests on what is public now: roles announced at deaths
- * and by the serum (R1, R2), the exposed boss or doctor (M3, T3a), the pair's checks (T2), today's votes.
+ * Suspicion rests on what is public: roles announced at deaths and by the serum (R1, R2), the exposed
+ * boss or doctor (M3, T3a), the pair's checks (T2), today's votes, and the votes of earlier days read
+ * against the roles revealed since (a red vote on a player who turned out town looks bad).
  */
 import { gameEvents } from "./events.ts";
 import { act, endDay, endNight, startMatch, vote, type Match } from "./match.ts";
@@ -117,6 +118,22 @@ function redsBy(k: Knowledge, s: Seat): number {
     const g = guilt(k, v.target);
     if (g < 0) score += 2;
     else if (g > 0) score -= 2;
+  }
+  return score;
+}
+
+/**
+ * Earlier days' votes by `s`, read against what the viewer now knows of their targets: red on a player
+ * now known town, or blue defending one now known guilty, looks bad (+); the reverse looks good (−).
+ */
+function pastBy(k: Knowledge, s: Seat): number {
+  let score = 0;
+  for (const v of k.view.pastVotes) {
+    if (v.seat !== s) continue;
+    const g = guilt(k, v.target);
+    if (g === 0) continue;
+    const againstTown = g < 0;
+    score += v.color === "red" ? (againstTown ? 2 : -1) : againstTown ? -1 : 2;
   }
   return score;
 }
@@ -354,7 +371,7 @@ export function botVote(v: BotView, rng: RandomStream): Vote | null {
     );
     if (defend !== null && chance(rng, 50)) return { color: "blue", target: defend, early: false };
   }
-  const target = best(others, (s) => 2 * guilt(k, s) + redsOn(k, s) + redsBy(k, s), rng, 4)!;
+  const target = best(others, (s) => 2 * guilt(k, s) + redsOn(k, s) + redsBy(k, s) + pastBy(k, s), rng, 4)!;
   return { color: "red", target, early: false };
 }
 

@@ -23,6 +23,11 @@ export interface VoteView {
   readonly early: boolean;
 }
 
+/** A vote as it stood when its day closed (V4: shown as 1). */
+export interface PastVoteView extends VoteView {
+  readonly day: number;
+}
+
 export interface PrivateResultView {
   readonly phase: Phase;
   readonly check: CheckResult | null;
@@ -49,6 +54,8 @@ export interface GameView {
   readonly submissions: readonly { readonly seat: Seat; readonly slot: Slot; readonly action: NightAction }[];
   /** Today's votes in the thread (V4: each shown as 1; weights never appear). */
   readonly votes: readonly VoteView[];
+  /** Earlier days' votes, each voter's last of that day: everyone saw them in the thread. */
+  readonly pastVotes: readonly PastVoteView[];
   /** The announced results, oldest first (A1, A3). */
   readonly results: readonly (
     | Extract<GameEvent, { readonly type: "nightResults" }>
@@ -70,6 +77,7 @@ interface Draft {
   me: { seat: Seat; role: RoleId; team: Team | null; strikes: number } | null;
   submissions: { seat: Seat; slot: Slot; action: NightAction }[];
   votes: VoteView[];
+  pastVotes: PastVoteView[];
   results: GameView["results"][number][];
   privateResults: PrivateResultView[];
   winner: Winner | null;
@@ -91,6 +99,7 @@ export function viewFor(events: readonly GameEvent[], viewer: Viewer, roles: rea
     me: null,
     submissions: [],
     votes: [],
+    pastVotes: [],
     results: [],
     privateResults: [],
     winner: null,
@@ -110,6 +119,7 @@ export function viewFor(events: readonly GameEvent[], viewer: Viewer, roles: rea
     me: d.me,
     submissions: d.submissions,
     votes: d.votes,
+    pastVotes: d.pastVotes,
     results: d.results,
     privateResults: d.privateResults,
     winner: d.winner,
@@ -182,6 +192,7 @@ function apply(d: Draft, e: GameEvent, viewer: Viewer): void {
       for (const s of e.died) d.alive[s] = false;
       know(d, e.revealed);
       d.cannotVote = d.names.map(() => false);
+      for (const v of d.votes) d.pastVotes.push({ ...v, day: e.phase.number });
       d.votes = [];
       d.phase = { kind: "night", number: e.phase.number + 1 };
       if (e.winner !== null) d.winner = e.winner;

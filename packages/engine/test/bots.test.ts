@@ -20,6 +20,7 @@ import {
   playBotGame,
   rngFromSeed,
   startMatch,
+  type GameView,
   type Match,
   type NightAction,
   type RoleId,
@@ -163,6 +164,49 @@ describe("bot players", () => {
       });
     }
     expect(forms).toBeGreaterThan(100);
+  });
+
+  it("V1: a town bot remembers earlier days' votes: red votes on players since revealed as town make a suspect", () => {
+    // Day 3. Seat 0 is the bot (a citizen). Seats 1 and 2 died revealed as citizens (R1); seat 5 voted red
+    // against both on the days before. Today nobody has voted, and nothing else sets anyone apart.
+    const seats = Array.from({ length: 17 }, (_, seat) => ({
+      seat,
+      name: RANDOM_PLAYER_NAMES[seat]!,
+      alive: seat !== 1 && seat !== 2,
+      role: (seat === 0 || seat === 1 || seat === 2 ? "citizen" : null) as RoleId | null,
+      cannotVote: false,
+    }));
+    const base: GameView = {
+      viewer: { kind: "player", seat: 0 },
+      phase: { kind: "day", number: 3 },
+      seats,
+      me: { seat: 0, role: "citizen", team: null, strikes: 0 },
+      submissions: [],
+      votes: [],
+      pastVotes: [],
+      results: [],
+      privateResults: [],
+      winner: null,
+      seed: null,
+    };
+    const remembered: GameView = {
+      ...base,
+      pastVotes: [
+        { seat: 5, color: "red", target: 1, early: false, day: 1 },
+        { seat: 5, color: "red", target: 2, early: false, day: 2 },
+        { seat: 7, color: "red", target: 5, early: false, day: 2 },
+      ],
+    };
+    const TRIALS = 300;
+    const on5 = (view: GameView): number => {
+      let n = 0;
+      for (let i = 0; i < TRIALS; i++)
+        if (botVote({ view, form: null }, stream(`memory-${i}`, 0))?.target === 5) n++;
+      return n;
+    };
+    // Without the memory seat 5 is one of 14 living others (about 7%); with it, the clear favourite.
+    expect(on5(base)).toBeLessThan(TRIALS * 0.2);
+    expect(on5(remembered)).toBeGreaterThan(TRIALS * 0.6);
   });
 
   it("F1: the same seed gives the same bot game, and another seed another", () => {

@@ -116,6 +116,23 @@ describe("who sees what", () => {
     ]);
   });
 
+  it("V4: each closed day's last votes stay in every view, shown as 1, tagged with their day", () => {
+    const n1 = game(STANDARD).night({ Босс: kill("Мирный1", "Мирный2") }, { rolls: { bossExposed: false } });
+    const m = n1.day("Босс>Мирный3 Доктор+Мирный4 Прокурор>Мирный5").match;
+    const seat = (name: string) => seatOf(m, name);
+    const expected = [
+      { seat: seat("Босс"), color: "red", target: seat("Мирный3"), early: false, day: 1 },
+      { seat: seat("Доктор"), color: "blue", target: seat("Мирный4"), early: false, day: 1 },
+      { seat: seat("Прокурор"), color: "red", target: seat("Мирный5"), early: false, day: 1 },
+    ];
+    for (const v of [viewOf(m, "Мирный3"), viewOf(m, "Босс"), view(m, { kind: "public" })]) {
+      expect([...v.pastVotes].sort((a, b) => a.seat - b.seat)).toEqual(
+        expected.sort((a, b) => a.seat - b.seat),
+      );
+      expect(v.votes).toEqual([]);
+    }
+  });
+
   it("P2: a strike for a missed night action is told to that player only", () => {
     const m = game(STANDARD).night({}, { autoPass: false }).match;
     expect(viewOf(m, "Доктор").me).toMatchObject({ role: "doctor", strikes: 1 });

@@ -315,6 +315,7 @@ export function publicPart(d: GameDetail): unknown {
       phase: v.phase,
       seats: v.seats.map((s) => ({ seat: s.seat, name: s.name, alive: s.alive, cannotVote: s.cannotVote })),
       votes: v.votes,
+      pastVotes: v.pastVotes,
       results: v.results,
       winner: v.winner,
       seed: v.seed,

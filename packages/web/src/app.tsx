@@ -80,7 +80,12 @@ function Header(props: { lang: Lang; setLang: (l: Lang) => void }) {
         {t.appName}
       </Link>
       <nav aria-label={t.nav.lobby}>
-        <Link href="/tools">{t.nav.tools}</Link>
+        <Link href="/tools" aria-label={t.nav.tools}>
+          <span className="nav-long">{t.nav.tools}</span>
+          <span className="nav-short" aria-hidden="true">
+            {t.nav.toolsShort}
+          </span>
+        </Link>
         {user ? (
           <>
             <span className="who" aria-label={user.nick}>

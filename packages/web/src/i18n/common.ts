@@ -5,6 +5,7 @@ export const ru = {
   nav: {
     lobby: "Лобби",
     tools: "Инструменты ведущего",
+    toolsShort: "Инструменты",
     login: "Войти",
     register: "Регистрация",
     logout: "Выйти",
@@ -42,7 +43,14 @@ export const ru = {
 export const en: typeof ru = {
   appName: "Forum Mafia",
   lang: { label: "Language", ru: "Русский", en: "English" },
-  nav: { lobby: "Lobby", tools: "GM tools", login: "Log in", register: "Sign up", logout: "Log out" },
+  nav: {
+    lobby: "Lobby",
+    tools: "GM tools",
+    toolsShort: "Tools",
+    login: "Log in",
+    register: "Sign up",
+    logout: "Log out",
+  },
   loading: "Loading…",
   skipToContent: "Skip to content",
   retry: "Retry",
