@@ -1,26 +1,12 @@
 import { z } from "zod";
+import { ROLE_IDS } from "./roles.ts";
 
 /**
  * Every request body the server accepts, validated at the edge. Objects are strict: an unknown field is
  * refused with a message naming it, so a typo never silently does nothing.
  */
 
-export const ROLE_IDS = [
-  "boss",
-  "troll",
-  "elf",
-  "lawyer",
-  "thug",
-  "maniac",
-  "sheriff",
-  "sergeant",
-  "doctor",
-  "girl",
-  "prosecutor",
-  "shahid",
-  "citizen",
-] as const;
-export type RoleId = (typeof ROLE_IDS)[number];
+export { DEFAULT_DEAL, ROLE_IDS, type RoleId } from "./roles.ts";
 
 export const TARGETED_ACTS = [
   "protect",

@@ -212,3 +212,18 @@ export type FeedItem =
   | { readonly type: "clock"; readonly clock: Clock }
   | { readonly type: "lobby"; readonly signups: readonly Signup[] }
   | { readonly type: "review"; readonly phase: Phase };
+
+/** POST /api/tools/votecount: what `npm run votecount` prints (issue 6). */
+export interface VoteCountResult {
+  readonly votes: readonly {
+    readonly by: string;
+    readonly red?: string;
+    readonly blue?: string;
+    readonly early: boolean;
+    readonly post: number;
+  }[];
+  readonly notVoted: readonly string[];
+  readonly ignored: readonly { readonly post: number; readonly text: string; readonly reason: string }[];
+  /** The BBCode vote-count post, the way Russian GMs write it. */
+  readonly count: string;
+}

@@ -1,5 +1,5 @@
 import { DEFAULT_ROLES } from "@forum-mafia/engine";
-import type { GameDetail, GameLog } from "@forum-mafia/protocol";
+import { DEFAULT_DEAL, type GameDetail, type GameLog } from "@forum-mafia/protocol";
 import { describe, expect, it } from "vitest";
 import { testServer } from "./harness.ts";
 import { detail, expectOk, NICKS, NIGHT_MS, DAY_MS, setUpGame } from "./play.ts";
@@ -10,6 +10,10 @@ import { detail, expectOk, NICKS, NIGHT_MS, DAY_MS, setUpGame } from "./play.ts"
 const seat = (nick: string): number => NICKS.indexOf(nick);
 
 describe("the fields the web app reads", () => {
+  it("S3: the protocol's standard deal, which the GM console offers, is the engine's", () => {
+    expect(DEFAULT_DEAL).toEqual(DEFAULT_ROLES);
+  });
+
   it("A2: a check's result reaches the sheriff and the sergeant as text, and nobody else; the GM alone gets strikes", async () => {
     const t = await testServer();
     try {

@@ -8,6 +8,7 @@ import type {
   NightDraft,
   PostView,
   UserView,
+  VoteCountResult,
 } from "@forum-mafia/protocol";
 import type {
   actionSchema,
@@ -58,7 +59,13 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
     throw new ApiFailure(0, "network", "network error", undefined);
   }
   const text = await res.text();
-  const json: unknown = text ? JSON.parse(text) : {};
+  let json: unknown = {};
+  try {
+    json = text ? JSON.parse(text) : {};
+  } catch {
+    // Not our JSON (a proxy's error page, say): the status says what happened.
+    throw new ApiFailure(res.status, "http", res.statusText, undefined);
+  }
   if (!res.ok) {
     const e = (json as { error?: { code?: string; message?: string; clause?: string } }).error ?? {};
     throw new ApiFailure(res.status, e.code ?? "http", e.message ?? res.statusText, e.clause);
@@ -112,6 +119,14 @@ export const api = {
     replace: (id: string, body: ReplaceBody) => call<unknown>("POST", `${g(id)}/gm/replace`, body),
     hide: (id: string, postId: string, reason: string) =>
       call<unknown>("POST", `${g(id)}/posts/${encodeURIComponent(postId)}/hide`, { reason }),
+  },
+
+  /** The GM tools for games on other forums (issue 6); no login needed. */
+  tools: {
+    voteCount: (body: { players: string; gm?: string; day?: number; silenced: string[]; thread: unknown }) =>
+      call<VoteCountResult>("POST", "/api/tools/votecount", body),
+    results: (replay: unknown, lang: Lang) =>
+      call<{ post: string }>("POST", "/api/tools/results", { replay, lang }),
   },
 
   log: (id: string, lang: Lang) => call<GameLog>("GET", `${g(id)}/log?lang=${lang}`),

@@ -1,5 +1,6 @@
 import type { GameDetail, GameView, NightAction, NightDraft, RoleId } from "@forum-mafia/protocol";
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { DEFAULT_DEAL, ROLE_IDS } from "@forum-mafia/protocol/roles";
 import { api, type RollsBody } from "../api.ts";
 import { errorText, useLang, useT, type Dict } from "../i18n/index.tsx";
 import { useSession } from "../session.tsx";
@@ -183,45 +184,6 @@ export function actionText(action: NightAction, names: readonly string[], t: Dic
 
 // ——— signups and the start ———
 
-/** Every role, in ROLE_IDS order (protocol requests.ts); the record makes the compiler check it is whole. */
-const ROLE_SET: { readonly [R in RoleId]: true } = {
-  boss: true,
-  troll: true,
-  elf: true,
-  lawyer: true,
-  thug: true,
-  maniac: true,
-  sheriff: true,
-  sergeant: true,
-  doctor: true,
-  girl: true,
-  prosecutor: true,
-  shahid: true,
-  citizen: true,
-};
-const ROLE_IDS = Object.keys(ROLE_SET) as RoleId[];
-
-/** The standard table of 17 (RULES.md S1): the hand deal's starting point, in ROLE_IDS terms. */
-const STANDARD: readonly RoleId[] = [
-  "boss",
-  "troll",
-  "elf",
-  "lawyer",
-  "thug",
-  "maniac",
-  "sheriff",
-  "sergeant",
-  "doctor",
-  "girl",
-  "prosecutor",
-  "shahid",
-  "citizen",
-  "citizen",
-  "citizen",
-  "citizen",
-  "citizen",
-];
-
 function SignupPanel(props: { id: string; detail: GameDetail; done: () => void }) {
   const t = useT();
   const d = props.detail;
@@ -232,7 +194,7 @@ function SignupPanel(props: { id: string; detail: GameDetail; done: () => void }
   const random = useRun(props.done);
   const hand = useRun(props.done);
   const [roles, setRoles] = useState<RoleId[]>(() =>
-    Array.from({ length: seats }, (_, i) => STANDARD[i] ?? "citizen"),
+    Array.from({ length: seats }, (_, i) => DEFAULT_DEAL[i] ?? "citizen"),
   );
   const hintId = useId();
   const startHand = (e: FormEvent) => {

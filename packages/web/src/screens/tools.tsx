@@ -1,6 +1,6 @@
-import type { Lang } from "@forum-mafia/protocol";
+import type { Lang, VoteCountResult } from "@forum-mafia/protocol";
 import { useId, useRef, useState, type ChangeEvent, type FormEvent } from "react";
-import { ApiFailure } from "../api.ts";
+import { api } from "../api.ts";
 import { errorText, useLang, useT } from "../i18n/index.tsx";
 import "./gm.css";
 
@@ -21,38 +21,33 @@ export default function Tools() {
   );
 }
 
-/** POST a tool's JSON body; a refusal becomes an ApiFailure, as api.ts does for every other call. */
-async function tool<T>(path: string, body: unknown): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(path, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-  } catch {
-    throw new ApiFailure(0, "network", "network error", undefined);
-  }
-  const text = await res.text();
-  let json: unknown = {};
-  try {
-    json = text ? JSON.parse(text) : {};
-  } catch {
-    throw new ApiFailure(res.status, "http", res.statusText, undefined);
-  }
-  if (!res.ok) {
-    const e = (json as { error?: { code?: string; message?: string; clause?: string } }).error ?? {};
-    throw new ApiFailure(res.status, e.code ?? "http", e.message ?? res.statusText, e.clause);
-  }
-  return json as T;
-}
-
-/** The text of a chosen file (a saved thread or a replay), read in the browser. */
-function readFile(e: ChangeEvent<HTMLInputElement>, then: (text: string, name: string) => void): void {
-  const file = e.target.files?.[0];
-  if (!file) return;
-  void file.text().then((text) => then(text.replace(/^\uFEFF/, ""), file.name));
+/**
+ * A JSON file to upload (a saved thread or a replay), read in the browser into the text box beside it;
+ * `file` names the file read, until the text is edited by hand.
+ */
+function JsonFile(props: {
+  label: string;
+  file: string | null;
+  onRead: (text: string, name: string) => void;
+}) {
+  const t = useT();
+  const read = (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    if (file) void file.text().then((text) => props.onRead(text.replace(/^\uFEFF/, ""), file.name));
+  };
+  return (
+    <>
+      <label className="field">
+        <span>{props.label}</span>
+        <input type="file" accept=".json,application/json" onChange={read} />
+      </label>
+      {props.file && (
+        <p className="muted" role="status">
+          {t.gm.tools.fileRead(props.file)}
+        </p>
+      )}
+    </>
+  );
 }
 
 /** Parse JSON typed in or uploaded; null (with the error shown) when it is not JSON. */
@@ -107,19 +102,6 @@ function CopyBox(props: { label: string; copyLabel: string; text: string }) {
 
 // ——— the vote counter ———
 
-interface CountResult {
-  readonly votes: readonly {
-    readonly by: string;
-    readonly red?: string;
-    readonly blue?: string;
-    readonly early: boolean;
-    readonly post: number;
-  }[];
-  readonly notVoted: readonly string[];
-  readonly ignored: readonly { readonly post: number; readonly text: string; readonly reason: string }[];
-  readonly count: string;
-}
-
 const lines = (text: string): string[] =>
   text
     .split(/\r?\n/)
@@ -138,7 +120,7 @@ function VoteCounter() {
   const [file, setFile] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [result, setResult] = useState<CountResult | null>(null);
+  const [result, setResult] = useState<VoteCountResult | null>(null);
   const hintPlayers = useId();
   const hintThread = useId();
 
@@ -148,13 +130,14 @@ function VoteCounter() {
     const parsed = parseJson(thread);
     if (!parsed.ok) return setError(t.gm.tools.notJson(v.thread));
     setBusy(true);
-    tool<CountResult>("/api/tools/votecount", {
-      players,
-      ...(gm.trim() ? { gm: gm.trim() } : {}),
-      ...(day ? { day: Number(day) } : {}),
-      silenced: lines(silenced),
-      thread: parsed.value,
-    })
+    api.tools
+      .voteCount({
+        players,
+        ...(gm.trim() ? { gm: gm.trim() } : {}),
+        ...(day ? { day: Number(day) } : {}),
+        silenced: lines(silenced),
+        thread: parsed.value,
+      })
       .then(
         (r) => setResult(r),
         (err: unknown) => {
@@ -225,24 +208,14 @@ function VoteCounter() {
             {v.threadHint}
           </small>
         </div>
-        <label className="field">
-          <span>{v.file}</span>
-          <input
-            type="file"
-            accept=".json,application/json"
-            onChange={(e) =>
-              readFile(e, (text, name) => {
-                setThread(text);
-                setFile(name);
-              })
-            }
-          />
-        </label>
-        {file && (
-          <p className="muted" role="status">
-            {t.gm.tools.fileRead(file)}
-          </p>
-        )}
+        <JsonFile
+          label={v.file}
+          file={file}
+          onRead={(text, name) => {
+            setThread(text);
+            setFile(name);
+          }}
+        />
         <button type="submit" className="primary" disabled={busy}>
           {v.submit}
         </button>
@@ -315,7 +288,8 @@ function ResultsWriter() {
     const parsed = parseJson(replay);
     if (!parsed.ok) return setError(t.gm.tools.notJson(w.replay));
     setBusy(true);
-    tool<{ post: string }>("/api/tools/results", { replay: parsed.value, lang: postLang })
+    api.tools
+      .results(parsed.value, postLang)
       .then(
         (r) => setPost(r.post),
         (err: unknown) => {
@@ -331,24 +305,14 @@ function ResultsWriter() {
       <h2>{w.heading}</h2>
       <p className="muted">{w.intro}</p>
       <form onSubmit={submit}>
-        <label className="field">
-          <span>{w.file}</span>
-          <input
-            type="file"
-            accept=".json,application/json"
-            onChange={(e) =>
-              readFile(e, (text, name) => {
-                setReplay(text);
-                setFile(name);
-              })
-            }
-          />
-        </label>
-        {file && (
-          <p className="muted" role="status">
-            {t.gm.tools.fileRead(file)}
-          </p>
-        )}
+        <JsonFile
+          label={w.file}
+          file={file}
+          onRead={(text, name) => {
+            setReplay(text);
+            setFile(name);
+          }}
+        />
         <label className="field">
           <span>{w.replay}</span>
           <textarea
