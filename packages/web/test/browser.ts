@@ -101,9 +101,33 @@ export async function newPage(
   return { context, page, errors };
 }
 
-/** Save a screenshot of the key screens with the test output (test-output/screenshots). */
+/**
+ * Save a screenshot of a key screen with the test output (test-output/screenshots), and check the screen
+ * the way a phone and a keyboard user meet it: nothing wider than the window (360 px on a phone), and
+ * every control named (a label, aria-label or text), so it can be found and used without a mouse.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
   const dir = join(OUTPUT, "screenshots");
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: false });
+  const problems = await page.evaluate(() => {
+    const out: string[] = [];
+    const width = document.documentElement.scrollWidth;
+    if (width > window.innerWidth)
+      out.push(`the page is ${width} px wide in a ${window.innerWidth} px window`);
+    for (const el of document.querySelectorAll("button, input, select, textarea, a[href]")) {
+      const h = el as HTMLElement;
+      if (h.offsetParent === null && h.getAttribute("type") !== "hidden") continue; // not shown
+      const input = el as HTMLInputElement;
+      const named =
+        (h.getAttribute("aria-label") ?? "").trim() !== "" ||
+        h.hasAttribute("aria-labelledby") ||
+        (input.labels !== undefined && input.labels !== null && input.labels.length > 0) ||
+        (h.textContent ?? "").trim() !== "" ||
+        (h.getAttribute("title") ?? "").trim() !== "";
+      if (!named) out.push(`an unnamed ${el.tagName.toLowerCase()}: ${h.outerHTML.slice(0, 120)}`);
+    }
+    return out;
+  });
+  if (problems.length > 0) throw new Error(`${name}: ${problems.join("; ")}`);
 }

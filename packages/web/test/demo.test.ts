@@ -44,6 +44,15 @@ describe.skipIf(missing !== null)("the demo game in Chromium (issue 5)", { timeo
     await page.goto(`${url}/games/${id}/results`);
     await page.getByText("Итоги ночи 1").first().waitFor();
     await screenshot(page, "demo-day-phone");
+    // English is a switch away; the game's own texts (the results) follow it too.
+    await page.getByLabel("Язык").selectOption("en");
+    await page.getByText("Night 1 results").first().waitFor();
+    await page.getByRole("tab", { name: "Players" }).click();
+    await page
+      .getByRole("button", { name: /^Vote red for / })
+      .first()
+      .waitFor();
+    await screenshot(page, "demo-players-en-phone");
     expect(errors).toEqual([]);
   });
 });

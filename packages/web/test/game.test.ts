@@ -218,7 +218,10 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
   it("counts a vote cast with the button and a vote written as a coloured post, and hangs at the day's close", async () => {
     const citizen = page(CITIZEN);
     await citizen.goto(`${url}/games/${gameId}/players`);
-    await citizen.getByRole("button", { name: `Голосовать красным за ${HANGED}` }).click();
+    // By keyboard alone: the vote button takes focus and Enter casts the vote.
+    await citizen.getByRole("button", { name: `Голосовать красным за ${HANGED}` }).focus();
+    await citizen.keyboard.press("Enter");
+    await citizen.getByText(`Голос за ${HANGED} отправлен.`).waitFor();
     // The vote shows in the thread as a coloured post, and in the live count.
     await citizen.goto(`${url}/games/${gameId}`);
     await citizen
