@@ -123,17 +123,18 @@ function redsBy(k: Knowledge, s: Seat): number {
 }
 
 /**
- * Earlier days' votes by `s`, read against what the viewer now knows of their targets: red on a player
- * now known town, or blue defending one now known guilty, looks bad (+); the reverse looks good (−).
+ * Earlier days' votes, read against what the viewer now knows of their targets, scored per voter: red on
+ * a player now known town, or blue defending one now known guilty, looks bad (+); the reverse looks good
+ * (−). One pass over the votes, so a bot's vote costs the same on day 1 and day 6.
  */
-function pastBy(k: Knowledge, s: Seat): number {
-  let score = 0;
+function pastScores(k: Knowledge): Map<Seat, number> {
+  const score = new Map<Seat, number>();
   for (const v of k.view.pastVotes) {
-    if (v.seat !== s) continue;
     const g = guilt(k, v.target);
     if (g === 0) continue;
     const againstTown = g < 0;
-    score += v.color === "red" ? (againstTown ? 2 : -1) : againstTown ? -1 : 2;
+    const d = v.color === "red" ? (againstTown ? 2 : -1) : againstTown ? -1 : 2;
+    score.set(v.seat, (score.get(v.seat) ?? 0) + d);
   }
   return score;
 }
@@ -371,7 +372,13 @@ export function botVote(v: BotView, rng: RandomStream): Vote | null {
     );
     if (defend !== null && chance(rng, 50)) return { color: "blue", target: defend, early: false };
   }
-  const target = best(others, (s) => 2 * guilt(k, s) + redsOn(k, s) + redsBy(k, s) + pastBy(k, s), rng, 4)!;
+  const past = pastScores(k);
+  const target = best(
+    others,
+    (s) => 2 * guilt(k, s) + redsOn(k, s) + redsBy(k, s) + (past.get(s) ?? 0),
+    rng,
+    4,
+  )!;
   return { color: "red", target, early: false };
 }
 
