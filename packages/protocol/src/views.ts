@@ -199,8 +199,9 @@ export interface NightDraft {
   readonly councilQuestion: string | null;
   readonly councilAnswer: "yes" | "no" | "rejected" | null;
   readonly fixedRolls: Readonly<Record<string, boolean>>;
-  /** Why the draft cannot be published yet, if it cannot. */
+  /** Why the draft cannot be published yet, if it cannot (the engine's refusal: its message and code). */
   readonly blocked: string | null;
+  readonly blockedCode: string | null;
 }
 
 /** One item of a viewer's live stream; its id is its position in that viewer's own stream. */

@@ -6,6 +6,7 @@ import {
   privateResults,
   type Lang,
   type NightOutcome,
+  type Rejection,
 } from "@forum-mafia/engine";
 import type { NightDraft } from "@forum-mafia/protocol";
 import type { Room } from "./room.ts";
@@ -13,13 +14,13 @@ import type { Room } from "./room.ts";
 /** The night as it would resolve now, with the GM's answers and fixed rolls; or why it cannot yet. */
 function resolveDraft(
   room: Room,
-): { outcome: NightOutcome; players: Parameters<typeof explainNight>[1] } | string {
+): { outcome: NightOutcome; players: Parameters<typeof explainNight>[1] } | Rejection {
   const m = room.match!;
   const r = endNight(m, {
     rolls: room.fixedRolls,
     council: room.council ?? (room.settings.mode === "automatic" ? "rejected" : null),
   });
-  if (isRejection(r)) return r.message;
+  if (isRejection(r)) return r;
   const last = r.outcomes[r.outcomes.length - 1]!;
   return { outcome: last.outcome as NightOutcome, players: last.players };
 }
@@ -27,7 +28,7 @@ function resolveDraft(
 /** M2c: why the night cannot be published yet (an unanswered council question), or null. */
 export function checkDraft(room: Room): string | null {
   const d = resolveDraft(room);
-  return typeof d === "string" ? d : null;
+  return isRejection(d) ? d.message : null;
 }
 
 /** The council questions sent tonight (the mafia's slots and a thug boss's own slot). */
@@ -53,8 +54,15 @@ export function nightDraft(room: Room, lang: Lang): NightDraft {
     councilAnswer: room.council,
     fixedRolls: room.fixedRolls,
   };
-  if (typeof d === "string")
-    return { ...base, publicLines: [], privateLines: [], explanation: [], blocked: d };
+  if (isRejection(d))
+    return {
+      ...base,
+      publicLines: [],
+      privateLines: [],
+      explanation: [],
+      blocked: d.message,
+      blockedCode: d.code,
+    };
   const names = d.players;
   const pub = nightAnnouncement(d.outcome, names, lang);
   return {
@@ -65,5 +73,6 @@ export function nightDraft(room: Room, lang: Lang): NightDraft {
     ),
     explanation: explainNight(d.outcome, names, lang),
     blocked: null,
+    blockedCode: null,
   };
 }

@@ -2,6 +2,7 @@ import type { GameDetail, GameView, NightAction, NightDraft, RoleId } from "@for
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { DEFAULT_DEAL, ROLE_IDS } from "@forum-mafia/protocol/roles";
 import { api, type RollsBody } from "../api.ts";
+import { ERROR_TEXTS } from "../i18n/errors.ts";
 import { errorText, useLang, useT, type Dict } from "../i18n/index.tsx";
 import { useSession } from "../session.tsx";
 import { formatLeft, formatMoment, phaseName } from "../time.ts";
@@ -657,6 +658,7 @@ function Reopen(props: { id: string; done: () => void }) {
 
 function Publish(props: { id: string; draft: NightDraft; done: () => void; onPublished: () => void }) {
   const t = useT();
+  const { lang } = useLang();
   const r = useRun(props.done);
   const why = useId();
   const blocked = props.draft.blocked;
@@ -664,7 +666,9 @@ function Publish(props: { id: string; draft: NightDraft; done: () => void; onPub
     <div className="sub">
       {blocked && (
         <p id={why} className="notice">
-          {t.gm.review.blocked(blocked)}
+          {t.gm.review.blocked(
+            (props.draft.blockedCode && ERROR_TEXTS[props.draft.blockedCode]?.[lang]) || blocked,
+          )}
         </p>
       )}
       <button
