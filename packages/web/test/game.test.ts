@@ -276,6 +276,11 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
         .first()
         .waitFor();
     }
+    // V4: the closed day's votes stay readable in the players tab, each shown as 1.
+    const boss = page(BOSS);
+    await boss.goto(`${url}/games/${gameId}/players`);
+    await boss.getByText("Голоса прошлых дней").click();
+    await boss.getByText(new RegExp(`против ${HANGED} \\(\\d+\\): .*${CITIZEN}`)).waitFor();
     const day = (await gmDetail()).announcements.at(-1)!;
     expect(day.lines[0]).toBe("Итоги дня 1");
     expect(day.lines.join(" ")).toContain(HANGED);

@@ -90,6 +90,11 @@ export const ru = {
     voted: (nick: string) => `Голос за ${nick} отправлен.`,
     count: (alive: number, all: number) => `Живых: ${alive} из ${all}`,
   },
+  voteHistory: {
+    title: "Голоса прошлых дней",
+    red: "против",
+    blue: "в защиту",
+  },
   voteCount: {
     title: "Голосование",
     none: "Голосования сейчас нет.",
@@ -201,6 +206,11 @@ export const en: typeof ru = {
     earlyHint: "An early vote cannot be changed; the day ends when more than half vote early.",
     voted: (nick: string) => `Vote for ${nick} sent.`,
     count: (alive: number, all: number) => `Alive: ${alive} of ${all}`,
+  },
+  voteHistory: {
+    title: "Earlier days' votes",
+    red: "against",
+    blue: "in defence",
   },
   voteCount: {
     title: "Vote count",

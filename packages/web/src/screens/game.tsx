@@ -10,6 +10,7 @@ import { Results } from "./game/results.tsx";
 import { Signups } from "./game/signups.tsx";
 import { Thread } from "./game/thread.tsx";
 import { VoteCount } from "./game/vote-count.tsx";
+import { VoteHistory } from "./game/vote-history.tsx";
 import "./game.css";
 
 // The GM's console and the published log are big and seldom opened: they load on demand.
@@ -153,6 +154,7 @@ function Tabs(props: { id: string; tab: string | null; game: GameData; wide: boo
           <aside className="game-side" aria-label={t.game.tabs.players}>
             <VoteCount game={props.game} />
             <Players id={props.id} game={props.game} />
+            <VoteHistory game={props.game} />
           </aside>
         </div>
       ) : (
@@ -164,6 +166,7 @@ function Tabs(props: { id: string; tab: string | null; game: GameData; wide: boo
         <>
           <Players id={props.id} game={props.game} />
           <VoteCount game={props.game} />
+          <VoteHistory game={props.game} />
         </>
       );
       break;
