@@ -86,13 +86,16 @@ export function useGame(id: string, lang: Lang): GameData {
         const d = await api.game(id, langRef.current);
         if (stopped) return;
         setDetail(d);
-        if (d.summary.status !== "signup")
-          for (let after = 0; ; after += PAGE) {
-            const page = await api.posts(id, after, PAGE);
-            if (stopped) return;
-            upsert(page.posts);
-            if (after + PAGE >= page.total) break;
-          }
+        // The thread after the detail, so it holds every post up to the detail's stream position: the
+        // first page tells how many there are, and the rest come at once, put back in order.
+        if (d.summary.status !== "signup") {
+          const first = await api.posts(id, 0, PAGE);
+          const rest: Promise<{ posts: PostView[] }>[] = [];
+          for (let after = PAGE; after < first.total; after += PAGE) rest.push(api.posts(id, after, PAGE));
+          const pages = await Promise.all(rest);
+          if (stopped) return;
+          upsert([...first.posts, ...pages.flatMap((p) => p.posts)]);
+        }
         source = new EventSource(api.streamUrl(id, d.streamAt, langRef.current));
         source.onopen = () => setLive(true);
         source.onerror = () => setLive(false);
