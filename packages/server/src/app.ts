@@ -188,7 +188,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split("?")[0]!;
     // The app's own routes (/games/…, /login) are pages of the single-page app: its index answers them.
-    if (webRoot && req.method === "GET" && !path.startsWith("/api/") && path !== "/api")
+    // A missing file (a name with an extension, e.g. an old build's /assets/x.js) stays a 404.
+    const page = !path.startsWith("/api/") && path !== "/api" && !/\.[a-z0-9]+$/i.test(path);
+    if (webRoot && req.method === "GET" && page)
       return reply.header("content-security-policy", WEB_CSP).type("text/html").sendFile("index.html");
     return reply
       .status(404)

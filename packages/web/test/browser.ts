@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 import { testServer, type TestServer } from "../../server/test/harness.ts";
 
 /**
@@ -130,4 +131,37 @@ export async function screenshot(page: Page, name: string): Promise<void> {
     return out;
   });
   if (problems.length > 0) throw new Error(`${name}: ${problems.join("; ")}`);
+}
+
+export interface BrowserApp {
+  browser: Browser;
+  t: TestServer;
+  url: string;
+  dist: string;
+}
+
+/** Inside a describe: build and serve the app and start chromium before its tests, stop both after. */
+export function browserApp(): BrowserApp {
+  const app = {} as BrowserApp;
+  beforeAll(async () => {
+    app.dist = buildWeb();
+    const served = await appServer(app.dist);
+    app.t = served.t;
+    app.url = served.url;
+    app.browser = await launch();
+  }, 120_000);
+  afterAll(async () => {
+    await app.browser?.close();
+    await app.t?.close();
+  });
+  return app;
+}
+
+/** Register through the app's form; the page is then logged in. */
+export async function registerInApp(page: Page, url: string, nick: string): Promise<void> {
+  await page.goto(`${url}/register`);
+  await page.getByLabel("Ник").fill(nick);
+  await page.getByLabel("Пароль").fill("correct horse battery");
+  await page.getByRole("button", { name: "Зарегистрироваться" }).click();
+  await page.getByRole("button", { name: "Выйти" }).waitFor();
 }

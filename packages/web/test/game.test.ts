@@ -1,19 +1,17 @@
 import { DEFAULT_ROLES, type RoleId } from "@forum-mafia/engine";
 import type { GameDetail } from "@forum-mafia/protocol";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { Client } from "../../server/test/client.ts";
-import type { TestServer } from "../../server/test/harness.ts";
 import { detail, expectOk, NICKS, NIGHT_MS, DAY_MS } from "../../server/test/play.ts";
 import {
-  appServer,
+  browserApp,
   browserMissing,
-  buildWeb,
   DESKTOP,
   initialJs,
-  launch,
   newPage,
   PHONE,
+  registerInApp,
   screenshot,
 } from "./browser.ts";
 
@@ -40,63 +38,42 @@ const VICTIM = NICKS.find((n) => roleOf(n) === "citizen" && n !== CITIZEN)!; // 
 const HANGED = NICKS.find((n) => roleOf(n) === "citizen" && n !== CITIZEN && n !== VICTIM)!;
 
 describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 }, () => {
-  let browser: Browser;
-  let t: TestServer;
-  let url: string;
-  let dist: string;
+  const app = browserApp();
   const pages = new Map<string, { page: Page; errors: string[] }>();
   const api = new Map<string, Client>();
   let gameId = "";
-
-  beforeAll(async () => {
-    dist = buildWeb();
-    ({ t, url } = await appServer(dist));
-    browser = await launch();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
 
   const page = (nick: string): Page => pages.get(nick)!.page;
   const asGm = () => page("GM");
   const gmDetail = async (): Promise<GameDetail> => detail(api.get("GM")!, gameId);
 
-  async function register(page: Page, nick: string): Promise<void> {
-    await page.goto(`${url}/register`);
-    await page.getByLabel("Ник").fill(nick);
-    await page.getByLabel("Пароль").fill("correct horse battery");
-    await page.getByRole("button", { name: "Зарегистрироваться" }).click();
-    await page.getByRole("button", { name: "Выйти" }).waitFor();
-  }
-
   it("keeps the first load's JavaScript under the 200 KB gzip budget", () => {
-    const js = initialJs(dist);
+    const js = initialJs(app.dist);
     console.log(`initial JS: ${js.files.join(", ")}: ${(js.gzipBytes / 1024).toFixed(1)} KB gzipped`);
     expect(js.files.length).toBeGreaterThan(0);
     expect(js.gzipBytes).toBeLessThanOrEqual(200 * 1024);
   });
 
   it("lets a GM create a game from the app and players sign up from the lobby", async () => {
-    const gm = await newPage(browser, DESKTOP);
+    const gm = await newPage(app.browser, DESKTOP);
     pages.set("GM", gm);
-    await register(gm.page, "Ведущий");
+    await registerInApp(gm.page, app.url, "Ведущий");
     // The GM's API client shares the account, for the checks below.
-    const gmApi = new Client(() => t.server.app, "Ведущий");
+    const gmApi = new Client(() => app.t.server.app, "Ведущий");
     expectOk(await gmApi.req("POST", "/api/login", { nick: "Ведущий", password: "correct horse battery" }));
     api.set("GM", gmApi);
 
-    await gm.page.goto(`${url}/new`);
+    await gm.page.goto(`${app.url}/new`);
     await gm.page.getByLabel("Название").fill("Партия в браузере");
     await gm.page.getByRole("button", { name: "Создать игру" }).click();
     await gm.page.waitForURL(/\/games\/[^/]+/);
     gameId = gm.page.url().split("/games/")[1]!.split("/")[0]!;
 
     for (const nick of [BOSS, SERGEANT, CITIZEN]) {
-      const p = await newPage(browser, PHONE);
+      const p = await newPage(app.browser, PHONE);
       pages.set(nick, p);
-      await register(p.page, nick);
-      await p.page.goto(url);
+      await registerInApp(p.page, app.url, nick);
+      await p.page.goto(app.url);
       await p.page
         .getByRole("button", { name: /Записаться/ })
         .first()
@@ -105,16 +82,16 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
         .getByText(/Выписаться/)
         .first()
         .waitFor();
-      const c = new Client(() => t.server.app, nick);
+      const c = new Client(() => app.t.server.app, nick);
       expectOk(await c.req("POST", "/api/login", { nick, password: "correct horse battery" }));
       api.set(nick, c);
     }
     await screenshot(page(BOSS), "lobby-phone");
-    await gm.page.goto(url);
+    await gm.page.goto(app.url);
     await gm.page.getByText("Партия в браузере").first().waitFor();
     await screenshot(gm.page, "lobby-desktop");
     for (const nick of NICKS.slice(3)) {
-      const c = new Client(() => t.server.app, nick);
+      const c = new Client(() => app.t.server.app, nick);
       expectOk(await c.register());
       expectOk(await c.post(`/api/games/${gameId}/signup`));
       api.set(nick, c);
@@ -127,7 +104,7 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
   });
 
   it("shows each player only their own role card and their own chats", async () => {
-    for (const nick of [BOSS, SERGEANT, CITIZEN]) await page(nick).goto(`${url}/games/${gameId}/role`);
+    for (const nick of [BOSS, SERGEANT, CITIZEN]) await page(nick).goto(`${app.url}/games/${gameId}/role`);
     await page(BOSS).getByRole("heading", { name: "Босс мафии" }).waitFor();
     await page(SERGEANT).getByRole("heading", { name: "Сержант" }).waitFor();
     await page(CITIZEN).getByRole("heading", { name: "Мирный житель" }).waitFor();
@@ -138,10 +115,10 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
     expect(citizenText).not.toContain("Сержант");
 
     // The mafia chat is visible to the mafia, not to a citizen.
-    await page(BOSS).goto(`${url}/games/${gameId}/chats`);
+    await page(BOSS).goto(`${app.url}/games/${gameId}/chats`);
     await page(BOSS).getByText("Чат мафии").first().waitFor();
     await screenshot(page(BOSS), "chats-phone");
-    await page(CITIZEN).goto(`${url}/games/${gameId}/chats`);
+    await page(CITIZEN).goto(`${app.url}/games/${gameId}/chats`);
     await page(CITIZEN).getByText("Личка с ведущим").first().waitFor();
     expect(await page(CITIZEN).getByText("Чат мафии").count()).toBe(0);
     const res = await page(CITIZEN).evaluate(
@@ -153,7 +130,7 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
 
   it("takes night actions through the form", async () => {
     const boss = page(BOSS);
-    await boss.goto(`${url}/games/${gameId}/role`);
+    await boss.goto(`${app.url}/games/${gameId}/role`);
     await boss.getByRole("radio", { name: /Ход мафии/ }).check();
     await boss.getByRole("checkbox", { name: new RegExp(`Убить.*${VICTIM}|${VICTIM}.*убить`, "i") }).check();
     await boss.getByRole("button", { name: "Отправить ход" }).click();
@@ -161,7 +138,7 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
     await screenshot(boss, "night-form-phone");
 
     const sergeant = page(SERGEANT);
-    await sergeant.goto(`${url}/games/${gameId}/role`);
+    await sergeant.goto(`${app.url}/games/${gameId}/role`);
     await sergeant.getByRole("radio", { name: /Проверить/ }).check();
     await sergeant.getByRole("radio", { name: BOSS, exact: true }).check();
     await sergeant.getByRole("button", { name: "Отправить ход" }).click();
@@ -188,9 +165,9 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
   });
 
   it("lets the GM review and publish the night from the console; the results reach the right people", async () => {
-    await t.clock.advance(NIGHT_MS);
+    await app.t.clock.advance(NIGHT_MS);
     const gm = asGm();
-    await gm.goto(`${url}/games/${gameId}/gm`);
+    await gm.goto(`${app.url}/games/${gameId}/gm`);
     await gm.getByRole("button", { name: "Опубликовать итоги" }).waitFor();
     await screenshot(gm, "gm-console-desktop");
     await gm.setViewportSize(PHONE);
@@ -201,7 +178,7 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
 
     for (const nick of [BOSS, SERGEANT, CITIZEN]) {
       const p = page(nick);
-      await p.goto(`${url}/games/${gameId}/results`);
+      await p.goto(`${app.url}/games/${gameId}/results`);
       await p.getByText("Итоги ночи 1").first().waitFor();
       await p
         .getByText(new RegExp(`Погиб игрок ${VICTIM}`))
@@ -217,13 +194,13 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
 
   it("counts a vote cast with the button and a vote written as a coloured post, and hangs at the day's close", async () => {
     const citizen = page(CITIZEN);
-    await citizen.goto(`${url}/games/${gameId}/players`);
+    await citizen.goto(`${app.url}/games/${gameId}/players`);
     // By keyboard alone: the vote button takes focus and Enter casts the vote.
     await citizen.getByRole("button", { name: `Голосовать красным за ${HANGED}` }).focus();
     await citizen.keyboard.press("Enter");
     await citizen.getByText(`Голос за ${HANGED} отправлен.`).waitFor();
     // The vote shows in the thread as a coloured post, and in the live count.
-    await citizen.goto(`${url}/games/${gameId}`);
+    await citizen.goto(`${app.url}/games/${gameId}`);
     await citizen
       .locator("article")
       .filter({ hasText: HANGED })
@@ -232,7 +209,7 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
       .waitFor();
 
     const sergeant = page(SERGEANT);
-    await sergeant.goto(`${url}/games/${gameId}`);
+    await sergeant.goto(`${app.url}/games/${gameId}`);
     await sergeant.getByLabel("Сообщение в тему").fill(`Я за [color=red]${HANGED}[/color], он молчит.`);
     await sergeant.getByRole("button", { name: "Отправить" }).click();
     await screenshot(sergeant, "thread-phone");
@@ -255,21 +232,21 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
       );
     }
     const players = page(BOSS);
-    await players.goto(`${url}/games/${gameId}/players`);
+    await players.goto(`${app.url}/games/${gameId}/players`);
     await players
       .getByText(new RegExp(`${HANGED} \\(\\d+\\)`))
       .first()
       .waitFor();
     await screenshot(players, "players-phone");
     const desk = asGm();
-    await desk.goto(`${url}/games/${gameId}`);
+    await desk.goto(`${app.url}/games/${gameId}`);
     await desk.locator("article").first().waitFor();
     await screenshot(desk, "thread-desktop");
 
-    await t.clock.advance(DAY_MS);
+    await app.t.clock.advance(DAY_MS);
     for (const nick of [BOSS, SERGEANT, CITIZEN]) {
       const p = page(nick);
-      await p.goto(`${url}/games/${gameId}/results`);
+      await p.goto(`${app.url}/games/${gameId}/results`);
       await p.getByText("Итоги дня 1").first().waitFor();
       await p
         .getByText(new RegExp(`${HANGED}`))
@@ -278,7 +255,7 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
     }
     // V4: the closed day's votes stay readable in the players tab, each shown as 1.
     const boss = page(BOSS);
-    await boss.goto(`${url}/games/${gameId}/players`);
+    await boss.goto(`${app.url}/games/${gameId}/players`);
     await boss.getByText("Голоса прошлых дней").click();
     await boss.getByText(new RegExp(`против ${HANGED} \\(\\d+\\): .*${CITIZEN}`)).waitFor();
     const day = (await gmDetail()).announcements.at(-1)!;
@@ -298,12 +275,12 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
             reason: "проверка лога",
           }),
         );
-    await t.clock.advance(NIGHT_MS);
+    await app.t.clock.advance(NIGHT_MS);
     expectOk(await gmApi.post(`/api/games/${gameId}/gm/publish`));
     expect((await gmDetail()).summary.status).toBe("ended");
 
     const citizen = page(CITIZEN);
-    await citizen.goto(`${url}/games/${gameId}/log`);
+    await citizen.goto(`${app.url}/games/${gameId}/log`);
     await citizen.getByText("✓ совпадает").waitFor();
     // The timeline names the night's actions with their authors' roles, now that everything is public.
     await citizen

@@ -1,9 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestServer } from "../../server/test/harness.ts";
-import { appServer, browserMissing, buildWeb, launch, newPage, PHONE, ROOT, screenshot } from "./browser.ts";
+import { describe, expect, it } from "vitest";
+import { browserApp, browserMissing, newPage, PHONE, ROOT, screenshot } from "./browser.ts";
 
 /** Issue 6, "In the app": a GM of a game on another forum pastes the thread and gets the count post. */
 
@@ -21,22 +19,11 @@ const THREAD = [
 ];
 
 describe.skipIf(missing !== null)("the GM tools page in Chromium (issue 6)", { timeout: 120_000 }, () => {
-  let browser: Browser;
-  let t: TestServer;
-  let url: string;
-
-  beforeAll(async () => {
-    ({ t, url } = await appServer(buildWeb()));
-    browser = await launch();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  const app = browserApp();
 
   it("V2, V4: counts a pasted thread without an account, and writes a replay's results post", async () => {
-    const { page, errors } = await newPage(browser, PHONE);
-    await page.goto(`${url}/tools`);
+    const { page, errors } = await newPage(app.browser, PHONE);
+    await page.goto(`${app.url}/tools`);
     await page.getByLabel("Список игроков").fill("Вася\nПетя\nКоля\nМаша");
     await page.getByLabel("Тема (JSON)").fill(JSON.stringify(THREAD));
     await page.getByRole("button", { name: "Посчитать голоса" }).click();
