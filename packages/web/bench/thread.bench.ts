@@ -44,19 +44,23 @@ async function scrollThrough(page: Page, step: number): Promise<Scroll> {
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     const deltas: number[] = [];
     let last = performance.now();
-    for (let guard = 0; guard < 20_000; guard++) {
+    // Until the window stops moving for 30 frames (the end), or 60 s at most.
+    const started = performance.now();
+    // A frame that never comes (a throttled page) counts as 100 ms instead of hanging the run.
+    let still = 0;
+    while (still < 30 && performance.now() - started < 60_000) {
       const before = window.scrollY;
       window.scrollBy(0, step);
-      await new Promise((r) => requestAnimationFrame(r));
+      await Promise.race([
+        new Promise((r) => requestAnimationFrame(r)),
+        new Promise((r) => setTimeout(r, 100)),
+      ]);
       const now = performance.now();
       deltas.push(now - last);
       last = now;
-      if (
-        window.scrollY === before &&
-        window.scrollY + innerHeight >= document.documentElement.scrollHeight - 2
-      )
-        break;
+      still = window.scrollY === before ? still + 1 : 0;
     }
+    deltas.splice(deltas.length - still); // the frames spent at the end, not scrolling
     // No named functions in here: tsx would wrap them in a helper the page does not have.
     const s = [...deltas].sort((a, b) => a - b);
     return {
