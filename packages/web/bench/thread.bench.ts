@@ -14,7 +14,7 @@ import { appServer, browserMissing, buildWeb, DESKTOP, initialJs, launch, PHONE 
  */
 
 const POSTS = Number(process.env.POSTS ?? 2000);
-const RUNS = Number(process.env.RUNS ?? 5);
+const RUNS = Number(process.env.RUNS ?? 3);
 
 const missing = browserMissing();
 if (missing) {
