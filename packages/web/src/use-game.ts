@@ -99,7 +99,6 @@ export function useGame(id: string, lang: Lang): GameData {
         source = new EventSource(api.streamUrl(id, d.streamAt, langRef.current));
         source.onopen = () => setLive(true);
         source.onerror = () => setLive(false);
-        let pending = false;
         source.onmessage = (ev: MessageEvent<string>) => {
           const item = JSON.parse(ev.data) as FeedItem;
           if (item.type === "post") upsert([item.post]);
@@ -107,14 +106,9 @@ export function useGame(id: string, lang: Lang): GameData {
             setPosts((old) =>
               old.map((p) => (p.id === item.id ? { ...p, html: "", hidden: { reason: item.reason } } : p)),
             );
-          // Everything else changes the detail; a burst of items costs one refetch.
-          if (item.type !== "post" && item.type !== "postHidden" && !pending) {
-            pending = true;
-            queueMicrotask(() => {
-              pending = false;
-              refresh();
-            });
-          } else if (item.type === "post" && item.post.vote) refresh();
+          // Everything else changes the detail (a post's vote comes as its own voteCast item right after
+          // it); refresh keeps one fetch in flight, so a burst of items costs at most two.
+          else refresh();
         };
         // The viewer's seat changed hands (P4) or the stream cannot resume: start again.
         source.addEventListener("reset", () => setEpoch((e) => e + 1));
