@@ -190,6 +190,22 @@ export function voteCountSections(ballots: DayBallots, state: GameState, lang: L
   };
 }
 
+/**
+ * The vote count's wording and name order, for a counter outside the engine (the votecount command and
+ * the GM tools count votes in another forum's thread), so their post reads as the server's does.
+ */
+export function voteCountWords(lang: Lang) {
+  return {
+    voteCountTitle: TEXTS.voteCountTitle[lang],
+    against: TEXTS.against[lang],
+    inDefence: TEXTS.inDefence[lang],
+    votesFor: TEXTS.votesFor[lang],
+    lostVote: TEXTS.lostVote[lang],
+    notVoted: TEXTS.notVoted[lang],
+    compareNames,
+  };
+}
+
 /** P4: "Замена игрока: Вася → Петя." */
 export function replacementLine(oldName: string, newName: string, lang: Lang): string {
   return TEXTS.replacement[lang](oldName, newName);

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { compareNames, TEXTS } from "@forum-mafia/engine";
+import { voteCountWords } from "@forum-mafia/engine";
 import { runVoteCount } from "@forum-mafia/forum";
 
 const USAGE = "usage: votecount --players PLAYERS.txt [--gm NAME] [--day N] [--silenced NAME]... THREAD.json";
@@ -38,15 +38,7 @@ function main(argv: readonly string[]): string {
         thread: parseJson(readText(positionals[0]!), positionals[0]!),
         threadName: positionals[0]!,
       },
-      {
-        voteCountTitle: TEXTS.voteCountTitle.ru,
-        against: TEXTS.against.ru,
-        inDefence: TEXTS.inDefence.ru,
-        votesFor: TEXTS.votesFor.ru,
-        lostVote: TEXTS.lostVote.ru,
-        notVoted: TEXTS.notVoted.ru,
-        compareNames,
-      },
+      voteCountWords("ru"),
     ),
     null,
     2,

@@ -1,4 +1,4 @@
-import { compareNames, TEXTS } from "@forum-mafia/engine";
+import { voteCountWords } from "@forum-mafia/engine";
 import { describe, expect, it } from "vitest";
 import {
   countVotes,
@@ -16,15 +16,7 @@ const ROSTER = parseRoster(
   ["Вася", "Петя | Петруччо", "Zybr", "Маша", "Коля", "Оля", "Оля К", "Андрей", "Хомяк", "Хорёк"].join("\n"),
 );
 
-const RU = {
-  voteCountTitle: TEXTS.voteCountTitle.ru,
-  against: TEXTS.against.ru,
-  inDefence: TEXTS.inDefence.ru,
-  votesFor: TEXTS.votesFor.ru,
-  lostVote: TEXTS.lostVote.ru,
-  notVoted: TEXTS.notVoted.ru,
-  compareNames,
-};
+const RU = voteCountWords("ru");
 
 const post = (author: string, body: string): ThreadPost => ({ author, time: "2026-05-01T10:00:00Z", body });
 

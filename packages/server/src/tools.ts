@@ -1,4 +1,4 @@
-import { compareNames, ReplayError, replayMatch, resultsPost, TEXTS } from "@forum-mafia/engine";
+import { ReplayError, replayMatch, resultsPost, voteCountWords } from "@forum-mafia/engine";
 import { runVoteCount } from "@forum-mafia/forum";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
@@ -85,15 +85,7 @@ export function registerTools(app: FastifyInstance, deps: ToolsDeps): void {
             thread: b.thread,
             threadName: "thread",
           },
-          {
-            voteCountTitle: TEXTS.voteCountTitle.ru,
-            against: TEXTS.against.ru,
-            inDefence: TEXTS.inDefence.ru,
-            votesFor: TEXTS.votesFor.ru,
-            lostVote: TEXTS.lostVote.ru,
-            notVoted: TEXTS.notVoted.ru,
-            compareNames,
-          },
+          voteCountWords("ru"),
         );
       } catch (e) {
         // The counter's refusals are its input's faults; each message names the line, post or player.
