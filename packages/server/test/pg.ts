@@ -16,8 +16,12 @@ async function reachable(): Promise<boolean> {
 }
 
 export const pgAvailable = await reachable();
-if (!pgAvailable)
+if (!pgAvailable) {
+  // CI's machine runs PostgreSQL: there a missing server is a failure, never a quiet skip.
+  if (process.env.CI)
+    throw new Error(`PostgreSQL is not reachable at ${PG_URL} (CI=true: the PostgreSQL tests must run)`);
   console.warn(`PostgreSQL is not reachable at ${PG_URL}: the PostgreSQL store tests are skipped`);
+}
 
 /** A fresh schema for one test; `drop` removes it. */
 export async function pgSchema(): Promise<{ open: () => Promise<PgStore>; drop: () => Promise<void> }> {
