@@ -27,19 +27,35 @@ export type TargetedAct = (typeof TARGETED_ACTS)[number];
 export const HEAL_FROM_ROLES = ["mafia", "maniac", "sheriff"] as const;
 
 const seat = z.number().int().min(0).max(63);
-const text = (max: number) => z.string().trim().min(1).max(max);
+
+/**
+ * U+0000, or half of a UTF-16 surrogate pair without its other half: neither is text, PostgreSQL refuses
+ * both (22P05, 22P02), and SQLite would store them. Every string the server accepts is checked here, at the
+ * edge, so both stores hold the same texts and a hostile one is a 400 naming its field, never a store error.
+ */
+const NOT_TEXT = /\u0000|\p{Cs}/u;
+export const isStorableText = (s: string): boolean => !NOT_TEXT.test(s);
+const STORABLE = {
+  message: "contains U+0000 or an unpaired UTF-16 surrogate, which is not text",
+  abort: true,
+} as const;
+
+/** Any string the API accepts: `min` to `max` UTF-16 units, and text (see isStorableText). */
+export const str = (max: number, min = 0) => z.string().min(min).max(max).refine(isStorableText, STORABLE);
+/** A text someone writes: trimmed, not empty, at most `max` UTF-16 units, and text. */
+export const text = (max: number) => z.string().trim().min(1).max(max).refine(isStorableText, STORABLE);
 
 export const credentialsSchema = z.strictObject({
-  nick: z.string().max(64),
-  password: z.string().min(8).max(256),
+  nick: str(64),
+  password: str(256, 8),
 });
 export const registerSchema = z.strictObject({
-  nick: z.string().max(64),
-  password: z.string().min(8).max(256),
-  timeZone: z.string().max(64).optional(),
+  nick: str(64),
+  password: str(256, 8),
+  timeZone: str(64).optional(),
 });
 export const profileSchema = z.strictObject({
-  timeZone: z.string().max(64).optional(),
+  timeZone: str(64).optional(),
   lang: z.enum(["ru", "en"]).optional(),
 });
 
@@ -119,7 +135,7 @@ export const rollsSchema = z.strictObject({
 });
 export const reasonSchema = z.strictObject({ reason: text(500) });
 export const modkillSchema = z.strictObject({ seat, reason: text(500) });
-export const replaceSchema = z.strictObject({ seat, nick: z.string().max(64), reason: text(500) });
+export const replaceSchema = z.strictObject({ seat, nick: str(64), reason: text(500) });
 export const hidePostSchema = z.strictObject({ reason: text(500) });
 
-export const idParams = z.strictObject({ id: z.string().min(1).max(32) });
+export const idParams = z.strictObject({ id: str(32, 1) });

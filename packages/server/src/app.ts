@@ -20,6 +20,7 @@ import { ApiError, conflict, forbidden, notFound } from "./errors.ts";
 import type { Demo } from "./demo.ts";
 import { Games, toNightAction } from "./games.ts";
 import { openApiDocument, type RouteDoc } from "./openapi.ts";
+import type { Room } from "./room.ts";
 import type { Store, UserRecord } from "./store.ts";
 import { Streams } from "./stream.ts";
 import { registerTools } from "./tools.ts";
@@ -75,14 +76,14 @@ function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z
 
 const noBody = z.strictObject({});
 const channelParams = z.strictObject({
-  id: z.string().min(1).max(32),
+  id: P.str(32, 1),
   // Written one way only ("gm:5", never "gm:05"), so a channel has exactly one id.
   channel: z.union([
     z.enum(["mafia", "pair", "spectators"]),
     z.templateLiteral(["gm:", z.number()]).refine((c) => /^gm:(0|[1-9]\d?)$/.test(c), "expected gm:<seat>"),
   ]),
 });
-const postParams = z.strictObject({ id: z.string().min(1).max(32), postId: z.string().min(1).max(32) });
+const postParams = z.strictObject({ id: P.str(32, 1), postId: P.str(32, 1) });
 const pageQuery = z.strictObject({
   after: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(500).default(100),
@@ -229,6 +230,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       },
     });
   };
+  /**
+   * A read: its answer is built from the room now and sent once everything in it is durable (issue 11: a
+   * reader never sees what a crash could take back). The builders copy what they return, so later
+   * commands cannot change an answer while it waits.
+   */
+  const shown = async <T>(room: Room, build: () => T): Promise<T> => {
+    const out = build();
+    await games.settled(room);
+    return out;
+  };
   const body = <T extends z.ZodType>(req: FastifyRequest, schema: T): z.infer<T> =>
     parse(schema, req.body ?? {}, "body");
   const params = (req: FastifyRequest): string => parse(P.idParams, req.params, "id").id;
@@ -307,9 +318,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     { summary: "A bare endpoint that does no work (the benchmark's baseline)", tag: "meta" },
     async () => ({ ok: true }),
   );
-  route("GET", "/api/games", { summary: "Every game, newest first", tag: "games" }, async (req) => ({
-    games: [...games.rooms.values()].reverse().map((room) => summaryOf(room, req.user?.id ?? null)),
-  }));
+  route("GET", "/api/games", { summary: "Every game, newest first", tag: "games" }, async (req) => {
+    const rooms = [...games.rooms.values()].reverse();
+    const list = rooms.map((room) => summaryOf(room, req.user?.id ?? null));
+    // Shown once durable, like every read; a game set aside meanwhile is left out until it is back.
+    const live = await Promise.all(rooms.map((r) => games.settled(r).then(() => true, () => false)));
+    return { games: list.filter((_, i) => live[i]) };
+  });
   route(
     "POST",
     "/api/games",
@@ -322,7 +337,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   );
   route("GET", "/api/games/:id", { summary: "The game as you may see it", tag: "games" }, async (req) => {
     const room = games.room(params(req));
-    return gameDetail(room, viewerOf(room, req.user?.id ?? null), req.user?.id ?? null, langOf(req));
+    return shown(room, () =>
+      gameDetail(room, viewerOf(room, req.user?.id ?? null), req.user?.id ?? null, langOf(req)),
+    );
   });
   route(
     "POST",
@@ -385,7 +402,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     async (req) => {
       const room = games.room(params(req));
       const q = parse(pageQuery, req.query, "query");
-      return posts(room, q.after, q.limit);
+      return shown(room, () => posts(room, q.after, q.limit));
     },
   );
   route(
@@ -406,7 +423,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       const room = games.room(p.id);
       const c = channels(room, viewerOf(room, req.user?.id ?? null)).find((ch) => ch.id === p.channel);
       if (!c) throw forbidden("channel/not-member", `you are not a member of the channel ${p.channel}`, "G6");
-      return c;
+      return shown(room, () => c);
     },
   );
   route(
@@ -511,7 +528,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       const room = games.gmRoom(need(req), params(req));
       if (room.status !== "running" || room.phase!.kind !== "night")
         throw conflict("night/not-night", "there is no night to review");
-      return nightDraft(room, langOf(req));
+      return shown(room, () => nightDraft(room, langOf(req)));
     },
   );
 
@@ -529,9 +546,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     { summary: "The game as a REPLAY.md file (after the end)", tag: "games" },
     async (req, reply) => {
       const room = ended(params(req));
+      const replay = await shown(room, () => exportReplay(room.match!));
       return reply
         .header("content-disposition", `attachment; filename="forum-mafia-${room.id}.json"`)
-        .send(exportReplay(room.match!));
+        .send(replay);
     },
   );
   route(
@@ -541,7 +559,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       summary: "The published log: every GM decision with its reason, hidden posts (after the end)",
       tag: "games",
     },
-    async (req) => gameLog(ended(params(req)), langOf(req)),
+    async (req) => {
+      const room = ended(params(req));
+      return shown(room, () => gameLog(room, langOf(req)));
+    },
   );
 
   if (webRoot)

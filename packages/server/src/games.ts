@@ -57,6 +57,9 @@ export class Games {
   /** The last write under way for each game. */
   private readonly writes = new Map<string, Promise<void>>();
   private readonly reloading = new Set<string>();
+  /** The rebuild of each room set aside, while it runs. */
+  private readonly rebuilt = new Map<string, Promise<void>>();
+  private closing = false;
   private readonly listeners = new Set<Listener>();
   private readonly onDeadlineChange: (room: Room) => void;
 
@@ -78,6 +81,39 @@ export class Games {
     this.rebuild(id, await this.store.entries(id));
   }
 
+  /**
+   * The room's memory may be ahead of its log (a bug in apply, or a write the store refused): it is set
+   * aside at once, so no command or read sees it (they get 503 "reloading"), and rebuilt from its log once
+   * the writes already under way are settled. While the store cannot be read, the rebuild is retried.
+   */
+  private setAside(id: string): Promise<void> {
+    this.rooms.delete(id);
+    if (this.reloading.has(id)) return this.rebuilt.get(id) ?? Promise.resolve();
+    this.reloading.add(id);
+    const attempt = async (delay: number): Promise<void> => {
+      for (;;) {
+        await this.writes.get(id)?.catch(() => {});
+        try {
+          await this.reload(id);
+          return;
+        } catch (error) {
+          console.error(`game ${id}: could not be read back from the store (retrying): ${String(error)}`);
+          if (this.closing) return;
+          await new Promise((r) => setTimeout(r, delay).unref());
+          delay = Math.min(delay * 2, 30_000);
+        }
+      }
+    };
+    const done = attempt(250).finally(() => {
+      this.reloading.delete(id);
+      this.rebuilt.delete(id);
+      const room = this.rooms.get(id);
+      if (room) this.onDeadlineChange(room);
+    });
+    this.rebuilt.set(id, done);
+    return done;
+  }
+
   private rebuild(id: string, entries: readonly Entry[]): void {
     const room = new Room(id);
     for (const entry of entries) room.apply(entry);
@@ -89,6 +125,24 @@ export class Games {
   /** Resolves when every write under way has been answered (tests, and a clean shutdown). */
   async idle(): Promise<void> {
     await Promise.all([...this.writes.values()].map((w) => w.catch(() => {})));
+  }
+
+  /**
+   * Resolves once everything applied to the room so far is durable. A read builds its answer from the room
+   * first and sends it after this, so nobody is shown what a crash could take back (G1: the game is its
+   * log). The writes of a game settle in order, so the last one under way covers all the others. If one
+   * of them failed, the room was set aside and the read is refused (503) rather than shown.
+   */
+  async settled(room: Room): Promise<void> {
+    const write = this.writes.get(room.id);
+    if (write) await write.catch(() => {});
+    if (this.rooms.get(room.id) !== room)
+      throw new ApiError(503, "reloading", "the game is being reloaded: retry");
+  }
+
+  /** No more rebuild retries: the server is stopping. */
+  stop(): void {
+    this.closing = true;
   }
 
   /** Called with each room whose feed grew, after its entries are durable. */
@@ -116,27 +170,23 @@ export class Games {
       for (const e of entries) room.apply(e);
       feedAfter = room.feed.length;
     } catch (error) {
-      // A checked command the room cannot apply is a bug. The room is set aside (commands get 503) and
-      // rebuilt from its log once the writes already under way are on disk; this command gets a 500.
-      this.rooms.delete(room.id);
-      this.reloading.add(room.id);
-      try {
-        await this.writes.get(room.id)?.catch(() => {});
-        await this.reload(room.id);
-      } finally {
-        this.reloading.delete(room.id);
-      }
+      // A checked command the room cannot apply is a bug: the room is set aside and rebuilt from its
+      // log; this command gets a 500.
+      await this.setAside(room.id);
       throw error;
     }
+    const write = this.store.append(room.id, seq, entries);
+    this.writes.set(room.id, write);
     try {
-      const write = this.store.append(room.id, seq, entries);
-      this.writes.set(room.id, write);
       await write;
-      if (this.writes.get(room.id) === write) this.writes.delete(room.id);
     } catch (error) {
-      // Memory is ahead of the disk: the only safe way on is to stop and rebuild from the log.
-      console.error(`fatal: game ${room.id}: could not store entries: ${String(error)}`);
-      process.exit(70);
+      // Memory is ahead of the disk: the room is set aside and rebuilt from its log, which holds exactly
+      // what was acknowledged. The writes chained after this one fail too, and their callers hear so.
+      console.error(`game ${room.id}: the store refused entries ${seq}+: ${String(error)}`);
+      void this.setAside(room.id);
+      throw new ApiError(503, "store/unavailable", "the game could not be saved: nothing changed, retry");
+    } finally {
+      if (this.writes.get(room.id) === write) this.writes.delete(room.id);
     }
     room.durable = Math.max(room.durable, feedAfter);
     this.onDeadlineChange(room);

@@ -55,6 +55,7 @@ export async function createServer(opts: ServerOptions): Promise<Server> {
     demo,
     async close() {
       s.stop();
+      games.stop();
       await demo.stop();
       await app.close();
       await opts.store.close();

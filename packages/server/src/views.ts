@@ -127,13 +127,13 @@ export function gameLog(room: Room, lang: Lang): GameLog {
   const m = room.match!;
   return {
     seed: room.seed,
-    overrides: m.overrides,
-    moderation: room.moderation,
+    overrides: [...m.overrides],
+    moderation: [...room.moderation],
     hiddenPosts: room.posts
       .filter((p) => p.hidden)
       .map((p) => ({ id: p.id, author: p.author, text: p.text, reason: p.hidden!.reason })),
     view: gameView(room, { kind: "gm" }),
-    events: room.events,
+    events: [...room.events],
     explanations: m.outcomes.flatMap(({ outcome, players }) =>
       outcome.phase.kind === "night"
         ? [{ phase: outcome.phase, lines: explainNight(outcome as NightOutcome, players, lang) }]
@@ -218,7 +218,8 @@ export function channels(room: Room, viewer: Viewer): ChannelView[] {
 }
 
 function channelView(room: Room, id: ChannelId, canPost: boolean): ChannelView {
-  return { id, canPost, messages: room.messages.get(id) ?? [] };
+  // A copy: a read's answer is sent only once durable (Games.settled), and the room may grow meanwhile.
+  return { id, canPost, messages: [...(room.messages.get(id) ?? [])] };
 }
 
 export function posts(room: Room, after: number, limit: number): { posts: PostView[]; total: number } {

@@ -47,7 +47,7 @@ export const DAY_MS = 24 * 3_600_000;
 
 /** Register a GM and 17 players, create a game, sign everyone up and start it. */
 export async function setUpGame(
-  t: TestServer,
+  t: Pick<TestServer, "server">,
   mode: "automatic" | "review",
   deal: "random" | { hand: string[] } = "random",
 ): Promise<Table> {
