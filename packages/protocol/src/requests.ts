@@ -33,8 +33,8 @@ const seat = z.number().int().min(0).max(63);
  * both (22P05, 22P02), and SQLite would store them. Every string the server accepts is checked here, at the
  * edge, so both stores hold the same texts and a hostile one is a 400 naming its field, never a store error.
  */
-const NOT_TEXT = /\u0000|\p{Cs}/u;
-export const isStorableText = (s: string): boolean => !NOT_TEXT.test(s);
+const UNPAIRED_SURROGATE = /\p{Cs}/u; // with the u flag, a pair is one code point and never matches
+export const isStorableText = (s: string): boolean => !s.includes("\u0000") && !UNPAIRED_SURROGATE.test(s);
 const STORABLE = {
   message: "contains U+0000 or an unpaired UTF-16 surrogate, which is not text",
   abort: true,

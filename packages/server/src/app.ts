@@ -322,7 +322,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     const rooms = [...games.rooms.values()].reverse();
     const list = rooms.map((room) => summaryOf(room, req.user?.id ?? null));
     // Shown once durable, like every read; a game set aside meanwhile is left out until it is back.
-    const live = await Promise.all(rooms.map((r) => games.settled(r).then(() => true, () => false)));
+    const live = await Promise.all(
+      rooms.map((r) =>
+        games.settled(r).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    );
     return { games: list.filter((_, i) => live[i]) };
   });
   route(
