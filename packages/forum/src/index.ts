@@ -5,7 +5,7 @@
 export { escapeHtml, quoteFreeText, renderBBCode } from "./bbcode.ts";
 export { htmlToBBCode, looksLikeHtml } from "./html.ts";
 export { NameResolver, parseRoster, type NameMatch, type RosterPlayer } from "./names.ts";
-export { checkNick, nickKey } from "./nick.ts";
+export { checkNick, nickKey, nickSkeleton } from "./nick.ts";
 export type { VoteColor } from "./vote-color.ts";
 export {
   countVotes,

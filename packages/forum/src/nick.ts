@@ -1,3 +1,5 @@
+import { clean, confusablesMap } from "confusables";
+
 /**
  * Latin letters that look like a letter of the Russian alphabet, in lower or upper case, mapped to
  * that Cyrillic letter in lower case: "a"/"а", "B"/"В", "H"/"Н", "y"/"у" and so on. Latin "ë" reads as
@@ -28,6 +30,55 @@ const LOOK_ALIKES: ReadonlyMap<string, string> = new Map([
 export function nickKey(nick: string): string {
   const folded = nick.normalize("NFC").trim().replace(/\s+/gu, " ").toLowerCase().replaceAll("ё", "е");
   return Array.from(folded, (c) => LOOK_ALIKES.get(c) ?? c).join("");
+}
+
+/** The same pairs read the other way, Cyrillic to Latin ("ë" is left out: the Cyrillic "е" reads as "e"). */
+const LATIN_OF: ReadonlyMap<string, string> = new Map(
+  [...LOOK_ALIKES].filter(([latin]) => latin !== "ë").map(([latin, cyrillic]) => [cyrillic, latin]),
+);
+
+/**
+ * The `confusables` package maps both "л" and "п" to "n". UTS #39 maps neither to a Latin letter, and
+ * keeping both would make "Лапа" and "Папа", or "Липа" and "Пила", one skeleton: "л" is not mapped.
+ */
+const NOT_CONFUSABLE: ReadonlySet<string> = new Set(["л"]);
+
+/**
+ * One character of a lower-case nick as its Latin look-alike: by the rules of nickKey (read from Cyrillic
+ * to Latin), else by the `confusables` package when it names one lower-case Latin letter or a digit
+ * ("г" → "r", "п" → "n", "ь" → "b", "б" → "6"). Its mappings to capitals ("и" → "N", "д" → "A",
+ * "ш" → "W") are not used: they would make Russian letters one another's look-alikes.
+ */
+function latinLookAlike(c: string): string {
+  const ours = LATIN_OF.get(c);
+  if (ours !== undefined) return ours;
+  const theirs = NOT_CONFUSABLE.has(c) ? undefined : confusablesMap.get(c);
+  return theirs !== undefined && /^[a-z0-9]$/u.test(theirs) ? theirs : c;
+}
+
+/**
+ * The key under which look-alike nicks collide (issue 11): two nicks with one skeleton may not both be
+ * registered, so a red "lvan" in a game thread cannot pass for a vote for "Ivan". NFKC, trimmed, inner
+ * whitespace collapsed, lower case, "ё" as "е", invisible characters and combining marks dropped
+ * (`clean` from `confusables`), every letter as its Latin look-alike (see latinLookAlike), and then the
+ * rows of UTS #39's confusables.txt for ASCII that the `confusables` package lacks: "0" → "o", "1" → "l",
+ * "I" → "l" (in lower case: "i" → "l", since any nick may be written in capitals), and "m" → "rn".
+ *
+ * Coarser than nickKey: nicks with one key have one skeleton. "Ivan", "lvan" and "1van" share one, as do
+ * "Olga" and "0lga", "Roman" and "Rornan", "nina" and "пina" (Cyrillic п), "bob" and "ьоь"; "Маша" and
+ * "Миша" do not. The only Russian letters it merges are "в", "ъ" and "ь", which all read as "b" (and "гп"
+ * reads as "м", through "rn").
+ */
+export function nickSkeleton(nick: string): string {
+  const folded = clean(nick.normalize("NFKC"))
+    .trim()
+    .replace(/\s+/gu, " ")
+    .toLowerCase()
+    .replaceAll("ё", "е");
+  return Array.from(folded, latinLookAlike)
+    .join("")
+    .replace(/[01i]/gu, (c) => (c === "0" ? "o" : "l"))
+    .replaceAll("m", "rn");
 }
 
 const MIN_LENGTH = 2;

@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkNick, nickKey } from "../src/index.ts";
+import { checkNick, nickKey, nickSkeleton } from "../src/index.ts";
 
 describe("nickKey", () => {
   it.each([
@@ -41,6 +42,80 @@ describe("nickKey", () => {
   });
 });
 
+describe("nickSkeleton (issue 11: look-alike nicks)", () => {
+  it.each([
+    ["Ivan", "lvan"], // capital I and small l
+    ["Olga", "0lga"], // the digit 0
+    ["Roman", "Rornan"], // r and n for m
+    ["nina", "пina"], // Cyrillic п
+    ["rita", "гita"], // Cyrillic г
+    ["bob", "ьоь"], // Cyrillic ь, о, ь
+  ])("%s and %s (the issue's pairs) share a skeleton", (a, b) => {
+    expect(nickKey(a)).not.toBe(nickKey(b));
+    expect(nickSkeleton(a)).toBe(nickSkeleton(b));
+  });
+
+  it.each([
+    ["Ivan", "lvan"],
+    ["ivan", "lvan"], // any nick may be written in capitals: "IVAN"
+    ["1van", "lvan"],
+    ["IVAN", "lvan"],
+    ["0lga", "olga"],
+    ["OLGA", "olga"],
+    ["Rornan", "rornan"],
+    ["Roman", "rornan"],
+    ["пina", "nlna"],
+    ["гita", "rlta"],
+    ["ьоь", "bob"],
+    ["Bob", "bob"],
+    ["Вов", "bob"], // Cyrillic В, о, в
+    ["ъоъ", "bob"],
+    ["Вася", "bacя"],
+    ["Bася", "bacя"], // Latin B
+    ["Ёжик", "eжиk"],
+    ["Ëжик", "eжиk"], // Latin Ë
+    ["Е\u0308жик", "eжиk"], // decomposed Ё
+    ["Маша", "rnaшa"],
+    ["  Петя   Иванов ", "netя иbahob"],
+    ["Петя\u00a0Иванов", "netя иbahob"],
+    ["Ива\u200bн", "иbah"], // a zero-width space is dropped
+    ["ＩＶＡＮ", "lvan"], // full-width letters
+    ["ﬁlip", "flllp"], // the ligature ﬁ is f and i (NFKC)
+  ])("the skeleton of %j is %j", (nick, skeleton) => {
+    expect(nickSkeleton(nick)).toBe(skeleton);
+  });
+
+  it.each([
+    ["Иван", "Ивар"],
+    ["Olga", "Olya"],
+    ["Маша", "Миша"],
+    ["Roman", "Roma"],
+    ["Лапа", "Папа"], // `confusables` maps both л and п to n: л is not used
+    ["Липа", "Пила"],
+    ["Мой", "Мои"], // и and й: `confusables` maps both to a capital N, which is not used
+    ["Шит", "Щит"], // ш and щ: both to a capital W
+    ["Дана", "Аана"], // д: to a capital A
+    ["Оля", "Olya"],
+    ["Ира", "Ira"],
+    ["Вася", "Вася1"],
+    ["Петя Иванов", "Петя_Иванов"],
+  ])("%s and %s keep different skeletons", (a, b) => {
+    expect(nickSkeleton(a)).not.toBe(nickSkeleton(b));
+  });
+
+  it("gives every nick with one key one skeleton (the skeleton is coarser than the key)", () => {
+    const letter = fc.constantFrom(
+      ..."AaBbCcEeHhKkMmOoPpTtXxYyIilLnNrR01 _.-АаВвЕеЁёКкМмНнОоРрСсТтУуХхЬьЪъПпГгЛлИиЙй",
+    );
+    fc.assert(
+      fc.property(fc.array(letter, { minLength: 1, maxLength: 12 }), (chars) => {
+        const nick = chars.join("");
+        expect(nickSkeleton(nickKey(nick))).toBe(nickSkeleton(nick));
+      }),
+    );
+  });
+});
+
 describe("checkNick", () => {
   it.each([
     "Вася",
@@ -68,6 +143,10 @@ describe("checkNick", () => {
     ["Ол\u0456я", "only Latin or Russian letters"], // Ukrainian і would pass for Latin i
     ["Ω mega", "only Latin or Russian letters"],
     ["Вася<script>", "only Latin or Russian letters"],
+    ["Ва\u200bся", "only Latin or Russian letters"], // zero-width space
+    ["Ва\u00adся", "only Latin or Russian letters"], // soft hyphen
+    ["Ва\u0301ся", "only Latin or Russian letters"], // a combining accent
+    ["\u202eВася", "only Latin or Russian letters"], // right-to-left override
     ["_Вася", "start with a letter or a digit"],
     [".Вася", "start with a letter or a digit"],
     ["-Вася", "start with a letter or a digit"],

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
-import { checkNick, nickKey } from "@forum-mafia/forum";
+import { checkNick, nickKey, nickSkeleton } from "@forum-mafia/forum";
 import { nanoid } from "nanoid";
 import type { Clock } from "./clock.ts";
 import { isTimeZone } from "./deadline.ts";
@@ -44,6 +44,7 @@ export class Accounts {
       id: nanoid(12),
       nick: clean,
       nickKey: nickKey(clean),
+      nickSkeleton: nickSkeleton(clean),
       passwordHash: await hash(password),
       timeZone: tz,
       lang: "ru",
@@ -52,7 +53,8 @@ export class Accounts {
     if ((await this.store.createUser(user)) === "taken")
       throw conflict(
         "nick-taken",
-        `nick: "${clean}" is taken (nicks are compared ignoring case, ё/е and look-alike letters)`,
+        `nick: "${clean}" is taken or too similar to a taken nick (nicks are compared ignoring case, ё/е ` +
+          `and look-alike characters such as I/l, 0/O, rn/m, Cyrillic п/n)`,
       );
     return user;
   }
@@ -107,6 +109,17 @@ export class Accounts {
   /** After a profile change: the next request reads the user again. */
   forgetUser(userId: string): void {
     for (const [token, hit] of this.cache) if (hit.user.id === userId) this.cache.delete(token);
+  }
+
+  /** A session's key, as the store and the live streams know it: the token's SHA-256, never the token. */
+  sessionKey(token: string): string {
+    return tokenHash(token);
+  }
+
+  /** When the session with this key expires; null when there is no such session any more. */
+  async sessionExpiry(key: string): Promise<number | null> {
+    const s = await this.store.session(key);
+    return s && s.expiresAt > this.clock.now() ? s.expiresAt : null;
   }
 
   async closeSession(token: string | undefined): Promise<void> {

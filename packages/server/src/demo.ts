@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { botNightAction, botVote, nightForm, RandomStream, rngFromSeed } from "@forum-mafia/engine";
-import { nickKey } from "@forum-mafia/forum";
+import { nickKey, nickSkeleton } from "@forum-mafia/forum";
 import { nanoid } from "nanoid";
 import type { Clock } from "./clock.ts";
 import { ApiError } from "./errors.ts";
@@ -30,9 +30,9 @@ const BOT_NICKS = [
 ];
 const GM_NICK = "Ведущий демо";
 
-/** The demo accounts' nicks are not open to registration (compared by nick key). */
-const RESERVED = new Set([GM_NICK, ...BOT_NICKS].map(nickKey));
-export const isReservedNick = (nick: string): boolean => RESERVED.has(nickKey(nick));
+/** The demo accounts' nicks, and their look-alikes, are not open to registration (compared by skeleton). */
+const RESERVED = new Set([GM_NICK, ...BOT_NICKS].map(nickSkeleton));
+export const isReservedNick = (nick: string): boolean => RESERVED.has(nickSkeleton(nick));
 
 /**
  * Demo games (issue 5): the user takes one seat, 16 bots the rest, and phases are short. The bots and the
@@ -92,14 +92,19 @@ export class Demo {
         id: nanoid(12),
         nick,
         nickKey: key,
+        nickSkeleton: nickSkeleton(nick),
         // Not an argon2 hash: no password verifies against it, so nobody can log in as a bot.
         passwordHash: `!bot:${randomBytes(16).toString("hex")}`,
         timeZone: "Europe/Moscow",
         lang: "ru",
         createdAt: this.clock.now(),
       };
-      if ((await this.store.createUser(user)) === "taken") return (await this.store.userByNickKey(key))!;
-      return user;
+      if ((await this.store.createUser(user)) === "created") return user;
+      // Created meanwhile by another server, or (in a database older than the skeletons) a person's
+      // look-alike nick holds its skeleton.
+      const now = await this.store.userByNickKey(key);
+      if (!now) throw new Error(`the demo nick ${nick} is too like a person's nick`);
+      return now;
     };
     this.gm = await get(GM_NICK);
     this.bots = [];
@@ -152,8 +157,10 @@ export class Demo {
       if (`${now.kind}${now.number}` !== key) return;
       const view = gameView(room, { kind: "player", seat })!;
       if (!view.seats[seat]!.alive) continue;
-      // Each bot's choices come from its own stream, seeded by the game, the seat and the phase.
-      const rng = new RandomStream(rngFromSeed(`demo:${id}:${seat}:${key}`));
+      // Each bot's choices come from its own stream, seeded by the game's secret seed (F1), the seat and
+      // the phase: from public data alone (the game's id, the phase) nobody can replay a bot's choice and
+      // so read its role from its votes. At the end the seed is published and every choice can be checked.
+      const rng = new RandomStream(rngFromSeed(`demo:${room.seed!}:${seat}:${key}`));
       try {
         if (now.kind === "night") {
           if (view.submissions.some((s) => s.seat === seat)) continue;

@@ -1,9 +1,13 @@
+import { nickSkeleton } from "@forum-mafia/forum";
 import pg from "pg";
 import type { Entry } from "./entries.ts";
 import { SeqConflict, type SessionRecord, type Store, type UserRecord } from "./store.ts";
 
-/** Schema versions, applied in order on start, each in a transaction, recorded in fm_schema. */
-const MIGRATIONS: readonly string[] = [
+/**
+ * Schema versions, applied in order on start, in one transaction, recorded in fm_schema: SQL, or a step
+ * that needs the server's code (a value computed in TypeScript).
+ */
+export const PG_MIGRATIONS: readonly (string | ((c: pg.PoolClient) => Promise<void>))[] = [
   `CREATE TABLE users (
      id TEXT PRIMARY KEY,
      nick TEXT NOT NULL,
@@ -28,12 +32,30 @@ const MIGRATIONS: readonly string[] = [
      body JSONB NOT NULL,
      PRIMARY KEY (game_id, seq)
    );`,
+  // v2 (issue 11): each user's nick skeleton, so look-alike nicks cannot both register; existing users get
+  // theirs computed here. Not unique: an old database may already hold two look-alike nicks, and both keep
+  // working.
+  async (c) => {
+    await c.query(`ALTER TABLE users ADD COLUMN nick_skeleton TEXT`);
+    const users = await c.query<{ id: string; nick: string }>(`SELECT id, nick FROM users`);
+    await c.query(
+      `UPDATE users SET nick_skeleton = t.skeleton
+       FROM unnest($1::text[], $2::text[]) AS t(id, skeleton) WHERE users.id = t.id`,
+      [users.rows.map((u) => u.id), users.rows.map((u) => nickSkeleton(u.nick))],
+    );
+    await c.query(`ALTER TABLE users ALTER COLUMN nick_skeleton SET NOT NULL`);
+    await c.query(`CREATE INDEX users_nick_skeleton ON users (nick_skeleton)`);
+  },
 ];
+
+/** The advisory locks of registrations are (NICK_LOCK, hashtext(skeleton)): apart from the migration's. */
+const NICK_LOCK = 11;
 
 interface UserRow {
   id: string;
   nick: string;
   nick_key: string;
+  nick_skeleton: string;
   password_hash: string;
   time_zone: string;
   lang: "ru" | "en";
@@ -44,6 +66,7 @@ const toUser = (r: UserRow): UserRecord => ({
   id: r.id,
   nick: r.nick,
   nickKey: r.nick_key,
+  nickSkeleton: r.nick_skeleton,
   passwordHash: r.password_hash,
   timeZone: r.time_zone,
   lang: r.lang,
@@ -75,8 +98,10 @@ export class PgStore implements Store {
       const r = await c.query<{ version: number }>("SELECT version FROM fm_schema");
       let version = r.rows[0]?.version ?? 0;
       if (r.rows.length === 0) await c.query("INSERT INTO fm_schema (version) VALUES (0)");
-      for (; version < MIGRATIONS.length; version++) {
-        await c.query(MIGRATIONS[version]!);
+      for (; version < PG_MIGRATIONS.length; version++) {
+        const step = PG_MIGRATIONS[version]!;
+        if (typeof step === "string") await c.query(step);
+        else await step(c);
         await c.query("UPDATE fm_schema SET version = $1", [version + 1]);
       }
       await c.query("COMMIT");
@@ -88,13 +113,36 @@ export class PgStore implements Store {
     }
   }
 
+  /**
+   * One transaction that first takes an advisory lock on the skeleton: a second registration of a look-alike
+   * nick, on this server or another, waits until the first commits and then sees its row (READ COMMITTED
+   * reads afresh at each statement). The unique nick_key still refuses a second user with the same key.
+   */
   async createUser(u: UserRecord): Promise<"created" | "taken"> {
-    const r = await this.pool.query(
-      `INSERT INTO users (id, nick, nick_key, password_hash, time_zone, lang, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (nick_key) DO NOTHING`,
-      [u.id, u.nick, u.nickKey, u.passwordHash, u.timeZone, u.lang, u.createdAt],
-    );
-    return r.rowCount === 1 ? "created" : "taken";
+    const c = await this.pool.connect();
+    try {
+      await c.query("BEGIN");
+      await c.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [NICK_LOCK, u.nickSkeleton]);
+      const taken = await c.query(`SELECT 1 FROM users WHERE nick_key = $1 OR nick_skeleton = $2 LIMIT 1`, [
+        u.nickKey,
+        u.nickSkeleton,
+      ]);
+      const r =
+        taken.rows.length > 0
+          ? null
+          : await c.query(
+              `INSERT INTO users (id, nick, nick_key, nick_skeleton, password_hash, time_zone, lang, created_at)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (nick_key) DO NOTHING`,
+              [u.id, u.nick, u.nickKey, u.nickSkeleton, u.passwordHash, u.timeZone, u.lang, u.createdAt],
+            );
+      await c.query("COMMIT");
+      return r?.rowCount === 1 ? "created" : "taken";
+    } catch (error) {
+      await c.query("ROLLBACK");
+      throw error;
+    } finally {
+      c.release();
+    }
   }
 
   async userById(id: string): Promise<UserRecord | null> {

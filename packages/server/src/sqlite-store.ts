@@ -1,5 +1,6 @@
 import { closeSync, fsync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
+import { nickSkeleton } from "@forum-mafia/forum";
 import Database from "better-sqlite3";
 import type { Entry } from "./entries.ts";
 import { SeqConflict, type SessionRecord, type Store, type UserRecord } from "./store.ts";
@@ -45,12 +46,19 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
    INSERT INTO game_log (game_id, seq, body) SELECT game_id, seq, body FROM game_entries ORDER BY game_id, seq;
    DROP TABLE game_entries;
    ALTER TABLE game_log RENAME TO game_entries;`,
+  // v3 (issue 11): each user's nick skeleton, so look-alike nicks cannot both register. Existing users get
+  // theirs from nick_skeleton(), nickSkeleton registered on the connection. Not unique: an old database may
+  // already hold two look-alike nicks, and both keep working.
+  `ALTER TABLE users ADD COLUMN nick_skeleton TEXT NOT NULL DEFAULT '';
+   UPDATE users SET nick_skeleton = nick_skeleton(nick);
+   CREATE INDEX users_nick_skeleton ON users (nick_skeleton);`,
 ];
 
 interface UserRow {
   id: string;
   nick: string;
   nick_key: string;
+  nick_skeleton: string;
   password_hash: string;
   time_zone: string;
   lang: "ru" | "en";
@@ -61,6 +69,7 @@ const toUser = (r: UserRow): UserRecord => ({
   id: r.id,
   nick: r.nick,
   nickKey: r.nick_key,
+  nickSkeleton: r.nick_skeleton,
   passwordHash: r.password_hash,
   timeZone: r.time_zone,
   lang: r.lang,
@@ -108,6 +117,7 @@ export class SqliteStore implements Store {
     this.db.pragma("synchronous = NORMAL");
     this.db.pragma("foreign_keys = ON");
     this.db.pragma("busy_timeout = 5000");
+    this.db.function("nick_skeleton", { deterministic: true }, (nick: string) => nickSkeleton(nick));
     this.migrate();
   }
 
@@ -130,13 +140,28 @@ export class SqliteStore implements Store {
     }
   }
 
+  /**
+   * The check and the insert run in one synchronous transaction (BEGIN IMMEDIATE, so another process
+   * writing the same file waits): nothing can come between them. Like every write, the answer waits for
+   * the next group commit's fsync; so does "taken", which tells of a user that must be on disk first.
+   */
   async createUser(u: UserRecord): Promise<"created" | "taken"> {
-    const r = this.sql(
-      `INSERT INTO users (id, nick, nick_key, password_hash, time_zone, lang, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (nick_key) DO NOTHING`,
-    ).run(u.id, u.nick, u.nickKey, u.passwordHash, u.timeZone, u.lang, u.createdAt);
+    const created = this.db
+      .transaction((): boolean => {
+        const taken = this.sql(`SELECT 1 FROM users WHERE nick_key = ? OR nick_skeleton = ? LIMIT 1`).get(
+          u.nickKey,
+          u.nickSkeleton,
+        );
+        if (taken !== undefined) return false;
+        this.sql(
+          `INSERT INTO users (id, nick, nick_key, nick_skeleton, password_hash, time_zone, lang, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(u.id, u.nick, u.nickKey, u.nickSkeleton, u.passwordHash, u.timeZone, u.lang, u.createdAt);
+        return true;
+      })
+      .immediate();
     await this.durable();
-    return r.changes === 1 ? "created" : "taken";
+    return created ? "created" : "taken";
   }
 
   async userById(id: string): Promise<UserRecord | null> {

@@ -4,6 +4,8 @@ export interface UserRecord {
   readonly id: string;
   readonly nick: string;
   readonly nickKey: string;
+  /** nickSkeleton(nick): look-alike nicks share it (issue 11); not unique in old databases. */
+  readonly nickSkeleton: string;
   readonly passwordHash: string;
   readonly timeZone: string;
   readonly lang: "ru" | "en";
@@ -21,6 +23,10 @@ export interface SessionRecord {
  * (STYLE.md: read, decide, append with the expected sequence number); the in-memory room is rebuilt from it.
  */
 export interface Store {
+  /**
+   * "taken" when another user has the nick key or the nick skeleton already. The check and the insert are
+   * one atomic step: of two look-alike nicks registered at the same time, at most one is created.
+   */
   createUser(user: UserRecord): Promise<"created" | "taken">;
   userById(id: string): Promise<UserRecord | null>;
   userByNickKey(nickKey: string): Promise<UserRecord | null>;

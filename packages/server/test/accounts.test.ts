@@ -121,6 +121,41 @@ describe("accounts", () => {
     });
   });
 
+  describe("look-alike nicks (issue 11): one of a pair registers, the other is refused", () => {
+    const pairs = [
+      ["Ivan", "lvan"], // capital I and small l
+      ["Olga", "0lga"], // the digit 0
+      ["Roman", "Rornan"], // r and n for m
+      ["nina", "пina"], // Cyrillic п
+      ["rita", "гita"], // Cyrillic г
+      ["bob", "ьоь"], // Cyrillic ь, о, ь
+    ] as const;
+
+    it.each(pairs)("«%s» registers, and then «%s» gets 409 nick-taken", async (first, second) => {
+      expect((await client().register(first)).status).toBe(201);
+      const before = userCount(t);
+      const r = await client().register(second);
+      expect(r.status, second).toBe(409);
+      const { error } = r.body as ErrorBody;
+      expect(error.code).toBe("nick-taken");
+      expect(error.message).toContain("too similar to a taken nick");
+      // The answer names only the nick asked for, never the account it looks like.
+      expect(error.message).not.toContain(first);
+      expect(userCount(t)).toBe(before);
+      // The first still logs in, and the second's spelling finds no account.
+      const login = await client().post<Me>("/api/login", { nick: first, password: PASSWORD });
+      expect(login.status).toBe(200);
+      expect(login.body.user.nick).toBe(first);
+      expect((await client().post("/api/login", { nick: second, password: PASSWORD })).status).toBe(401);
+    });
+
+    it("«Иван» and «Ивар», «Маша» and «Миша», «Roma» and «Roman» are different nicks", async () => {
+      for (const nick of ["Иван", "Ивар", "Маша", "Миша", "Roma"]) {
+        expect((await client().register(nick)).status, nick).toBe(201);
+      }
+    });
+  });
+
   it("stores the password as an argon2id hash, and the session only as the token's SHA-256", async () => {
     const res = await t.server.app.inject({
       method: "POST",

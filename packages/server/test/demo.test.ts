@@ -1,5 +1,7 @@
+import { botVote, RandomStream, rngFromSeed, type GameView, type Vote } from "@forum-mafia/engine";
 import type { GameDetail } from "@forum-mafia/protocol";
 import { describe, expect, it } from "vitest";
+import { gameView } from "../src/views.ts";
 import { Client } from "./client.ts";
 import { testServer } from "./harness.ts";
 import { detail, expectOk } from "./play.ts";
@@ -26,6 +28,10 @@ describe("a demo game (issue 5)", () => {
       expect(
         (await bot.post("/api/register", { nick: "бот аркадий", password: "anything long" })).status,
       ).toBe(409);
+      // Nor are their look-alikes ("6" for "Б", Latin "o").
+      expect(
+        (await bot.post("/api/register", { nick: "6oт Аркадий", password: "anything long" })).status,
+      ).toBe(409);
       expect((await bot.post("/api/login", { nick: "Бот Аркадий", password: "anything long" })).status).toBe(
         401,
       );
@@ -45,6 +51,56 @@ describe("a demo game (issue 5)", () => {
       expect(d.view!.winner).not.toBeNull();
       // A second demo for the same user reuses the same 16 bot accounts.
       expectOk(await me.post("/api/demo", { minutes: 5 }));
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("a bot's vote cannot be replayed from public data: its choices are seeded by the game's secret seed (F1)", async () => {
+    const t = await testServer();
+    try {
+      const me = new Client(() => t.server.app, "Сыщик");
+      expectOk(await me.register());
+      const myId = (await me.get<{ user: { id: string } }>("/api/me")).body.user.id;
+      // Before each bot votes, the attacker is given even more than the public data: the bot's own view.
+      // With the game's id, the seat and the phase (all public) it replays botVote, as the probe did. A
+      // control replays it with a seed that has nothing to do with the game: what the view alone predicts
+      // (bots follow a bandwagon, as people do). The public seed must predict no better than that.
+      const before = new Map<number, GameView>();
+      const counted = new Set<string>();
+      const guessed = { public: 0, control: 0 };
+      let total = 0;
+      const same = (a: Vote | null, b: { color: string; target: number }): boolean =>
+        a !== null && a.color === b.color && a.target === b.target;
+      const replay = (view: GameView, seed: string): Vote | null =>
+        botVote({ view, form: null }, new RandomStream(rngFromSeed(seed)));
+      t.server.games.listen((room) => {
+        const m = room.match;
+        if (!m || room.status !== "running") return;
+        const phase = m.state.phase;
+        if (phase.kind === "day")
+          m.day.votes.forEach((vote, seat) => {
+            const key = `${room.id}:${phase.number}:${seat}`;
+            if (!vote || counted.has(key) || room.seatUsers[seat] === myId) return;
+            counted.add(key);
+            const view = before.get(seat);
+            if (!view || view.phase.kind !== "day" || view.phase.number !== phase.number) return;
+            total++;
+            if (same(replay(view, `demo:${room.id}:${seat}:day${phase.number}`), vote)) guessed.public++;
+            if (same(replay(view, `control:${room.id}:${seat}:day${phase.number}`), vote)) guessed.control++;
+          });
+        m.state.players.forEach((_, seat) => before.set(seat, gameView(room, { kind: "player", seat })!));
+      });
+      for (let game = 0; game < 3; game++) {
+        const id = (await me.post<{ id: string }>("/api/demo", {})).body.id;
+        for (let phase = 0; phase < 30 && (await detail(me, id)).summary.status === "running"; phase++)
+          await t.clock.advance(2 * MINUTE);
+      }
+      expect(total).toBeGreaterThanOrEqual(100);
+      // Seeded from public data, the replay guessed every vote; seeded by the secret, the public seed
+      // knows no more than the control.
+      expect(guessed.public).toBeLessThan(total);
+      expect((guessed.public - guessed.control) / total).toBeLessThan(0.15);
     } finally {
       await t.close();
     }

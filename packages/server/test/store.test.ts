@@ -1,41 +1,122 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { nickKey, nickSkeleton } from "@forum-mafia/forum";
+import Database from "better-sqlite3";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import type { Entry } from "../src/entries.ts";
-import Database from "better-sqlite3";
+import { PG_MIGRATIONS, PgStore } from "../src/pg-store.ts";
 import { SQLITE_MIGRATIONS, SqliteStore } from "../src/sqlite-store.ts";
 import { SeqConflict, type Store, type UserRecord } from "../src/store.ts";
 import { createServer } from "../src/server.ts";
 import { FakeClock } from "./harness.ts";
-import { pgAvailable, pgSchema } from "./pg.ts";
+import { PG_URL, pgAvailable, pgSchema } from "./pg.ts";
 import { playToEnd, setUpGame } from "./play.ts";
 
 interface Backend {
   open(): Promise<Store>;
+  /** Write a database the way the version before nick skeletons (issue 11) did, holding these users. */
+  openOld?(users: readonly OldUser[]): Promise<{ indexes(): Promise<string[]> }>;
   cleanup(): Promise<void>;
 }
 
+/** A user row as stored before the nick_skeleton column. */
+type OldUser = Omit<UserRecord, "nickSkeleton">;
+const oldRow = (u: OldUser): unknown[] => [
+  u.id,
+  u.nick,
+  u.nickKey,
+  u.passwordHash,
+  u.timeZone,
+  u.lang,
+  u.createdAt,
+];
+const OLD_INSERT = `INSERT INTO users (id, nick, nick_key, password_hash, time_zone, lang, created_at)`;
+
 const sqlite = async (): Promise<Backend> => {
   const dir = mkdtempSync(join(tmpdir(), "fm-store-"));
+  const file = join(dir, "db.sqlite");
+  const indexes = async (): Promise<string[]> => {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    try {
+      return (db.pragma("index_list(users)") as { name: string }[]).map((i) => i.name);
+    } finally {
+      db.close();
+    }
+  };
   return {
-    open: async () => new SqliteStore(join(dir, "db.sqlite")),
+    open: async () => new SqliteStore(file),
+    async openOld(users) {
+      const old = new Database(file);
+      old.exec(SQLITE_MIGRATIONS[0]!);
+      old.exec(SQLITE_MIGRATIONS[1]!);
+      old.pragma("user_version = 2");
+      const put = old.prepare(`${OLD_INSERT} VALUES (?, ?, ?, ?, ?, ?, ?)`);
+      for (const u of users) put.run(...oldRow(u));
+      old.close();
+      return { indexes };
+    },
     cleanup: async () => rmSync(dir, { recursive: true, force: true }),
   };
 };
 const postgres = async (): Promise<Backend> => {
   const s = await pgSchema();
-  return { open: () => s.open(), cleanup: () => s.drop() };
+  // A second schema for the old database: pgSchema's name is its own.
+  const old = `fm_test_old_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = async <T>(run: (c: pg.Client) => Promise<T>): Promise<T> => {
+    const c = new pg.Client({ connectionString: PG_URL, options: `-c search_path=${old}` });
+    await c.connect();
+    try {
+      return await run(c);
+    } finally {
+      await c.end();
+    }
+  };
+  let usedOld = false;
+  return {
+    open: () =>
+      usedOld ? PgStore.connect({ connectionString: PG_URL, options: `-c search_path=${old}` }) : s.open(),
+    async openOld(users) {
+      usedOld = true;
+      await admin(async (c) => {
+        await c.query(`CREATE SCHEMA ${old}`);
+        await c.query(PG_MIGRATIONS[0] as string);
+        await c.query(`CREATE TABLE fm_schema (version INTEGER NOT NULL); INSERT INTO fm_schema VALUES (1)`);
+        for (const u of users) await c.query(`${OLD_INSERT} VALUES ($1, $2, $3, $4, $5, $6, $7)`, oldRow(u));
+      });
+      return {
+        indexes: () =>
+          admin(async (c) => {
+            const r = await c.query<{ indexname: string }>(
+              `SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = 'users'`,
+              [old],
+            );
+            return r.rows.map((row) => row.indexname);
+          }),
+      };
+    },
+    async cleanup() {
+      await s.drop();
+      if (usedOld) await admin((c) => c.query(`DROP SCHEMA ${old} CASCADE`));
+    },
+  };
 };
 
-const user = (id: string, nickKey: string): UserRecord => ({
+const user = (id: string, nickKey: string, nickSkeleton = nickKey): UserRecord => ({
   id,
   nick: nickKey,
   nickKey,
+  nickSkeleton,
   passwordHash: "$argon2id$x",
   timeZone: "Europe/Moscow",
   lang: "ru",
   createdAt: 1,
+});
+/** A user as the server makes one, from a nick. */
+const person = (id: string, nick: string): UserRecord => ({
+  ...user(id, nickKey(nick), nickSkeleton(nick)),
+  nick,
 });
 const entry = (n: number): Entry => ({ at: n, kind: "signup", userId: `u${n}`, nick: `n${n}` });
 
@@ -59,6 +140,72 @@ for (const [name, make, available] of backends) {
         expect(await s.session("h")).toEqual({ userId: "a", expiresAt: 99 });
         await s.deleteSession("h");
         expect(await s.session("h")).toBeNull();
+      } finally {
+        await s.close();
+        await b.cleanup();
+      }
+    });
+
+    it("refuses a user whose nick skeleton another user has (issue 11), whatever the key", async () => {
+      const b = await make();
+      const s = await b.open();
+      try {
+        expect(await s.createUser(user("a", "ivan", "lvan"))).toBe("created");
+        expect(await s.createUser(user("b", "lvan", "lvan"))).toBe("taken");
+        expect(await s.createUser(user("c", "1van", "lvan"))).toBe("taken");
+        expect(await s.createUser(user("d", "ivan", "other"))).toBe("taken"); // the key alone still counts
+        expect(await s.createUser(user("e", "olga", "olga"))).toBe("created");
+        expect(await s.userByNickKey("lvan")).toBeNull();
+        expect(await s.userById("c")).toBeNull();
+        expect((await s.userById("a"))?.nickSkeleton).toBe("lvan");
+        expect((await s.userByNickKey("olga"))?.id).toBe("e");
+      } finally {
+        await s.close();
+        await b.cleanup();
+      }
+    });
+
+    it("lets exactly one of two look-alike nicks registered at the same time through", async () => {
+      const b = await make();
+      const s = await b.open();
+      try {
+        // Twenty-five races at once, each between two keys with one skeleton.
+        const races = Array.from({ length: 25 }, (_, i) =>
+          Promise.all([
+            s.createUser(user(`a${i}`, `ivan${i}`, `lvan${i}`)),
+            s.createUser(user(`b${i}`, `lvan${i}`, `lvan${i}`)),
+          ]),
+        );
+        for (const outcome of await Promise.all(races))
+          expect([...outcome].sort()).toEqual(["created", "taken"]);
+      } finally {
+        await s.close();
+        await b.cleanup();
+      }
+    });
+
+    it("gives the users of an old database their nick skeletons on open, keeping look-alike pairs it already holds", async () => {
+      const b = await make();
+      // Before issue 11 "Ivan" and "lvan" could both register: both stay, and both still log in.
+      const old = ["Ivan", "lvan", "Вася"].map((nick, i): OldUser => {
+        const { id, nickKey, passwordHash, timeZone, lang, createdAt } = person(`u${i}`, nick);
+        return { id, nick, nickKey, passwordHash, timeZone, lang, createdAt };
+      });
+      const { indexes } = await b.openOld!(old);
+      let s = await b.open();
+      try {
+        expect((await s.userByNickKey(nickKey("Ivan")))?.nickSkeleton).toBe("lvan");
+        expect((await s.userByNickKey(nickKey("lvan")))?.nickSkeleton).toBe("lvan");
+        expect((await s.userByNickKey(nickKey("Вася")))?.nickSkeleton).toBe("bacя");
+        expect(await indexes()).toContain("users_nick_skeleton");
+        expect(await s.createUser(person("n1", "1van"))).toBe("taken");
+        expect(await s.createUser(person("n2", "Bася"))).toBe("taken");
+        expect(await s.createUser(person("n3", "Bаня"))).toBe("created");
+        await s.close();
+        // Opened again, nothing is migrated twice.
+        s = await b.open();
+        expect((await s.userById("n3"))?.nickSkeleton).toBe("bahя");
+        expect((await s.userById("u1"))?.nickSkeleton).toBe("lvan");
       } finally {
         await s.close();
         await b.cleanup();
