@@ -87,6 +87,8 @@ export class Games {
    * the writes already under way are settled. While the store cannot be read, the rebuild is retried.
    */
   private setAside(id: string): Promise<void> {
+    const old = this.rooms.get(id);
+    if (old) old.retired = true;
     this.rooms.delete(id);
     if (this.reloading.has(id)) return this.rebuilt.get(id) ?? Promise.resolve();
     this.reloading.add(id);

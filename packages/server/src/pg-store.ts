@@ -84,7 +84,11 @@ export class PgStore implements Store {
   private constructor(private readonly pool: pg.Pool) {}
 
   static async connect(config: pg.PoolConfig): Promise<PgStore> {
-    const store = new PgStore(new pg.Pool({ max: 10, ...config }));
+    const pool = new pg.Pool({ max: 10, ...config });
+    // An idle connection that breaks (the server restarts, the network drops) is reported on the pool; with
+    // no listener that would stop the process. The pool replaces it, and the next query says if it cannot.
+    pool.on("error", (error) => console.error(`PostgreSQL: an idle connection failed: ${error.message}`));
+    const store = new PgStore(pool);
     await store.migrate();
     return store;
   }

@@ -99,6 +99,8 @@ export class Room {
   readonly feed: FeedEntry[] = [];
   /** How much of the feed is on disk: streams send nothing beyond it. */
   durable = 0;
+  /** Set aside (Games.setAside): a new room rebuilt from the log takes its place; this one is never armed. */
+  retired = false;
   /** How many entries have been applied (the next entry's sequence number). */
   seq = 0;
   private cursor: EventCursor | null = null;

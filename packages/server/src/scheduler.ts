@@ -20,7 +20,9 @@ export class Scheduler {
   }
 
   arm(room: Room): void {
-    if (this.stopped) return;
+    // A room set aside is replaced by one rebuilt from its log, which is armed when it is back (the timers
+    // are by game id, so the old room's timer, if any, fires for the new one).
+    if (this.stopped || room.retired) return;
     const at = room.status === "running" && !room.paused ? room.deadline : null;
     const current = this.timers.get(room.id);
     if (current && current.at === at) return;

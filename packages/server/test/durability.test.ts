@@ -10,7 +10,8 @@ import { SqliteStore } from "../src/sqlite-store.ts";
 import type { Store } from "../src/store.ts";
 import { Client, type Reply } from "./client.ts";
 import { FakeClock, settle } from "./harness.ts";
-import { pgAvailable, pgSchema } from "./pg.ts";
+import pg from "pg";
+import { PG_URL, pgAvailable, pgSchema } from "./pg.ts";
 import { expectOk, setUpGame, type Table } from "./play.ts";
 
 /**
@@ -81,8 +82,10 @@ function sqliteRig(): Promise<Rig> {
   );
 }
 
+let pgName = "";
 async function pgRig(): Promise<Rig> {
   const schema = await pgSchema();
+  pgName = schema.name;
   return rig(schema.open, schema.drop);
 }
 
@@ -275,5 +278,34 @@ describe("reads show only what is durable (G1: the game is its log)", () => {
     await r.server.games.idle();
     await settle();
     expect(await posted(reader, id)).toEqual([]);
+  });
+});
+
+describe.skipIf(!pgAvailable)("a PostgreSQL server that drops the connections", () => {
+  it("does not stop the process: the pool reports it, and the next request works on new connections", async () => {
+    const r = await pgRig();
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const { table } = r;
+      expectOk(await table.gm.get(`/api/games/${table.id}`));
+      const admin = new pg.Client({ connectionString: PG_URL });
+      await admin.connect();
+      const killed = await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
+        [pgName],
+      );
+      await admin.end();
+      expect(killed.rowCount).toBeGreaterThan(0);
+      await new Promise((done) => setTimeout(done, 200));
+      expect(
+        errors.mock.calls.some((c) => String(c[0]).startsWith("PostgreSQL: an idle connection failed")),
+      ).toBe(true);
+      // A new account and a message in the mafia chat go through new connections.
+      expectOk(await new Client(() => r.server.app, "Новенький").register());
+      expectOk(await table.players[BOSS]!.post(`/api/games/${table.id}/channels/mafia`, { text: "живы?" }));
+    } finally {
+      errors.mockRestore();
+      await r.close();
+    }
   });
 });

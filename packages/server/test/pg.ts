@@ -24,14 +24,25 @@ if (!pgAvailable) {
 }
 
 /** A fresh schema for one test; `drop` removes it. */
-export async function pgSchema(): Promise<{ open: () => Promise<PgStore>; drop: () => Promise<void> }> {
+export async function pgSchema(): Promise<{
+  open: () => Promise<PgStore>;
+  drop: () => Promise<void>;
+  /** The application_name of the store's connections (to find them in pg_stat_activity). */
+  name: string;
+}> {
   const schema = `fm_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
   return {
-    open: () => PgStore.connect({ connectionString: PG_URL, options: `-c search_path=${schema}` }),
+    name: schema,
+    open: () =>
+      PgStore.connect({
+        connectionString: PG_URL,
+        options: `-c search_path=${schema}`,
+        application_name: schema,
+      }),
     async drop() {
       const c = new pg.Client({ connectionString: PG_URL });
       await c.connect();
