@@ -1,33 +1,69 @@
-import { ReplayError, replayMatch, resultsPost, voteCountWords } from "@forum-mafia/engine";
-import { runVoteCount } from "@forum-mafia/forum";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { MessageChannel, type MessagePort } from "node:worker_threads";
+import { Piscina } from "piscina";
+import * as P from "@forum-mafia/protocol";
 import { z } from "zod";
 import { ApiError, badRequest } from "./errors.ts";
 import type { RouteDoc } from "./openapi.ts";
+import type { ToolOutcome, ToolTask } from "./tools-worker.ts";
 
 /**
  * The GM tools for games on other forums (issue 6, "In the app"): the vote counter and the results
  * writer, the same code as `npm run votecount` and `npm run results`. They touch no game, so they need no
  * login; a saved forum thread or a whole game's replay can be large, so they take bodies up to 5 MiB.
+ *
+ * Counting a 5 MB thread takes seconds, so the work runs in a small pool of worker threads
+ * (tools-worker.ts) and the event loop keeps answering everyone else (issue 11). Three limits keep one
+ * client from occupying the pool: one request at a time per address (429 `tools/busy`), a time budget per
+ * request after which its worker is stopped (413 `tools/too-slow`), and a cap on the requests waiting for
+ * a thread from all addresses together (503 `tools/overloaded`).
  */
 export const TOOLS_BODY_LIMIT = 5 * 1024 * 1024;
 
-const name = z.string().trim().min(1).max(64);
+const name = P.text(64);
 
 /** POST /api/tools/votecount: PLAYERS.txt as text, the flags, and THREAD.json as JSON. */
 export const voteCountToolSchema = z.strictObject({
-  players: z.string().max(100_000),
+  players: P.str(100_000),
   gm: name.optional(),
   day: z.number().int().min(1).max(999).optional(),
   silenced: z.array(name).max(64).default([]),
   thread: z.array(z.unknown()).max(50_000),
 });
+export type VoteCountToolBody = z.infer<typeof voteCountToolSchema>;
 
 /** POST /api/tools/results: a REPLAY.md file, already parsed, and the post's language. */
 export const resultsToolSchema = z.strictObject({
   replay: z.looseObject({}),
   lang: z.enum(["ru", "en"]).default("ru"),
 });
+export type ResultsToolBody = z.infer<typeof resultsToolSchema>;
+
+/** The limits on the tools' work; every field has a default (TOOLS_DEFAULTS). */
+export interface ToolsOptions {
+  /** How long one request's work may run in its worker before the worker is stopped, in ms. */
+  readonly budgetMs?: number;
+  /** Worker threads in the pool. */
+  readonly threads?: number;
+  /** Requests that may wait for a free thread, from all addresses together; one more gets a 503. */
+  readonly queue?: number;
+}
+
+/**
+ * A 5 MB thread counts in about 1 s in an idle worker on this machine and in 3–4 s when the server is
+ * saturated beside it, so 10 s leaves room. One thread on a machine of two cores (the other stays with the
+ * event loop), two at most; the second one exits after 30 s idle. Four waiting requests from other
+ * addresses: at most a few budgets' wait.
+ */
+export const TOOLS_DEFAULTS = {
+  budgetMs: 10_000,
+  threads: Math.min(2, Math.max(1, availableParallelism() - 1)),
+  queue: 4,
+} as const satisfies Required<ToolsOptions>;
+const IDLE_MS = 30_000;
 
 export interface ToolsDeps {
   /** The API document's list: the tools' routes are described there too. */
@@ -38,10 +74,122 @@ export interface ToolsDeps {
   readonly limit: number;
 }
 
-/** A clause id at the end of a replay message, e.g. "… two nights in a row (T4)". */
-const CLAUSE_AT_END = /\(([A-Z]\d+[a-z]?)\)$/;
+const WORKER = fileURLToPath(new URL("./tools-worker.ts", import.meta.url));
+/**
+ * The worker is TypeScript, as the server is: each worker thread loads tsx's loader first (piscina then
+ * require()s the file, which tsx compiles). The loader is resolved from here, so it is found whatever the
+ * working directory, under `tsx`, `node --import tsx` or vitest alike; the thread does not inherit the
+ * process's own flags (--cpu-prof, vitest's).
+ */
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
-export function registerTools(app: FastifyInstance, deps: ToolsDeps): void {
+/** Why a task was stopped before its answer. */
+type Stop = "too-slow" | "client-gone";
+
+export function registerTools(app: FastifyInstance, deps: ToolsDeps, options: ToolsOptions = {}): void {
+  const budgetMs = options.budgetMs ?? TOOLS_DEFAULTS.budgetMs;
+  const threads = options.threads ?? TOOLS_DEFAULTS.threads;
+  const queue = options.queue ?? TOOLS_DEFAULTS.queue;
+  const seconds = `${budgetMs / 1000} s`;
+
+  // Started on the first request, so a server that never counts a thread never starts a thread.
+  let pool: Piscina<ToolTask, ToolOutcome> | null = null;
+  const poolOf = (): Piscina<ToolTask, ToolOutcome> => {
+    if (pool) return pool;
+    pool = new Piscina<ToolTask, ToolOutcome>({
+      filename: WORKER,
+      execArgv: ["--import", TSX],
+      // One thread stays (about 50 MB): in piscina 5.3, when stopping a task removes the pool's last
+      // worker and minThreads is 0, no new worker is started and the tasks waiting for one wait forever.
+      minThreads: 1,
+      maxThreads: threads,
+      idleTimeout: IDLE_MS,
+    });
+    // A worker that fails with no task of its own to fail: nobody waits for it, and the next task gets a
+    // new worker; without a listener the pool's 'error' event would end the process.
+    pool.on("error", (error: unknown) => console.error("tools: a worker failed outside a task:", error));
+    return pool;
+  };
+  app.addHook("onClose", async () => {
+    await pool?.destroy();
+    pool = null;
+  });
+
+  /** The addresses with a request under way, each with the token of that request. */
+  const busy = new Map<string, symbol>();
+  const releases = new WeakMap<FastifyRequest, () => void>();
+  /** Requests handed to the pool and not yet answered: running or waiting for a thread. */
+  let tasks = 0;
+
+  /**
+   * One request at a time per address, taken before the body is read, so a second request is refused
+   * without parsing its 5 MB; given back as its answer is sent, or when its connection closes first.
+   */
+  const claim = (req: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
+    if (busy.has(req.ip))
+      return done(
+        new ApiError(
+          429,
+          "tools/busy",
+          "one tool request at a time from an address: wait for the answer to the previous one",
+        ),
+      );
+    const token = Symbol(req.ip);
+    busy.set(req.ip, token);
+    const release = (): void => {
+      if (busy.get(req.ip) === token) busy.delete(req.ip);
+    };
+    releases.set(req, release);
+    reply.raw.once("close", release);
+    done();
+  };
+
+  /** Run one task in the pool within the budget; stopped early if the client hangs up. */
+  const run = async (
+    reply: FastifyReply,
+    task: (started: MessagePort) => ToolTask,
+    tooSlow: string,
+  ): Promise<unknown> => {
+    if (tasks >= threads + queue)
+      throw new ApiError(
+        503,
+        "tools/overloaded",
+        "the tools are busy with other requests: try again in a minute",
+      );
+    tasks++;
+    const abort = new AbortController();
+    const stop = (why: Stop): void => {
+      if (!abort.signal.aborted) abort.abort(why);
+    };
+    const { port1, port2 } = new MessageChannel();
+    let timer: NodeJS.Timeout | null = null;
+    // The budget counts from the moment a worker takes the task: waiting for a thread is not the input's fault.
+    port1.once("message", () => {
+      timer = setTimeout(() => stop("too-slow"), budgetMs);
+    });
+    const hungUp = (): void => {
+      if (!reply.raw.writableFinished) stop("client-gone");
+    };
+    reply.raw.once("close", hungUp);
+    try {
+      const outcome = await poolOf().run(task(port2), { transferList: [port2], signal: abort.signal });
+      if (!outcome.ok) throw badRequest("invalid", outcome.message, outcome.clause);
+      return outcome.value;
+    } catch (e) {
+      const why: unknown = abort.signal.reason;
+      if (why === "too-slow") throw new ApiError(413, "tools/too-slow", tooSlow);
+      // Nobody is there to read it; 499 (client closed request) keeps it out of the 500s' log.
+      if (why === "client-gone")
+        throw new ApiError(499, "tools/cancelled", "the client closed the connection before the answer");
+      throw e;
+    } finally {
+      tasks--;
+      if (timer) clearTimeout(timer);
+      port1.close();
+      reply.raw.off("close", hungUp);
+    }
+  };
+
   const rateLimit: { rateLimit?: { max: number; timeWindow: number } } =
     deps.limit > 0
       ? { rateLimit: { max: Math.max(10, Math.floor(deps.limit / 10)), timeWindow: 60_000 } }
@@ -50,7 +198,7 @@ export function registerTools(app: FastifyInstance, deps: ToolsDeps): void {
     url: string,
     summary: string,
     schema: z.ZodType,
-    handler: (req: FastifyRequest) => unknown,
+    handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
   ): void => {
     deps.docs.push({ method: "POST", url, summary, tag: "tools", body: schema });
     app.route({
@@ -58,13 +206,20 @@ export function registerTools(app: FastifyInstance, deps: ToolsDeps): void {
       url,
       bodyLimit: TOOLS_BODY_LIMIT,
       config: rateLimit,
+      onRequest: claim,
+      // The slot is free before the answer leaves, so a client that sends its next request on receiving
+      // it never finds its own previous request still under way.
+      onSend: async (req, _reply, payload) => {
+        releases.get(req)?.();
+        return payload;
+      },
       // The app's handler words an oversized body with its own limit; these routes have a larger one.
       errorHandler: (error: { code?: string }) => {
         if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE")
           throw new ApiError(413, error.code, `body: larger than ${TOOLS_BODY_LIMIT} bytes`);
         throw error;
       },
-      handler: async (req) => handler(req),
+      handler: async (req, reply) => handler(req, reply),
     });
   };
 
@@ -72,26 +227,13 @@ export function registerTools(app: FastifyInstance, deps: ToolsDeps): void {
     "/api/tools/votecount",
     "Count a day's votes in a thread from another forum (the votecount command)",
     voteCountToolSchema,
-    (req) => {
-      const b = deps.parse(voteCountToolSchema, req.body ?? {}, "body");
-      try {
-        return runVoteCount(
-          {
-            roster: b.players,
-            rosterName: "(players)",
-            gm: b.gm ?? null,
-            day: b.day ?? null,
-            silenced: b.silenced,
-            thread: b.thread,
-            threadName: "thread",
-          },
-          voteCountWords("ru"),
-        );
-      } catch (e) {
-        // The counter's refusals are its input's faults; each message names the line, post or player.
-        if (e instanceof Error) throw badRequest("invalid", e.message);
-        throw e;
-      }
+    async (req, reply) => {
+      const body = deps.parse(voteCountToolSchema, req.body ?? {}, "body");
+      return run(
+        reply,
+        (started) => ({ tool: "votecount", body, started }),
+        `thread: too large to count within ${seconds}; send fewer posts (one day's)`,
+      );
     },
   );
 
@@ -99,18 +241,13 @@ export function registerTools(app: FastifyInstance, deps: ToolsDeps): void {
     "/api/tools/results",
     "The results post of a replay file's last finished phase (the results command)",
     resultsToolSchema,
-    (req) => {
-      const b = deps.parse(resultsToolSchema, req.body ?? {}, "body");
-      let post: string | null;
-      try {
-        post = resultsPost(replayMatch(b.replay), b.lang);
-      } catch (e) {
-        if (!(e instanceof ReplayError)) throw e;
-        const message = e.message.replace(/\s+/g, " ");
-        throw badRequest("invalid", `replay: ${message}`, CLAUSE_AT_END.exec(message)?.[1]);
-      }
-      if (post === null) throw badRequest("invalid", "replay: no finished phase to report (REPLAY.md)");
-      return { post };
+    async (req, reply) => {
+      const body = deps.parse(resultsToolSchema, req.body ?? {}, "body");
+      return run(
+        reply,
+        (started) => ({ tool: "results", body, started }),
+        `replay: too large to replay within ${seconds}`,
+      );
     },
   );
 }
