@@ -22,6 +22,8 @@ declare module "autocannon" {
       duration?: number;
       timeout?: number;
       requests?: RequestSpec[];
+      /** Requests per second across all connections; as fast as possible without. */
+      overallRate?: number;
     }
     interface Histogram {
       average: number;

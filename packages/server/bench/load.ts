@@ -102,6 +102,7 @@ const run = autocannon({
   pipelining: 1,
   duration: seconds ?? plan.seconds,
   requests,
+  ...(plan.rate !== undefined ? { overallRate: plan.rate } : {}),
 });
 run.on("response", (_client, _status, _bytes, ms) => {
   latencies.push(ms);

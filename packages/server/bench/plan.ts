@@ -25,6 +25,10 @@ export interface Plan {
   /** Interleaved across games, so consecutive requests go to different games. */
   readonly voters: readonly Voter[];
   readonly posters: readonly Poster[];
+  /** Requests per second across all connections (autocannon's overallRate); as fast as possible without. */
+  readonly rate?: number;
+  /** Pad each post's text to about this many bytes (the streams section's posts are 10 KB). */
+  readonly postBytes?: number;
 }
 
 /** An acknowledged vote: game, seat, colour, target. */
@@ -70,8 +74,26 @@ export function postAt(plan: Plan, k: number): { poster: Poster; text: string } 
   const poster = plan.posters[k % plan.posters.length]!;
   const round = Math.floor(k / plan.posters.length);
   const suspect = poster.suspects[round % poster.suspects.length]!;
-  return { poster, text: `Я думаю, [b]${suspect}[/b] подозрителен. Запись ${k + 1}.` };
+  const text = `Я думаю, [b]${suspect}[/b] подозрителен. Запись ${k + 1}.`;
+  const pad = Math.max(0, Math.floor(((plan.postBytes ?? 0) - Buffer.byteLength(text)) / 2));
+  return { poster, text: pad > 0 ? `${text} ${"ж".repeat(pad)}` : text };
 }
 
 export const percentile = (sorted: Float64Array, p: number): number =>
   sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+/** What the stream holder (streams.ts) saw of its streams by the end of the streams section. */
+export interface StreamStats {
+  /** Streams the server accepted. */
+  readonly opened: number;
+  /** Streams refused, by status and body (or connection error), with how many. */
+  readonly refused: Readonly<Record<string, number>>;
+  /** Accepted streams the server closed before the holder did. */
+  readonly endedByServer: number;
+  /** Items received by the stream that received fewest and by the one that received most. */
+  readonly minItems: number;
+  readonly maxItems: number;
+  /** Streams whose ids did not run on by one (a gap, a repeat or a reordering). */
+  readonly withGaps: number;
+  readonly megabytes: number;
+}

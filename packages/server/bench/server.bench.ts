@@ -16,6 +16,15 @@
  * 5. Stops the server (SIGTERM, or SIGKILL with --crash) and reads the SQLite file: every acknowledged vote
  *    and post must be on disk.
  * --profile DIR writes the server's CPU profile (node --cpu-prof) into DIR when it stops.
+ * 6. The streams section (--streams N, 1000 by default, 0 skips it): on a game of its own, 10 KB posts and
+ *    votes at --stream-rate requests/s (50 by default; 0 = as fast as possible) with no stream open, then the
+ *    same with N anonymous streams open on that game, held by a separate process (streams.ts) that opens
+ *    8 from each of N/8 loopback addresses (127.1.0.x), so the server's stream caps are met, not raised.
+ *    Every stream must receive every item, in order, and none may be refused or closed.
+ * 7. The tools section (--tools N rounds, 3 by default, 0 skips it): the bare endpoint alone, then while one
+ *    client (tools-client.ts, its own process) sends ~5 MB vote counts to /api/tools/votecount back to
+ *    back, alternated N times; the figures are the medians of each kind. The counts run in the server's
+ *    worker threads (issue 11, finding 2), so the bare endpoint should barely notice them.
  * The temporary directory and the child processes are removed on exit, even on failure.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
@@ -27,7 +36,8 @@ import { fileURLToPath } from "node:url";
 import type { GameDetail } from "@forum-mafia/protocol";
 import Database from "better-sqlite3";
 import { NICKS } from "../test/play.ts";
-import type { AckedVote, LoadResult, Plan, Poster, Scenario, Voter } from "./plan.ts";
+import type { AckedVote, LoadResult, Plan, Poster, Scenario, StreamStats, Voter } from "./plan.ts";
+import type { ToolClientStats } from "./tools-client.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const START = join(ROOT, "packages/server/bin/start.ts");
@@ -44,10 +54,22 @@ interface Args {
   connections: number;
   crash: boolean;
   profile: string | null;
+  streams: number;
+  streamRate: number;
+  tools: number;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { games: 20, seconds: 10, connections: 50, crash: false, profile: null };
+  const args: Args = {
+    games: 20,
+    seconds: 10,
+    connections: 50,
+    crash: false,
+    profile: null,
+    streams: 1000,
+    streamRate: 50,
+    tools: 3,
+  };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     if (flag === "--crash") {
@@ -60,10 +82,24 @@ function parseArgs(argv: readonly string[]): Args {
       args.profile = resolve(dir);
       continue;
     }
+    if (flag === "--streams" || flag === "--stream-rate") {
+      const value = Number(argv[++i]);
+      if (!Number.isInteger(value) || value < 0) throw new Error(`${flag}: expected an integer ≥ 0`);
+      if (flag === "--streams") args.streams = value;
+      else args.streamRate = value;
+      continue;
+    }
+    if (flag === "--tools") {
+      const value = Number(argv[++i]);
+      if (!Number.isInteger(value) || value < 0) throw new Error(`${flag}: expected an integer ≥ 0`);
+      args.tools = value;
+      continue;
+    }
     const name = flag.replace(/^--/, "");
     if (name !== "games" && name !== "seconds" && name !== "connections")
       throw new Error(
-        `unknown flag ${flag} (flags: --games N, --seconds N, --connections N, --crash, --profile DIR)`,
+        `unknown flag ${flag} (flags: --games N, --seconds N, --connections N, --crash, --profile DIR, ` +
+          `--streams N, --stream-rate N, --tools N)`,
       );
     const value = Number(argv[++i]);
     if (!Number.isInteger(value) || value < 1) throw new Error(`${flag}: expected a positive integer`);
@@ -429,6 +465,258 @@ function checkDurability(
   }
 }
 
+// ——— the streams section (issue 11, finding 3) ———
+
+const STREAMS = join(ROOT, "packages/server/bench/streams.ts");
+/** The load generator's connections in the streams section: the rate, not their number, sets the load. */
+const STREAM_CONNECTIONS = 10;
+/** Streams per loopback address: the server's cap on anonymous streams from one address. */
+const STREAMS_PER_ADDRESS = 8;
+const STREAM_POST_BYTES = 10_000;
+
+/** The stream holder: a child process keeping `count` streams open on one game until it is told to stop. */
+async function holdStreams(
+  url: string,
+  game: string,
+  count: number,
+): Promise<{ opened: number; stop: () => Promise<StreamStats> }> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", STREAMS, url, game, String(count), String(STREAMS_PER_ADDRESS)],
+    { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] },
+  );
+  children.add(child);
+  let out = "";
+  let err = "";
+  child.stderr!.on("data", (c: Buffer) => (err += c.toString("utf8")));
+  const lines: string[] = [];
+  let wake: (() => void) | null = null;
+  child.stdout!.on("data", (c: Buffer) => {
+    out += c.toString("utf8");
+    for (let i = out.indexOf("\n"); i >= 0; i = out.indexOf("\n")) {
+      lines.push(out.slice(0, i));
+      out = out.slice(i + 1);
+    }
+    wake?.();
+  });
+  const gone = exited(child);
+  const line = async (what: string): Promise<string> => {
+    for (;;) {
+      const next = lines.shift();
+      if (next !== undefined) return next;
+      const ended = await Promise.race([
+        gone.then(() => true),
+        new Promise<false>((r) => (wake = () => r(false))),
+      ]);
+      if (ended && lines.length === 0) throw new Error(`the stream holder exited before ${what}:\n${err}`);
+    }
+  };
+  const ready = /^ready (\d+)$/.exec(await line("its streams were open"));
+  if (!ready) throw new Error(`the stream holder: unexpected output\n${err}`);
+  return {
+    opened: Number(ready[1]),
+    stop: async () => {
+      child.stdin!.end();
+      const stats = JSON.parse(await line("its report")) as StreamStats;
+      await gone;
+      children.delete(child);
+      return stats;
+    },
+  };
+}
+
+/**
+ * Post and vote latency on one game with no stream open, then with `args.streams` streams open on it.
+ * Returns the runs' results (their writes are checked on disk with the rest) and whether it failed.
+ */
+async function streamsSection(
+  server: RunningServer,
+  dir: string,
+  args: Args,
+): Promise<{ results: LoadResult[]; failed: boolean }> {
+  console.log("");
+  const table = await setUpGame(server.url, args.games);
+  const plan: Plan = {
+    url: server.url,
+    connections: STREAM_CONNECTIONS,
+    seconds: args.seconds,
+    voters: table.voters,
+    posters: table.posters,
+    postBytes: STREAM_POST_BYTES,
+    ...(args.streamRate > 0 ? { rate: args.streamRate } : {}),
+  };
+  const planFile = join(dir, "plan-streams.json");
+  writeFileSync(planFile, JSON.stringify(plan));
+  const pace = args.streamRate > 0 ? `${args.streamRate} requests/s` : "as fast as possible";
+  console.log(
+    `streams: one game, ${STREAM_CONNECTIONS} connections at ${pace}, posts of ${STREAM_POST_BYTES / 1000} KB; ` +
+      `${args.streams} anonymous streams from ${Math.ceil(args.streams / STREAMS_PER_ADDRESS)} loopback addresses`,
+  );
+  const rows: Row[] = [];
+  const results: LoadResult[] = [];
+  const measure = async (scenario: "post" | "vote", label: string): Promise<void> => {
+    const before = cpuMs(server.child.pid);
+    const r = await runLoad(planFile, scenario);
+    const after = cpuMs(server.child.pid);
+    const cpuUs =
+      before === null || after === null ? null : ((after - before) * 1000) / Math.max(1, r.responses);
+    results.push(r);
+    rows.push(rowOf(`${scenario}, ${label}`, { load: r, cpuUs }));
+    if (server.child.exitCode !== null || server.child.signalCode !== null)
+      throw new Error(`the server died during the streams section:\n${server.output()}`);
+  };
+  await measure("post", "no streams");
+  await measure("vote", "no streams");
+  const held = await holdStreams(server.url, table.id, args.streams);
+  const label = `${held.opened} streams`;
+  await measure("post", label);
+  await measure("vote", label);
+  const stats = await held.stop();
+  console.log("");
+  printTable(rows);
+  console.log("");
+  console.log(
+    `streams: ${stats.opened} opened, ${stats.endedByServer} closed by the server, ` +
+      `${stats.withGaps} with ids out of order; items per stream ${stats.minItems}–${stats.maxItems}; ` +
+      `${stats.megabytes.toFixed(0)} MB received`,
+  );
+  let failed = false;
+  for (const [why, n] of Object.entries(stats.refused)) {
+    failed = true;
+    console.log(`  ${n} streams refused: ${why}`);
+  }
+  for (const r of results)
+    if (r.non2xx > 0 || r.errors > 0) {
+      failed = true;
+      console.log(
+        `${r.scenario} (streams section): ${r.non2xx} non-2xx responses, ${r.errors} errors; ` +
+          `status codes ${JSON.stringify(r.statusCodes)}`,
+      );
+    }
+  const same = stats.minItems === stats.maxItems && stats.minItems > 0;
+  const whole = stats.opened === args.streams && stats.endedByServer === 0 && stats.withGaps === 0;
+  console.log(`every stream received every item, in order: ${same && whole ? "yes" : "NO"}`);
+  if (!same || !whole) failed = true;
+  return { results, failed };
+}
+
+// ——— the tools section (issue 11, finding 2) ———
+
+const TOOLS_CLIENT = join(ROOT, "packages/server/bench/tools-client.ts");
+
+/** The tool client: a child process sending ~5 MB vote counts back to back until it is told to stop. */
+async function sendBigCounts(url: string): Promise<{ stop: () => Promise<ToolClientStats> }> {
+  const child = spawn(process.execPath, ["--import", "tsx", TOOLS_CLIENT, url], {
+    cwd: ROOT,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  children.add(child);
+  let out = "";
+  let err = "";
+  child.stderr!.on("data", (c: Buffer) => (err += c.toString("utf8")));
+  const gone = exited(child);
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (c: Buffer) => {
+      out += c.toString("utf8");
+      if (out.startsWith("started\n")) resolve();
+    });
+    void gone.then(() => reject(new Error(`the tool client exited before it started:\n${err}`)));
+  });
+  return {
+    stop: async () => {
+      child.stdin!.end();
+      const { code, signal } = await gone;
+      children.delete(child);
+      if (code !== 0) throw new Error(`the tool client failed: ${code ?? signal}\n${err}`);
+      return JSON.parse(out.slice("started\n".length)) as ToolClientStats;
+    },
+  };
+}
+
+/**
+ * The bare endpoint alone, then while one client sends big vote counts back to back, `rounds` times over
+ * in this run; the figures to compare are each kind's medians. Fails on a refused or lost health check,
+ * and on a count answered with anything but 200 or 413 (over the server's time budget) or not at all.
+ */
+async function toolsSection(
+  server: RunningServer,
+  planFile: string,
+  rounds: number,
+): Promise<{ failed: boolean }> {
+  console.log("");
+  console.log(
+    `tools: GET /api/health alone, then while one client sends ~5 MB vote counts back to back; ${rounds} rounds`,
+  );
+  const measure = async (label: string, cpu: boolean): Promise<Measured> => {
+    const before = cpuMs(server.child.pid);
+    const r = await runLoad(planFile, "bare");
+    const after = cpuMs(server.child.pid);
+    const cpuUs =
+      !cpu || before === null || after === null ? null : ((after - before) * 1000) / Math.max(1, r.responses);
+    console.log(
+      `  ${label}: ${r.requestsPerSecond.toFixed(0)} requests/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`,
+    );
+    if (server.child.exitCode !== null || server.child.signalCode !== null)
+      throw new Error(`the server died during the tools section:\n${server.output()}`);
+    return { load: r, cpuUs };
+  };
+  const alone: Measured[] = [];
+  const loaded: Measured[] = [];
+  const counts: ToolClientStats[] = [];
+  for (let i = 1; i <= rounds; i++) {
+    alone.push(await measure(`health alone ${i}`, true));
+    const client = await sendBigCounts(server.url);
+    // The server's CPU time would include the counting threads': not shown for these runs.
+    loaded.push(await measure(`health + counts ${i}`, false));
+    counts.push(await client.stop());
+  }
+  const medianOf = (name: string, ms: readonly Measured[]): Row => {
+    const cpus = ms.map((m) => m.cpuUs);
+    return {
+      name,
+      rps: median(ms.map((m) => m.load.requestsPerSecond)),
+      p50: median(ms.map((m) => m.load.p50)),
+      p99: median(ms.map((m) => m.load.p99)),
+      cpuUs: cpus.every((c) => c !== null) ? median(cpus as number[]) : null,
+      non2xx: ms.reduce((n, m) => n + m.load.non2xx, 0),
+      errors: ms.reduce((n, m) => n + m.load.errors, 0),
+    };
+  };
+  console.log("");
+  printTable([
+    ...alone.map((m, i) => rowOf(`health alone ${i + 1}`, m)),
+    ...loaded.map((m, i) => rowOf(`health + counts ${i + 1}`, m)),
+    medianOf("health alone (median)", alone),
+    medianOf("health + counts (median)", loaded),
+  ]);
+  console.log("");
+  let failed = false;
+  counts.forEach((c, i) => {
+    console.log(
+      `counts ${i + 1}: ${c.requests} of ${(c.bodyBytes / 1e6).toFixed(1)} MB, answers ${JSON.stringify(c.statusCodes)}, ` +
+        `${c.errors} lost; ${(c.p50Ms / 1000).toFixed(2)} s each (median), ${(c.maxMs / 1000).toFixed(2)} s the longest`,
+    );
+    if (c.errors > 0) console.log(`  first lost: ${c.firstError}`);
+    const unexpected = Object.keys(c.statusCodes).filter((code) => code !== "200" && code !== "413");
+    if (c.errors > 0 || unexpected.length > 0 || c.requests === 0) failed = true;
+  });
+  for (const m of [...alone, ...loaded])
+    if (m.load.non2xx > 0 || m.load.errors > 0) {
+      failed = true;
+      console.log(
+        `health (tools section): ${m.load.non2xx} non-2xx responses, ${m.load.errors} errors; ` +
+          `status codes ${JSON.stringify(m.load.statusCodes)}`,
+      );
+    }
+  const a = medianOf("", alone);
+  const l = medianOf("", loaded);
+  console.log(
+    `health under tool load: p50 ${(l.p50 / a.p50).toFixed(1)}×, p99 ${(l.p99 / a.p99).toFixed(1)}× its figure alone; ` +
+      `throughput ${((l.rps / a.rps) * 100).toFixed(0)}%`,
+  );
+  return { failed };
+}
+
 // ——— main ———
 
 async function main(): Promise<number> {
@@ -520,6 +808,15 @@ async function main(): Promise<number> {
     }
   }
 
+  let streamRuns = 0;
+  if (args.streams > 0) {
+    const section = await streamsSection(server, tempDir, args);
+    results.push(...section.results);
+    streamRuns = section.results.length;
+    if (section.failed) failed = true;
+  }
+  if (args.tools > 0 && (await toolsSection(server, planFile, args.tools)).failed) failed = true;
+
   // Durability: stop the server, then read what it left on disk.
   server.child.kill(args.crash ? "SIGKILL" : "SIGTERM");
   const stop = await Promise.race([
@@ -537,7 +834,7 @@ async function main(): Promise<number> {
   const durability = checkDurability(
     join(dataDir, "forum-mafia.sqlite"),
     { votes: results.flatMap((r) => [...r.votes]), posts: results.flatMap((r) => [...r.posts]) },
-    args.connections,
+    args.connections + streamRuns * STREAM_CONNECTIONS,
   );
   for (const line of durability.lines) console.log(line);
   if (!durability.ok) failed = true;

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { createServer, defaultStore } from "../src/server.ts";
+import { createServer, defaultStore, parsePublicUrl, parseTrustProxy } from "../src/server.ts";
 
 /** The web app built by `npm start` (vite build) before the server starts. */
 const webRoot = fileURLToPath(new URL("../../web/dist", import.meta.url));
@@ -7,15 +7,26 @@ const webRoot = fileURLToPath(new URL("../../web/dist", import.meta.url));
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? "127.0.0.1";
 const rateLimit = process.env.RATE_LIMIT === undefined ? undefined : Number(process.env.RATE_LIMIT);
+const publicUrl = parsePublicUrl(process.env.PUBLIC_URL);
+if ("error" in publicUrl) {
+  console.error(publicUrl.error);
+  process.exit(2);
+}
 const { store, where } = await defaultStore();
 const server = await createServer({
   store,
   logger: process.env.LOG === "1",
   webRoot,
+  publicUrl: publicUrl.url,
+  trustProxy: parseTrustProxy(process.env.TRUST_PROXY),
   ...(rateLimit !== undefined && Number.isFinite(rateLimit) ? { rateLimit } : {}),
 });
 await server.app.listen({ port, host });
-console.log(`forum-mafia: http://localhost:${port} (data: ${where})`);
+console.log(`forum-mafia: ${publicUrl.url ?? `http://localhost:${port}`} (data: ${where})`);
+if (!publicUrl.url && !["127.0.0.1", "localhost", "::1"].includes(host))
+  console.warn(
+    `forum-mafia: HOST=${host} without PUBLIC_URL: only requests for localhost are served; set PUBLIC_URL`,
+  );
 const stop = (): void => {
   server.close().then(
     () => process.exit(0),

@@ -13,6 +13,7 @@ import { join, sep } from "node:path";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { z } from "zod";
 import { Accounts, SESSION_COOKIE, SESSION_DAYS } from "./auth.ts";
+import { LoginBackoff } from "./auth-limits.ts";
 import type { Clock } from "./clock.ts";
 import { isTimeZone } from "./deadline.ts";
 import { nightDraft } from "./draft.ts";
@@ -34,10 +35,30 @@ export interface AppOptions {
   readonly demo: Demo;
   /** Requests per minute per session (or address); auth routes get a tenth of it. 0 turns limits off. */
   readonly rateLimit?: number;
-  readonly secureCookies?: boolean;
+  /**
+   * The site's origin as users see it (PUBLIC_URL, e.g. `https://mafia.example.org`): requests for any other
+   * Host are refused (DNS rebinding), an Origin must match it by scheme, host and port, and the session
+   * cookie is `Secure` when it is https. Without it only loopback names (localhost, 127.0.0.1, [::1]) are
+   * served, on any port.
+   */
+  readonly publicUrl?: string | null;
+  /**
+   * Which peers are trusted proxies (TRUST_PROXY): their X-Forwarded-For, -Proto and -Host are believed, so
+   * rate limits count the client's address. Fastify's `trustProxy`: a comma-separated list of addresses or
+   * CIDR ranges (`127.0.0.1`, `10.0.0.0/8`, `loopback`), or true for any peer. Off by default: a client
+   * could otherwise pick its own address.
+   */
+  readonly trustProxy?: boolean | string;
   readonly logger?: boolean;
   /** The built web app (packages/web/dist), served at `/`; without it the root opens the API docs. */
   readonly webRoot?: string | null;
+  /** The GM tools' limits: time budget, worker threads, waiting requests (tools.ts, TOOLS_DEFAULTS). */
+  readonly tools?: import("./tools.ts").ToolsOptions;
+  /**
+   * Caps on live streams (stream.ts, STREAM_LIMITS): 8 without a session per address, 8 per user, 64 per
+   * address in all; beyond one, a stream is refused with 429 stream/too-many.
+   */
+  readonly streamLimits?: Partial<import("./stream.ts").StreamLimits>;
 }
 
 /**
@@ -50,6 +71,8 @@ const WEB_CSP =
   "form-action 'self'";
 
 const BODY_LIMIT = 64 * 1024;
+/** Each app's routes with their zod schemas, as the API document lists them (the fuzz tests read it). */
+export const routeDocs = new WeakMap<FastifyInstance, readonly RouteDoc[]>();
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -90,33 +113,58 @@ const pageQuery = z.strictObject({
 });
 const langQuery = z.strictObject({ lang: z.enum(["ru", "en"]).optional() });
 
-/**
- * CSRF: a browser names the page's site in Origin; a request without one (curl, the tests, old browsers
- * on same-site GETs) passes, one from another site or an opaque origin ("null") does not. Both sides are
- * normalised as URL hosts, so "x:80" and "http://x" agree.
- */
-function sameSite(origin: string | undefined, host: string | undefined): boolean {
-  if (origin === undefined) return true;
+/** The names a server without PUBLIC_URL answers to: this machine's own (a DNS rebinding attack has none). */
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** A URL's origin (scheme, host and port, with the default port left out), or null if it is not one. */
+function originOf(url: string): string | null {
   try {
-    return host !== undefined && new URL(origin).host === new URL(`http://${host}`).host;
+    const u = new URL(url);
+    return u.protocol === "http:" || u.protocol === "https:" ? u.origin : null;
   } catch {
-    return false;
+    return null;
   }
+}
+
+/**
+ * The site's origin as the request names it: PUBLIC_URL's when set (and then only for its own Host), else
+ * the request's scheme and Host when the Host is a loopback name. Null: the request is not for this site.
+ */
+function siteOrigin(publicUrl: URL | null, protocol: string, host: string | undefined): string | null {
+  if (host === undefined || host === "") return null;
+  const asked = originOf(`${publicUrl ? publicUrl.protocol : `${protocol}:`}//${host}`);
+  if (asked === null) return null;
+  if (publicUrl) return asked === publicUrl.origin ? asked : null;
+  return LOOPBACK.has(new URL(asked).hostname) ? asked : null;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { store, clock, games } = opts;
   const accounts = new Accounts(store, clock);
-  const streams = new Streams(games);
+  const streams = new Streams(games, clock, accounts, opts.streamLimits);
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: BODY_LIMIT,
-    trustProxy: false,
+    trustProxy: opts.trustProxy ?? false,
     // Live streams never go idle: on shutdown they are closed, not waited for.
     forceCloseConnections: true,
+    // The router's own refusals (a path that is not valid percent-encoding, a path part too long) come
+    // before any hook: they get the API's error shape here, naming the path.
+    frameworkErrors: (error, _req, reply) => {
+      const message =
+        error.code === "FST_ERR_BAD_URL"
+          ? "path: not a valid URL (a broken %-escape, or one that is not UTF-8 text)"
+          : error.code === "FST_ERR_MAX_PARAM_LENGTH"
+            ? "path: a part of the path is longer than 100 characters"
+            : `path: ${error.message}`;
+      void (reply as FastifyReply)
+        .status(error.statusCode && error.statusCode < 500 ? error.statusCode : 400)
+        .send({ error: { code: error.code || "bad-request", message } });
+    },
   });
   const limit = opts.rateLimit ?? 600;
 
+  const publicUrl = opts.publicUrl ? new URL(opts.publicUrl) : null;
   // CSRF: only JSON bodies are accepted (a cross-site form cannot send one without a CORS preflight, which
   // this server never grants), the session cookie is SameSite=Lax, and a foreign Origin is refused.
   app.removeContentTypeParser("text/plain");
@@ -141,8 +189,22 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest("user", null);
   // Callback style, so a request whose session is cached costs no promise.
   app.addHook("onRequest", (req, _reply, done) => {
-    if (req.method !== "GET" && req.method !== "HEAD" && !sameSite(req.headers.origin, req.headers.host))
-      return done(forbidden("csrf", "the request's Origin is not this site"));
+    // The Host must be this site's (a page on another name that resolves here must not reach the API),
+    // and a browser's Origin must be this site by scheme, host and port. A request without an Origin (curl,
+    // the tests) passes; an opaque one ("null") does not.
+    const site = siteOrigin(publicUrl, req.protocol, req.host);
+    if (site === null)
+      return done(
+        new ApiError(
+          421,
+          "host",
+          `Host: ${JSON.stringify(req.host ?? "")} is not this site's` +
+            (publicUrl ? ` (${publicUrl.host})` : " (set PUBLIC_URL to serve other names than localhost)"),
+        ),
+      );
+    const origin = req.headers.origin;
+    if (req.method !== "GET" && req.method !== "HEAD" && origin !== undefined && originOf(origin) !== site)
+      return done(forbidden("csrf", "Origin: the request's origin is not this site"));
     const token = req.cookies[SESSION_COOKIE];
     const known = accounts.cachedUser(token);
     if (known !== undefined) {
@@ -209,13 +271,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   };
 
   const docs: RouteDoc[] = [];
+  routeDocs.set(app, docs);
   type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
   const route = (
     method: "GET" | "POST" | "PATCH" | "DELETE",
     url: string,
     doc: Omit<RouteDoc, "method" | "url">,
     handler: Handler,
-    config: { rateLimit?: { max: number; timeWindow: number } } = {},
+    config: {
+      rateLimit?: { max: number; timeWindow: number; keyGenerator?: (req: FastifyRequest) => string };
+    } = {},
   ): void => {
     docs.push({ method, url, ...doc });
     app.route({
@@ -243,15 +308,28 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const body = <T extends z.ZodType>(req: FastifyRequest, schema: T): z.infer<T> =>
     parse(schema, req.body ?? {}, "body");
   const params = (req: FastifyRequest): string => parse(P.idParams, req.params, "id").id;
+  // Logging in and registering count by address, never by session: a session would give each new account
+  // a bucket of its own, and so more guesses from the same address (issue 11). Guesses at one nick from
+  // anywhere are slowed by LoginBackoff.
   const authLimit =
-    limit > 0 ? { rateLimit: { max: Math.max(5, Math.floor(limit / 10)), timeWindow: 60_000 } } : {};
+    limit > 0
+      ? {
+          rateLimit: {
+            max: Math.max(5, Math.floor(limit / 10)),
+            timeWindow: 60_000,
+            keyGenerator: (req: FastifyRequest) => `auth:${req.ip}`,
+          },
+        }
+      : {};
+  const backoff = new LoginBackoff(clock);
 
   const setSession = async (reply: FastifyReply, user: UserRecord): Promise<void> => {
     const s = await accounts.openSession(user.id);
     reply.setCookie(SESSION_COOKIE, s.token, {
       httpOnly: true,
       sameSite: "lax",
-      secure: opts.secureCookies ?? false,
+      // A cookie over https is Secure: never sent over plain http, where anyone on the way could read it.
+      secure: publicUrl?.protocol === "https:",
       path: "/",
       maxAge: SESSION_DAYS * 86_400,
     });
@@ -282,14 +360,22 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     { summary: "Log in", body: P.credentialsSchema, tag: "accounts" },
     async (req, reply) => {
       const b = body(req, P.credentialsSchema);
+      const key = nickKey(b.nick);
+      backoff.check(key);
+      // Counted before the password is checked, so parallel guesses cannot all slip past the check.
+      backoff.failed(key);
       const user = await accounts.login(b.nick, b.password);
+      backoff.succeeded(key);
       await setSession(reply, user);
       return { user: userView(user) };
     },
     authLimit,
   );
   route("POST", "/api/logout", { summary: "Log out", tag: "accounts" }, async (req, reply) => {
-    await accounts.closeSession(req.cookies[SESSION_COOKIE]);
+    const token = req.cookies[SESSION_COOKIE];
+    await accounts.closeSession(token);
+    // The session is gone: its live streams end now, not when their clients next reconnect.
+    if (token) streams.closeSession(accounts.sessionKey(token));
     reply.clearCookie(SESSION_COOKIE, { path: "/" });
     return { ok: true };
   });
@@ -446,7 +532,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   route(
     "GET",
     "/api/games/:id/stream",
-    { summary: "Live updates (server-sent events); resumes from Last-Event-ID", tag: "play" },
+    {
+      summary:
+        "Live updates (server-sent events); resumes from Last-Event-ID. Open streams are capped " +
+        "(by default 8 per user, 8 per address without a session, 64 per address): beyond, 429 stream/too-many",
+      tag: "play",
+    },
     async (req, reply) => {
       const room = games.room(params(req));
       const q = z
@@ -456,7 +547,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       const after = Number(
         typeof header === "string" && /^\d+$/.test(header) ? header : ((q.success ? q.data.after : 0) ?? 0),
       );
-      streams.open(room, req.user?.id ?? null, after, req, reply);
+      const token = req.cookies[SESSION_COOKIE];
+      const user = req.user && token ? { id: req.user.id, session: accounts.sessionKey(token) } : null;
+      streams.open(room, user, after, req, reply);
     },
   );
 
@@ -539,7 +632,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   );
 
-  registerTools(app, { docs, parse, limit });
+  registerTools(app, { docs, parse, limit }, opts.tools);
 
   // ——— after the end (R3, F1, F2) ———
   const ended = (id: string) => {

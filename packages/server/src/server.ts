@@ -18,6 +18,9 @@ export interface ServerOptions {
   readonly seed?: () => string;
   /** The built web app to serve at `/` (see AppOptions.webRoot). */
   readonly webRoot?: string | null;
+  /** See AppOptions.publicUrl and AppOptions.trustProxy. */
+  readonly publicUrl?: string | null;
+  readonly trustProxy?: boolean | string;
 }
 
 export interface Server {
@@ -46,6 +49,8 @@ export async function createServer(opts: ServerOptions): Promise<Server> {
     ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
     ...(opts.logger !== undefined ? { logger: opts.logger } : {}),
     webRoot: opts.webRoot ?? null,
+    publicUrl: opts.publicUrl ?? null,
+    ...(opts.trustProxy !== undefined ? { trustProxy: opts.trustProxy } : {}),
   });
   const s = scheduler;
   return {
@@ -61,6 +66,33 @@ export async function createServer(opts: ServerOptions): Promise<Server> {
       await opts.store.close();
     },
   };
+}
+
+/**
+ * PUBLIC_URL as an origin (`https://host[:port]`), or a one-line reason why it is not one. A path, query or
+ * credentials in it are refused rather than dropped, so a typo is not served silently.
+ */
+export function parsePublicUrl(value: string | undefined): { url: string | null } | { error: string } {
+  if (value === undefined || value === "") return { url: null };
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    return {
+      error: `PUBLIC_URL: ${JSON.stringify(value)} is not a URL (expected e.g. https://mafia.example.org)`,
+    };
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:")
+    return { error: `PUBLIC_URL: expected an http or https URL, got ${JSON.stringify(value)}` };
+  if ((u.pathname !== "/" && u.pathname !== "") || u.search || u.hash || u.username || u.password)
+    return { error: `PUBLIC_URL: expected only a scheme, host and port, got ${JSON.stringify(value)}` };
+  return { url: u.origin };
+}
+
+/** TRUST_PROXY: "true" trusts any peer; otherwise addresses or CIDR ranges, comma-separated. */
+export function parseTrustProxy(value: string | undefined): boolean | string {
+  if (value === undefined || value === "" || value === "false") return false;
+  return value === "true" ? true : value;
 }
 
 /**

@@ -1,41 +1,149 @@
+import type { ServerResponse } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Clock } from "./clock.ts";
+import { ApiError } from "./errors.ts";
 import type { Games } from "./games.ts";
 import type { Room } from "./room.ts";
 import { viewerOf, type Viewer } from "./viewer.ts";
 import { current, mayReceive, streamSince } from "./views.ts";
 
+/** How many live streams may be open at once, and how far behind one may fall. */
+export interface StreamLimits {
+  /** Streams without a session from one address, across all games (the thread is public). */
+  readonly perAnonymousAddress: number;
+  /** Streams of one logged-in user (their tabs and devices), across all games. */
+  readonly perUser: number;
+  /** Every stream from one address, logged in or not: generous, as players behind one NAT share it. */
+  readonly perAddress: number;
+  /** Bytes a stream may leave unread in its socket's buffer; a client that falls further behind is cut off. */
+  readonly maxBuffered: number;
+}
+
+export const STREAM_LIMITS: StreamLimits = {
+  perAnonymousAddress: 8,
+  perUser: 8,
+  perAddress: 64,
+  maxBuffered: 4 * 1024 * 1024,
+};
+
+/** Where a session's streams learn when it expires: null when it no longer exists. */
+export interface SessionExpiry {
+  sessionExpiry(session: string): Promise<number | null>;
+}
+
+/** Who opens a stream: a user with the session the request came with, or nobody (the public). */
+export interface StreamUser {
+  readonly id: string;
+  /** The session's key: its token's SHA-256 (the token itself is never kept). */
+  readonly session: string;
+}
+
 interface Connection {
-  readonly room: Room;
   readonly userId: string | null;
+  readonly session: string | null;
+  readonly address: string;
+  readonly raw: ServerResponse;
+  /** The viewer's group while the stream is live; null once it is closed (nothing more is sent). */
+  group: Group | null;
+  /** When the session ends (known shortly after the stream opens). */
+  expiresAt: number | null;
+  cancelExpiry: (() => void) | null;
+  /** Whether it still counts against the caps: until its response is closed. */
+  counted: boolean;
+}
+
+/**
+ * The streams of one room with the same viewer (the GM, one seat, or the public). They hold the same
+ * items under the same ids, so each item is serialised once for all of them.
+ */
+interface Group {
+  readonly feed: RoomFeed;
+  readonly key: string;
   readonly viewer: Viewer;
   /** How many items this viewer's stream holds so far: the id of the last one sent. */
   count: number;
-  readonly write: (chunk: string) => void;
-  readonly end: () => void;
+  readonly connections: Set<Connection>;
+}
+
+/** One room's live streams: every one of them has been sent the items of room.feed[0, sent) it may receive. */
+interface RoomFeed {
+  room: Room;
+  sent: number;
+  readonly groups: Map<string, Group>;
 }
 
 const sameViewer = (a: Viewer, b: Viewer): boolean =>
   a.kind === b.kind && (a.kind !== "player" || (b.kind === "player" && a.seat === b.seat));
 
+const viewerKey = (v: Viewer): string => (v.kind === "player" ? `seat:${v.seat}` : v.kind);
+
+const RESET = "event: reset\ndata: {}\n\n";
+
+const bump = (counts: Map<string, number>, key: string, by: 1 | -1): void => {
+  const n = (counts.get(key) ?? 0) + by;
+  if (n > 0) counts.set(key, n);
+  else counts.delete(key);
+};
+
 /**
  * Server-sent events, one stream per viewer. Each item's id is its position in that viewer's own stream
  * (1, 2, 3…), so the ids show nothing of what others received, and a client that reconnects with
  * Last-Event-ID gets exactly the items it missed. Items are sent only once their entries are on disk.
+ *
+ * A commit's answer does not wait for the streams: it marks its room, and the room's new durable items are
+ * sent on the next turn of the event loop (setImmediate), together with those of any other commit that
+ * came in the meantime, each serialised once and written once per connection.
  */
 export class Streams {
-  private readonly byRoom = new Map<string, Set<Connection>>();
+  private readonly rooms = new Map<string, RoomFeed>();
+  /** Rooms with durable items (or a change of seats) not yet sent to their streams. */
+  private readonly dirty = new Set<string>();
+  private scheduled = false;
+  private readonly bySession = new Map<string, Set<Connection>>();
+  private readonly anonymousByAddress = new Map<string, number>();
+  private readonly byAddress = new Map<string, number>();
+  private readonly byUser = new Map<string, number>();
+  private readonly limits: StreamLimits;
   private readonly keepAlive: NodeJS.Timeout;
+  private readonly unlisten: () => void;
 
-  constructor(games: Games) {
-    games.listen((room, from, to) => this.publish(room, from, to));
-    this.keepAlive = setInterval(() => {
-      for (const set of this.byRoom.values()) for (const c of set) c.write(": keep-alive\n\n");
-    }, 25_000);
+  constructor(
+    games: Games,
+    private readonly clock: Clock,
+    private readonly sessions: SessionExpiry,
+    limits: Partial<StreamLimits> = {},
+  ) {
+    this.limits = { ...STREAM_LIMITS, ...limits };
+    this.unlisten = games.listen((room) => this.published(room));
+    this.keepAlive = setInterval(() => this.tick(), 25_000);
     this.keepAlive.unref();
   }
 
-  open(room: Room, userId: string | null, after: number, req: FastifyRequest, reply: FastifyReply): void {
-    const viewer = viewerOf(room, userId);
+  /**
+   * Open a stream, or refuse it with 429 stream/too-many (before anything is written) when a cap is
+   * reached. `user` is null for a visitor without a session.
+   */
+  open(room: Room, user: StreamUser | null, after: number, req: FastifyRequest, reply: FastifyReply): void {
+    const address = req.ip;
+    this.admit(user?.id ?? null, address);
+    // The client went away while the request was on its way here: a 'close' listener would never fire, so
+    // nothing is registered (or counted).
+    if (reply.raw.destroyed) {
+      reply.hijack();
+      return;
+    }
+    const feed = this.feedOf(room);
+    const viewer = viewerOf(room, user?.id ?? null);
+    // The room's feed was just sent up to room.durable, which is where the backlog ends: the stream joins
+    // its viewer's group exactly where the group stands, and neither misses nor repeats an item.
+    const { items: backlog, total } = streamSince(room, viewer, after);
+    const key = viewerKey(viewer);
+    const existing = feed.groups.get(key);
+    if (existing && existing.count !== total)
+      throw new Error(`stream: viewer ${key} of game ${room.id} holds ${existing.count} items, not ${total}`);
+    const group: Group = existing ?? { feed, key, viewer, count: total, connections: new Set() };
+    if (!existing) feed.groups.set(key, group);
+
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, {
@@ -44,51 +152,203 @@ export class Streams {
       connection: "keep-alive",
       "x-accel-buffering": "no",
     });
-    const { items: backlog, total } = streamSince(room, viewer, after);
+    let head = "retry: 2000\n\n";
+    for (const { id, item } of backlog) head += `id: ${id}\ndata: ${JSON.stringify(item)}\n\n`;
+    raw.write(head);
+
     const c: Connection = {
-      room,
-      userId,
-      viewer,
-      // Everything up to the last backlog item (or, when the client is up to date, all it has seen).
-      count: total,
-      write: (chunk) => void raw.write(chunk),
-      end: () => raw.end(),
+      userId: user?.id ?? null,
+      session: user?.session ?? null,
+      address,
+      raw,
+      group,
+      expiresAt: null,
+      cancelExpiry: null,
+      counted: true,
     };
-    raw.write("retry: 2000\n\n");
-    for (const { id, item } of backlog) c.write(`id: ${id}\ndata: ${JSON.stringify(item)}\n\n`);
-    let set = this.byRoom.get(room.id);
-    if (!set) this.byRoom.set(room.id, (set = new Set()));
-    set.add(c);
-    req.raw.on("close", () => {
-      set.delete(c);
-      if (set.size === 0) this.byRoom.delete(room.id);
-    });
+    group.connections.add(c);
+    bump(this.byAddress, address, 1);
+    if (c.userId === null) bump(this.anonymousByAddress, address, 1);
+    else bump(this.byUser, c.userId, 1);
+    // Counted until the response is closed: the client went away, or what was written was flushed.
+    raw.on("close", () => this.release(c));
+    if (c.session !== null) {
+      let set = this.bySession.get(c.session);
+      if (!set) this.bySession.set(c.session, (set = new Set()));
+      set.add(c);
+      this.watchSession(c, c.session);
+    }
   }
 
-  private publish(room: Room, from: number, to: number): void {
-    const set = this.byRoom.get(room.id);
-    if (!set) return;
-    for (const c of set) {
-      // A seat that changed hands (P4), or a player who became the public: this stream's numbering no
-      // longer applies, so the client is told to start again.
-      if (!sameViewer(c.viewer, viewerOf(room, c.userId))) {
-        c.write("event: reset\ndata: {}\n\n");
-        c.end();
-        set.delete(c);
-        continue;
-      }
-      for (let i = from; i < to; i++) {
-        const entry = room.feed[i]!;
-        if (!mayReceive(room, entry, c.viewer)) continue;
-        c.count++;
-        c.write(`id: ${c.count}\ndata: ${JSON.stringify(current(room, entry.item))}\n\n`);
-      }
-    }
+  /** A session has ended (logout, or any other revocation): its streams are closed at once. */
+  closeSession(session: string): void {
+    for (const c of this.bySession.get(session) ?? []) this.restart(c);
   }
 
   closeAll(): void {
     clearInterval(this.keepAlive);
-    for (const set of this.byRoom.values()) for (const c of set) c.end();
-    this.byRoom.clear();
+    this.unlisten();
+    for (const feed of [...this.rooms.values()])
+      for (const group of feed.groups.values())
+        for (const c of group.connections) {
+          this.detach(c);
+          c.raw.end();
+        }
+    this.rooms.clear();
+    this.dirty.clear();
+  }
+
+  private admit(userId: string | null, address: string): void {
+    const l = this.limits;
+    const tooMany = (message: string): ApiError =>
+      new ApiError(429, "stream/too-many", `too many live streams: ${message}; close one and retry`);
+    if ((this.byAddress.get(address) ?? 0) >= l.perAddress)
+      throw tooMany(`at most ${l.perAddress} may be open at once from one address`);
+    if (userId === null && (this.anonymousByAddress.get(address) ?? 0) >= l.perAnonymousAddress)
+      throw tooMany(
+        `at most ${l.perAnonymousAddress} may be open at once from one address without logging in`,
+      );
+    if (userId !== null && (this.byUser.get(userId) ?? 0) >= l.perUser)
+      throw tooMany(`at most ${l.perUser} may be open at once per user, across all games`);
+  }
+
+  /** The room's streams, brought up to date: every durable item has been sent to them. */
+  private feedOf(room: Room): RoomFeed {
+    let feed = this.rooms.get(room.id);
+    if (!feed) {
+      feed = { room, sent: room.durable, groups: new Map() };
+      this.rooms.set(room.id, feed);
+      return feed;
+    }
+    // The room is rebuilt after a failed command: the streams go on with the new one (same durable items).
+    feed.room = room;
+    if (this.dirty.has(room.id) || feed.sent !== room.durable) this.flush(feed);
+    return feed;
+  }
+
+  /** A commit is durable: its room's streams are brought up to date soon, after the commit's answer. */
+  private published(room: Room): void {
+    const feed = this.rooms.get(room.id);
+    if (!feed) return; // nobody is watching: a stream opened later starts from its backlog
+    feed.room = room;
+    this.dirty.add(room.id);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      for (const id of this.dirty) {
+        const f = this.rooms.get(id);
+        if (f) this.flush(f);
+        else this.dirty.delete(id);
+      }
+    });
+  }
+
+  /** Send each group the room's durable items it has not had yet, in order. */
+  private flush(feed: RoomFeed): void {
+    const room = feed.room;
+    this.dirty.delete(room.id);
+    // A seat that changed hands (P4), or a player who became the public: this stream's numbering no
+    // longer applies, so the client is told to start again.
+    for (const group of feed.groups.values())
+      for (const c of group.connections)
+        if (c.userId !== null && !sameViewer(group.viewer, viewerOf(room, c.userId))) this.restart(c);
+    const from = feed.sent;
+    const to = room.durable;
+    if (to <= from) return;
+    feed.sent = to;
+    // Items are viewer-independent once chosen: each is serialised once, whichever groups receive it.
+    const data: string[] = [];
+    for (const group of feed.groups.values()) {
+      let chunk = "";
+      for (let i = from; i < to; i++) {
+        const entry = room.feed[i]!;
+        if (!mayReceive(room, entry, group.viewer)) continue;
+        group.count++;
+        chunk += `id: ${group.count}\ndata: ${(data[i - from] ??= JSON.stringify(current(room, entry.item)))}\n\n`;
+      }
+      if (chunk === "") continue;
+      const bytes = Buffer.from(chunk, "utf8");
+      for (const c of group.connections) this.send(c, bytes);
+    }
+  }
+
+  /** Write to a stream, unless its client has stopped reading: then it is cut off rather than buffered. */
+  private send(c: Connection, chunk: string | Buffer): void {
+    if (c.raw.writableLength > this.limits.maxBuffered) {
+      this.detach(c);
+      c.raw.destroy();
+      return;
+    }
+    c.raw.write(chunk);
+  }
+
+  /** The stream's numbering no longer applies (a new viewer, or no session): the client starts again. */
+  private restart(c: Connection): void {
+    if (c.group === null) return;
+    this.detach(c);
+    c.raw.end(RESET);
+  }
+
+  /** Stop sending to a stream (it still counts against the caps until its response is closed). */
+  private detach(c: Connection): void {
+    const group = c.group;
+    if (group === null) return;
+    c.group = null;
+    c.cancelExpiry?.();
+    c.cancelExpiry = null;
+    group.connections.delete(c);
+    if (group.connections.size === 0 && group.feed.groups.get(group.key) === group) {
+      group.feed.groups.delete(group.key);
+      if (group.feed.groups.size === 0 && this.rooms.get(group.feed.room.id) === group.feed) {
+        this.rooms.delete(group.feed.room.id);
+        this.dirty.delete(group.feed.room.id);
+      }
+    }
+    if (c.session !== null) {
+      const set = this.bySession.get(c.session);
+      set?.delete(c);
+      if (set?.size === 0) this.bySession.delete(c.session);
+    }
+  }
+
+  private release(c: Connection): void {
+    this.detach(c);
+    if (!c.counted) return;
+    c.counted = false;
+    bump(this.byAddress, c.address, -1);
+    if (c.userId === null) bump(this.anonymousByAddress, c.address, -1);
+    else bump(this.byUser, c.userId, -1);
+  }
+
+  /**
+   * Learn when the stream's session expires and close the stream then. The session is read after the
+   * stream is registered, so a logout that came before the registration (and found nothing to close)
+   * is seen here, and one after it closes the stream itself.
+   */
+  private watchSession(c: Connection, session: string): void {
+    this.sessions.sessionExpiry(session).then(
+      (expiresAt) => {
+        if (c.group === null) return;
+        if (expiresAt === null || expiresAt <= this.clock.now()) return this.restart(c);
+        c.expiresAt = expiresAt;
+        c.cancelExpiry = this.clock.at(expiresAt, () => this.restart(c));
+      },
+      (error: unknown) => {
+        // Without a known session the stream cannot go on showing what the session may see.
+        console.error(`stream: could not read a session: ${String(error)}`);
+        this.restart(c);
+      },
+    );
+  }
+
+  /** Every 25 s: a comment line keeps proxies from closing idle streams; an expired session's stream ends. */
+  private tick(): void {
+    const now = this.clock.now();
+    for (const feed of [...this.rooms.values()])
+      for (const group of feed.groups.values())
+        for (const c of group.connections)
+          if (c.expiresAt !== null && c.expiresAt <= now) this.restart(c);
+          else this.send(c, ": keep-alive\n\n");
   }
 }

@@ -568,8 +568,8 @@ describe("night 1", () => {
         url: url(f, "/posts"),
         headers: {
           cookie: player(f, OTHER_CITIZEN).cookie!,
-          host: "mafia.example:3000",
-          origin: "http://mafia.example:3000",
+          host: "localhost:3000",
+          origin: "http://localhost:3000",
           "content-type": "application/json",
         },
         payload: JSON.stringify({ text: "со своего сайта" }),

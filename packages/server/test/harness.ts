@@ -57,7 +57,15 @@ export interface TestServer {
 
 /** A server on a temporary SQLite file, with a fake clock and no rate limits. */
 export async function testServer(
-  opts: { dir?: string; clock?: FakeClock; rateLimit?: number; seed?: () => string; webRoot?: string } = {},
+  opts: {
+    dir?: string;
+    clock?: FakeClock;
+    rateLimit?: number;
+    seed?: () => string;
+    webRoot?: string;
+    publicUrl?: string;
+    trustProxy?: boolean | string;
+  } = {},
 ): Promise<TestServer> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "fm-server-"));
   const file = join(dir, "forum-mafia.sqlite");
@@ -68,6 +76,8 @@ export async function testServer(
     rateLimit: opts.rateLimit ?? 0,
     ...(opts.seed ? { seed: opts.seed } : {}),
     ...(opts.webRoot ? { webRoot: opts.webRoot } : {}),
+    ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
+    ...(opts.trustProxy !== undefined ? { trustProxy: opts.trustProxy } : {}),
   });
   clock.afterFire = async () => {
     // The deadline's own write, then the demo bots' moves it set off, then theirs.
