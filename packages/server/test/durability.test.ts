@@ -5,11 +5,11 @@ import { DEFAULT_ROLES } from "@forum-mafia/engine";
 import type { GameDetail, PostView } from "@forum-mafia/protocol";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Entry } from "../src/entries.ts";
-import { createServer, type Server } from "../src/server.ts";
+import type { Server } from "../src/server.ts";
 import { SqliteStore } from "../src/sqlite-store.ts";
 import type { Store } from "../src/store.ts";
 import { Client, type Reply } from "./client.ts";
-import { FakeClock, settle } from "./harness.ts";
+import { FakeClock, serverOn, settle } from "./harness.ts";
 import pg from "pg";
 import { PG_URL, pgAvailable, pgSchema } from "./pg.ts";
 import { expectOk, setUpGame, type Table } from "./play.ts";
@@ -61,7 +61,7 @@ interface Rig {
 
 async function rig(open: () => Promise<Store> | Store, cleanup: () => Promise<void> | void): Promise<Rig> {
   const store = new HeldStore(await open());
-  const server = await createServer({ store, clock: new FakeClock(), rateLimit: 0 });
+  const server = await serverOn(store, new FakeClock(), { rateLimit: 0 });
   const table = await setUpGame({ server }, "review", { hand: HAND });
   return {
     server,

@@ -9,11 +9,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { routeDocs } from "../src/app.ts";
 import type { RouteDoc } from "../src/openapi.ts";
-import { createServer, type Server } from "../src/server.ts";
+import type { Server } from "../src/server.ts";
 import { SqliteStore } from "../src/sqlite-store.ts";
 import type { Store } from "../src/store.ts";
 import { Client } from "./client.ts";
-import { FakeClock, settle, testServer, type TestServer } from "./harness.ts";
+import { FakeClock, serverOn, settle, testServer, type TestServer } from "./harness.ts";
 import { pgAvailable, pgSchema } from "./pg.ts";
 import { expectOk, NICKS, playToEnd, setUpGame, type Table } from "./play.ts";
 import { arbitraryOf, type Hints } from "./zod-arbitrary.ts";
@@ -125,12 +125,7 @@ async function world(open: () => Promise<Store>, cleanup: () => Promise<void>): 
   const seed = (): string => (++seeds).toString(16).padStart(64, "0");
   const store = watched(await open(), writes);
   // No rate limits (rateLimit: 0): they have their own tests, and here they would only turn requests into 429s.
-  const server = await createServer({ store, clock, rateLimit: 0, seed });
-  clock.afterFire = async () => {
-    await server.games.idle();
-    await server.demo.idle();
-    await server.games.idle();
-  };
+  const server = await serverOn(store, clock, { rateLimit: 0, seed });
   const t: TestServer = {
     server,
     clock,

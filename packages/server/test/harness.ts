@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Clock } from "../src/clock.ts";
-import { createServer, type Server } from "../src/server.ts";
+import { createServer, type Server, type ServerOptions } from "../src/server.ts";
 import { SqliteStore } from "../src/sqlite-store.ts";
+import type { Store } from "../src/store.ts";
 
 /** A clock the test moves by hand: timers fire when `advance` passes them. */
 export class FakeClock implements Clock {
@@ -55,6 +56,24 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/**
+ * A server on the given store with the test's fake clock, which waits after each deadline for the work it
+ * set off: the deadline's own write, then the demo bots' moves, then theirs.
+ */
+export async function serverOn(
+  store: Store,
+  clock: FakeClock,
+  opts: Omit<ServerOptions, "store" | "clock">,
+): Promise<Server> {
+  const server = await createServer({ store, clock, ...opts });
+  clock.afterFire = async () => {
+    await server.games.idle();
+    await server.demo.idle();
+    await server.games.idle();
+  };
+  return server;
+}
+
 /** A server on a temporary SQLite file, with a fake clock and no rate limits. */
 export async function testServer(
   opts: {
@@ -70,21 +89,13 @@ export async function testServer(
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "fm-server-"));
   const file = join(dir, "forum-mafia.sqlite");
   const clock = opts.clock ?? new FakeClock();
-  const server = await createServer({
-    store: new SqliteStore(file),
-    clock,
+  const server = await serverOn(new SqliteStore(file), clock, {
     rateLimit: opts.rateLimit ?? 0,
     ...(opts.seed ? { seed: opts.seed } : {}),
     ...(opts.webRoot ? { webRoot: opts.webRoot } : {}),
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     ...(opts.trustProxy !== undefined ? { trustProxy: opts.trustProxy } : {}),
   });
-  clock.afterFire = async () => {
-    // The deadline's own write, then the demo bots' moves it set off, then theirs.
-    await server.games.idle();
-    await server.demo.idle();
-    await server.games.idle();
-  };
   const t: TestServer = {
     server,
     clock,
