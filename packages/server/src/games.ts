@@ -186,7 +186,7 @@ export class Games {
       // what was acknowledged. The writes chained after this one fail too, and their callers hear so.
       console.error(`game ${room.id}: the store refused entries ${seq}+: ${String(error)}`);
       void this.setAside(room.id);
-      throw new ApiError(503, "store/unavailable", "the game could not be saved: nothing changed, retry");
+      throw new ApiError(503, "store/unavailable", "the game could not be saved: reload it, then retry");
     } finally {
       if (this.writes.get(room.id) === write) this.writes.delete(room.id);
     }
