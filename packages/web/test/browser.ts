@@ -26,7 +26,8 @@ export function browserMissing(): string | null {
 
 /** Build the web app once per run into a cache folder (the served copy, not packages/web/dist). */
 export function buildWeb(): string {
-  const out = join(ROOT, "node_modules/.cache/web-test-dist");
+  // WEB_TEST_DIST: a folder of one's own, when several test runs build at once.
+  const out = process.env.WEB_TEST_DIST ?? join(ROOT, "node_modules/.cache/web-test-dist");
   const vite = join(dirname(createRequire(import.meta.url).resolve("vite/package.json")), "bin/vite.js");
   execFileSync(
     process.execPath,
