@@ -19,4 +19,4 @@ export {
   type VoteCountTexts,
 } from "./votecount.ts";
 export { runVoteCount, threadPosts, type VoteCountRun } from "./votecount-run.ts";
-export { votesInPost, type PostVote } from "./votes.ts";
+export { nearestNames, unmatchedColours, votesInPost, type PostVote, type UnmatchedColour } from "./votes.ts";

@@ -18,16 +18,20 @@ interface Piece {
  * The text a reader sees outside quotes: every quote (nested ones with it) is left out, tag markup is
  * dropped (allowed tags and literal ones alike, so `[size=5]Вася[/size]` reads "Вася"), and the text
  * inside every other tag, hidden spoiler text included, is kept. Quote authors and spoiler titles are
- * not text.
+ * not text; a link reads as its text (or its address, when it has none), and each list item starts a
+ * line, as in the rendered post.
  */
 export function plainTextOutsideQuotes(nodes: readonly PostNode[]): PlainText {
   const pieces: Piece[] = [];
   let length = 0;
+  const add = (text: string, at: number): void => {
+    pieces.push({ text, at, start: length });
+    length += text.length;
+  };
   const walk = (node: PostNode): void => {
     switch (node.kind) {
       case "text":
-        pieces.push({ text: node.text, at: node.at, start: length });
-        length += node.text.length;
+        add(node.text, node.at);
         return;
       case "markup":
       case "quote":
@@ -35,6 +39,23 @@ export function plainTextOutsideQuotes(nodes: readonly PostNode[]): PlainText {
       case "style":
       case "spoiler":
       case "color":
+      case "size":
+        node.children.forEach(walk);
+        return;
+      case "link":
+        // A link written without text reads as its address.
+        if (node.children.every((child) => child.kind === "text" && child.text.trim() === ""))
+          add(node.href, node.span.from);
+        else node.children.forEach(walk);
+        return;
+      case "list":
+        node.children.forEach(walk);
+        // A list ends its last line.
+        if (node.children.some((child) => child.kind === "item")) add("\n", node.span.to);
+        return;
+      case "item":
+        // An item starts a line.
+        add("\n", node.span.from);
         node.children.forEach(walk);
         return;
       default: {

@@ -1,5 +1,7 @@
 import { safeColor, type SafeColor } from "./color.ts";
 import { tokenize, type TagValue } from "./bbcode-tokens.ts";
+import { sizePercent } from "./font-size.ts";
+import { safeUrl, type SafeUrl } from "./safe-url.ts";
 
 /** The text styles `[b] [i] [u] [s]`, each shown as the HTML element of the same name. */
 export type TextStyle = "b" | "i" | "u" | "s";
@@ -46,13 +48,50 @@ export interface ColorNode extends Element<"color"> {
   readonly color: SafeColor;
 }
 
+/** `[url]`, `[url=…]` or `[img]` with an http(s) URL: a link, whose children are the text to click. */
+export interface LinkNode extends Element<"link"> {
+  readonly href: SafeUrl;
+}
+
+/** `[size=…]`: the size in percent of the normal text (see sizePercent), or null when it is no size. */
+export interface SizeNode extends Element<"size"> {
+  readonly percent: number | null;
+}
+
+/** How an ordered list numbers its items: the values of HTML's `<ol type>`. */
+export type ListNumbering = "1" | "a" | "A" | "i" | "I";
+
+/**
+ * `[list]` (numbering null) or `[list=1|a|A|i|I]`. Its children are items and, before the first item
+ * (or after an item closed by `[/*]`), whatever else was written there.
+ */
+export interface ListNode extends Element<"list"> {
+  readonly numbering: ListNumbering | null;
+}
+
+/** `[*]` in a list: it ends at the next `[*]`, at `[/*]` or at the end of its list. */
+export type ListItemNode = Element<"item">;
+
 /**
  * A post as a tree of only what we allow: every other tag, and every allowed tag that is unclosed,
  * closed by another tag's name or given attributes it may not have, is left as markup text.
  */
-export type PostNode = TextNode | MarkupNode | StyleNode | QuoteNode | SpoilerNode | ColorNode;
+export type PostNode =
+  | TextNode
+  | MarkupNode
+  | StyleNode
+  | QuoteNode
+  | SpoilerNode
+  | ColorNode
+  | LinkNode
+  | SizeNode
+  | ListNode
+  | ListItemNode;
 
-type ElementNode = StyleNode | QuoteNode | SpoilerNode | ColorNode;
+type ElementNode = Exclude<PostNode, TextNode | MarkupNode>;
+
+/** Tags that close themselves where they would otherwise be shown as written: lists and their items. */
+const CLOSED_IMPLICITLY = new Set(["list", "*"]);
 
 /** Tags nested deeper than this are shown as written, so no reader of the tree recurses far. */
 export const MAX_DEPTH = 20;
@@ -72,7 +111,10 @@ interface OpenTag {
  * here, because the library's parse() lets any closing tag close the innermost open one (`[/b]` would
  * end a `[quote]`, and a quoted vote would count) and drops stray closing tags. Here a closing tag
  * closes the nearest open tag of its name, in any case (`[B]…[/b]`); tags left open inside it, stray
- * closing tags and tags never closed are shown as written. Every node keeps its source offset.
+ * closing tags and tags never closed are shown as written. Lists are the exception, as forums write
+ * them: `[*]` has no closing tag (it ends the item before it, tags left open in that item shown as
+ * written), and a list or an item left open is closed where it would have been shown as written. A
+ * `[*]` outside a list is written text. Every node keeps its source offset.
  */
 export function parsePost(source: string): readonly PostNode[] {
   let cursor = 0;
@@ -88,11 +130,17 @@ export function parsePost(source: string): readonly PostNode[] {
     cursor = Math.max(cursor, span.to);
     return { kind: "markup", text: source.slice(span.from, span.to), at: span.from };
   };
-  /** Shows the innermost open tag as written. */
-  const unwind = (): void => {
+  /** Shows the innermost open tag as written, or closes it at `to` if it closes implicitly. */
+  const unwind = (to: number): void => {
     const tag = open.pop()!;
-    if (!tag.flat) output([tag.opening, ...tag.children]);
+    if (tag.flat) return;
+    const span = { from: tag.opening.at, to };
+    const element = CLOSED_IMPLICITLY.has(tag.name)
+      ? elementOf(tag.name, tag.value, span, tag.children)
+      : null;
+    output(element !== null ? [element] : [tag.opening, ...tag.children]);
   };
+  const lastOpen = (name: string): number => open.map((tag) => tag.name).lastIndexOf(name);
 
   for (const token of tokenize(source)) {
     switch (token.kind) {
@@ -102,22 +150,35 @@ export function parsePost(source: string): readonly PostNode[] {
         break;
       }
       case "open": {
+        const name = token.name.toLowerCase();
         const opening = markupAt(token.span);
+        if (name === "*") {
+          const list = lastOpen("list");
+          if (list < 0) {
+            output([opening]);
+            break;
+          }
+          // The item before this one ends here, and whatever was left open inside it.
+          const last = lastOpen("*");
+          const item = last > list ? last : null;
+          while (open.length > (item ?? list) + 1) unwind(opening.at);
+          if (item !== null) unwind(opening.at);
+        }
         const flat = open.length >= MAX_DEPTH;
         if (flat) output([opening]);
         const children = flat ? (open.at(-1)?.children ?? root) : [];
-        open.push({ name: token.name.toLowerCase(), value: token.value, opening, flat, children });
+        open.push({ name, value: token.value, opening, flat, children });
         break;
       }
       case "close": {
         const closing = markupAt(token.span);
         const name = token.name.toLowerCase();
-        const index = open.map((tag) => tag.name).lastIndexOf(name);
+        const index = lastOpen(name);
         if (index < 0) {
           output([closing]);
           break;
         }
-        while (open.length > index + 1) unwind();
+        while (open.length > index + 1) unwind(closing.at);
         const tag = open.pop()!;
         const span = { from: tag.opening.at, to: closing.at + closing.text.length };
         const element = tag.flat ? null : elementOf(name, tag.value, span, tag.children);
@@ -131,7 +192,7 @@ export function parsePost(source: string): readonly PostNode[] {
       }
     }
   }
-  while (open.length > 0) unwind();
+  while (open.length > 0) unwind(cursor);
   if (cursor < source.length) output([{ kind: "markup", text: source.slice(cursor), at: cursor }]);
   return root;
 }
@@ -158,9 +219,50 @@ function elementOf(
       const color = value.kind === "value" ? safeColor(value.value) : null;
       return color === null ? null : { kind: "color", color, span, children };
     }
+    case "url": {
+      const href = value.kind === "value" ? safeUrl(unquoted(value.value)) : linkedText(value, children);
+      return href === null ? null : { kind: "link", href, span, children };
+    }
+    case "img": {
+      // phpBB's `[img=width,height]` / `[img=WxH]` give a size, which a link does not need.
+      const sized = value.kind === "value" && IMAGE_SIZE.test(value.value.trim());
+      const href = sized ? linkedText({ kind: "none" }, children) : linkedText(value, children);
+      return href === null ? null : { kind: "link", href, span, children };
+    }
+    case "size": {
+      const percent = value.kind === "value" ? sizePercent(value.value) : null;
+      return { kind: "size", percent, span, children };
+    }
+    case "list":
+      return { kind: "list", numbering: numbering(value), span, children };
+    case "*":
+      return { kind: "item", span, children };
     default:
       return null;
   }
+}
+
+/** The value of `[img=…]` that gives the image's size. */
+const IMAGE_SIZE = /^\d{1,5}(?:[x,]\d{1,5})?$/i;
+
+/** The URL written as the content of `[url]` or `[img]`: only text, and no value. */
+function linkedText(value: TagValue, children: readonly PostNode[]): SafeUrl | null {
+  const isText = (child: PostNode): child is TextNode => child.kind === "text";
+  if (value.kind !== "none" || !children.every(isText)) return null;
+  return safeUrl(children.map((child) => child.text).join(""));
+}
+
+/** A value without the single quotes around it (the lexer takes off double quotes itself). */
+function unquoted(value: string): string {
+  return value.trim().replace(/^'(.*)'$/s, "$1");
+}
+
+const NUMBERINGS: readonly ListNumbering[] = ["1", "a", "A", "i", "I"];
+
+/** The numbering of `[list=…]`; any other value (phpBB's `disc`, `circle`, `square`) is a bulleted list. */
+function numbering(value: TagValue): ListNumbering | null {
+  const written = value.kind === "value" ? unquoted(value.value) : "";
+  return NUMBERINGS.find((n) => n === written) ?? null;
 }
 
 /** The trimmed value of `[tag=value]`, or null when there is none or it is blank. */

@@ -1,6 +1,7 @@
 import { parseRoster } from "./names.ts";
 import {
   countVotes,
+  type ReasonLang,
   voteCountJson,
   voteCountPost,
   type ThreadPost,
@@ -20,6 +21,8 @@ export interface VoteCountRun {
   readonly thread: unknown;
   /** What names the thread in messages (its path, or "thread"). */
   readonly threadName: string;
+  /** The language of the ignored votes' reasons (English when not given, as the CLI prints them). */
+  readonly lang?: ReasonLang;
 }
 
 /**
@@ -46,6 +49,12 @@ export function runVoteCount(run: VoteCountRun, texts: VoteCountTexts): unknown 
   const players = parseRoster(run.roster);
   if (players.length === 0) throw new Error(`the player list ${run.rosterName} is empty`);
   const posts = threadPosts(run.thread, run.threadName);
-  const count = countVotes(posts, { players, gm: run.gm, day: run.day, silenced: run.silenced });
+  const count = countVotes(posts, {
+    players,
+    gm: run.gm,
+    day: run.day,
+    silenced: run.silenced,
+    ...(run.lang ? { lang: run.lang } : {}),
+  });
   return voteCountJson(count, voteCountPost(count, run.day, texts));
 }

@@ -19,7 +19,40 @@ export interface VoteCountOptions {
   /** The day being counted; `досрочно` has effect from day 3 on (V7), and never when it is unknown. */
   readonly day: number | null;
   readonly silenced: readonly string[];
+  /** The language of the ignored votes' reasons: English (the CLI's JSON) unless asked otherwise. */
+  readonly lang?: ReasonLang;
 }
+
+export type ReasonLang = "ru" | "en";
+
+/**
+ * Why a vote-like mark does not count, in each language. The Russian is for players and GMs reading the
+ * app: it says the rule in words, without clause ids, and agrees with "игрок", never with a nickname.
+ */
+const REASONS = {
+  en: {
+    gmPost: (): string => "post by the GM",
+    notPlayer: (author: string): string =>
+      `post by ${author}, who is not a living player (a non-player or the dead)`,
+    silenced: (author: string): string => `${author} cannot vote today (silenced, V6)`,
+    ambiguous: (names: readonly string[]): string => `ambiguous name: could be ${names.join(" or ")}`,
+    nonPlayer: (): string => "vote for a non-player",
+    self: (): string => "vote for oneself (V3)",
+    afterEarly: (author: string, post: number): string =>
+      `${author} already voted early in post ${post} (V7)`,
+  },
+  ru: {
+    gmPost: (): string => "пост ведущего: его цветные ники — не голоса",
+    notPlayer: (author: string): string =>
+      `автора поста ${author} нет среди живых игроков: не играет или уже вне игры`,
+    silenced: (author: string): string => `игрок ${author} сегодня лишён возможности голосовать`,
+    ambiguous: (names: readonly string[]): string => `непонятно, за кого голос: ${names.join(" или ")}`,
+    nonPlayer: (): string => "голос за того, кого нет среди игроков",
+    self: (): string => "голос за себя не считается",
+    afterEarly: (author: string, post: number): string =>
+      `игрок ${author} уже проголосовал досрочно в посте ${post}, и этот голос не изменить`,
+  },
+} as const satisfies Record<ReasonLang, unknown>;
 
 /** A player's vote that counts: their last one (V1). `post` is the index in the thread. */
 export interface CountedVote {
@@ -92,6 +125,7 @@ export function countVotes(posts: readonly ThreadPost[], options: VoteCountOptio
     }),
   );
   const gmKey = options.gm === null ? null : nickKey(options.gm);
+  const why = REASONS[options.lang ?? "en"];
   const votes = new Map<string, CountedVote>();
   const ignored: IgnoredVote[] = [];
   const ignore = (post: number, text: string, reason: string): void => {
@@ -106,28 +140,21 @@ export function countVotes(posts: readonly ThreadPost[], options: VoteCountOptio
     if (marks.length === 0) return;
     const all = marks.map((m) => m.text).join(", ");
     const author = resolver.author(post.author);
-    if (gmKey !== null && nickKey(post.author) === gmKey) return ignore(index, all, "post by the GM");
-    if (author === null)
-      return ignore(
-        index,
-        all,
-        `post by ${post.author}, who is not a living player (a non-player or the dead)`,
-      );
-    if (silenced.has(author)) return ignore(index, all, `${author} cannot vote today (silenced, V6)`);
+    if (gmKey !== null && nickKey(post.author) === gmKey) return ignore(index, all, why.gmPost());
+    if (author === null) return ignore(index, all, why.notPlayer(post.author));
+    if (silenced.has(author)) return ignore(index, all, why.silenced(author));
     const valid: (Mark & { readonly target: string })[] = [];
     for (const mark of marks) {
       const { match } = mark;
-      if (match.kind === "ambiguous")
-        ignore(index, mark.text, `ambiguous name: could be ${match.names.join(" or ")}`);
-      else if (match.kind === "none") ignore(index, mark.text, "vote for a non-player");
-      else if (match.name === author) ignore(index, mark.text, "vote for oneself (V3)");
+      if (match.kind === "ambiguous") ignore(index, mark.text, why.ambiguous(match.names));
+      else if (match.kind === "none") ignore(index, mark.text, why.nonPlayer());
+      else if (match.name === author) ignore(index, mark.text, why.self());
       else valid.push({ ...mark, target: match.name });
     }
     const last = valid.at(-1);
     if (last === undefined) return;
     const before = votes.get(author);
-    if (before?.early === true)
-      return ignore(index, last.text, `${author} already voted early in post ${before.post} (V7)`);
+    if (before?.early === true) return ignore(index, last.text, why.afterEarly(author, before.post));
     const early = options.day !== null && options.day >= 3 && EARLY_WORD.test(plain.text);
     votes.set(author, { by: author, color: last.color, target: last.target, early, post: index });
   });
@@ -209,6 +236,10 @@ function colourMarks(nodes: readonly PostNode[], resolver: NameResolver): Mark[]
         return [];
       case "style":
       case "spoiler":
+      case "link":
+      case "size":
+      case "list":
+      case "item":
         return colourMarks(node.children, resolver);
       case "color": {
         const color = voteColorOf(node.color);

@@ -28,8 +28,7 @@ const WHITESPACE = /\s/u;
  * Names are matched by nickKey. Quotes, at any depth, hold no votes.
  */
 export function votesInPost(source: string, names: readonly string[]): PostVote[] {
-  const byKey = new Map<string, string>();
-  for (const name of names) if (!byKey.has(nickKey(name))) byKey.set(nickKey(name), name);
+  const byKey = keysOf(names);
   const tree = parsePost(source);
   const plain = plainTextOutsideQuotes(tree);
   const early = EARLY_WORD.test(plain.text);
@@ -49,11 +48,103 @@ interface ColourVote {
   readonly span: SourceSpan;
 }
 
+/** Text in a vote colour that names no player: no vote (V2), though its author may have meant one. */
+export interface UnmatchedColour {
+  readonly color: VoteColor;
+  /** The tag's text, trimmed, inner whitespace collapsed. */
+  readonly text: string;
+  /** The players it may have meant, closest first (see nearestNames); may be empty. */
+  readonly nearest: readonly string[];
+  /** Source offset of the `[color=…]` tag. */
+  readonly index: number;
+}
+
+/**
+ * The colour tags votesInPost rejects (V2): outside quotes, of a vote colour, holding only text and
+ * `[b] [i] [u]`, whose text is not a player's name. Each comes with the names it may have meant, so a
+ * composer can warn before the post is sent (a red "Кролик" for «Белый Кролик» is no vote).
+ */
+export function unmatchedColours(source: string, names: readonly string[]): UnmatchedColour[] {
+  const byKey = keysOf(names);
+  const out: UnmatchedColour[] = [];
+  colourVotes(parsePost(source), byKey, (color, text, span) => {
+    const shown = text.trim().replace(/\s+/gu, " ");
+    if (shown !== "") out.push({ color, text: shown, nearest: nearestNames(shown, names), index: span.from });
+  });
+  return out;
+}
+
+/** How many names nearestNames offers at most. */
+const NEAREST_COUNT = 3;
+
+/**
+ * The names a text may have meant, closest first, at most three: names that contain it or that it
+ * contains as a whole word or more ("Кролик" → «Белый Кролик»), then names within an edit distance of a
+ * third of their length (at least 1, at most 3), compared by nickKey. Texts under 2 characters mean nobody.
+ */
+export function nearestNames(text: string, names: readonly string[]): string[] {
+  const key = nickKey(text);
+  if (Array.from(key).length < 2) return [];
+  const scored: { name: string; score: number }[] = [];
+  const seen = new Set<string>();
+  for (const name of names) {
+    const k = nickKey(name);
+    if (seen.has(k) || k === key) continue;
+    seen.add(k);
+    const length = Array.from(k).length;
+    if (k.includes(key) || (length >= 2 && key.includes(k))) {
+      scored.push({ name, score: 0 });
+      continue;
+    }
+    const limit = Math.min(3, Math.max(1, Math.floor(length / 3)));
+    const d = editDistance(key, k, limit);
+    if (d <= limit) scored.push({ name, score: d });
+  }
+  return scored
+    .sort((a, b) => a.score - b.score || a.name.localeCompare(b.name))
+    .slice(0, NEAREST_COUNT)
+    .map((s) => s.name);
+}
+
+/** Levenshtein distance by code point, or `limit + 1` once it is surely above `limit`. */
+function editDistance(a: string, b: string, limit: number): number {
+  const x = Array.from(a);
+  const y = Array.from(b);
+  if (Math.abs(x.length - y.length) > limit) return limit + 1;
+  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= y.length; j++) {
+      const cost = x[i - 1] === y[j - 1] ? 0 : 1;
+      const v = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + cost);
+      row.push(v);
+      best = Math.min(best, v);
+    }
+    if (best > limit) return limit + 1;
+    previous = row;
+  }
+  return previous[y.length]!;
+}
+
+const keysOf = (names: readonly string[]): Map<string, string> => {
+  const byKey = new Map<string, string>();
+  for (const name of names) if (!byKey.has(nickKey(name))) byKey.set(nickKey(name), name);
+  return byKey;
+};
+
+/** Told of a colour tag in a vote colour whose text is no name. */
+type Rejected = (color: VoteColor, text: string, span: SourceSpan) => void;
+
 /**
  * V2: colour tags, outside quotes, of a vote colour whose whole text (trimmed, `[b] [i] [u]` inside
  * ignored) is a name. A colour tag of any other content is no vote, but a vote may be nested in it.
  */
-function colourVotes(nodes: readonly PostNode[], byKey: ReadonlyMap<string, string>): ColourVote[] {
+function colourVotes(
+  nodes: readonly PostNode[],
+  byKey: ReadonlyMap<string, string>,
+  rejected?: Rejected,
+): ColourVote[] {
   return nodes.flatMap((node): ColourVote[] => {
     switch (node.kind) {
       case "text":
@@ -62,14 +153,18 @@ function colourVotes(nodes: readonly PostNode[], byKey: ReadonlyMap<string, stri
         return [];
       case "style":
       case "spoiler":
-        return colourVotes(node.children, byKey);
+      case "link":
+      case "size":
+      case "list":
+      case "item":
+        return colourVotes(node.children, byKey, rejected);
       case "color": {
         const color = voteColorOf(node.color);
         const text = nameText(node.children);
         const name = color && text !== null ? byKey.get(nickKey(text)) : undefined;
-        return color && name !== undefined
-          ? [{ color, name, span: node.span }]
-          : colourVotes(node.children, byKey);
+        if (color && name !== undefined) return [{ color, name, span: node.span }];
+        if (color && text !== null) rejected?.(color, text, node.span);
+        return colourVotes(node.children, byKey, rejected);
       }
       default: {
         const never: never = node;
