@@ -3,7 +3,8 @@
  * texts.ts, this file only picks and orders the lines.
  *
  * Every list of nicknames is in name order (case-insensitive, ё = е, then by code point), never in seat or
- * submission order, so the order of a list tells nobody anything the text does not say.
+ * submission order, so the order of a list tells nobody anything the text does not say. The one exception
+ * is a vote count's voters, listed in the order they voted: every vote is public as it is cast (V2).
  *
  * `players` is the table as it stands right after the phase (the next GameState's players): names are
  * taken from it, and private results go to those of its players who are alive.
@@ -14,7 +15,7 @@ import { compareCodePoints, nameKey, type Player, type Seat } from "./player.ts"
 import { isMafia, type RoleId } from "./roles.ts";
 import type { GameState } from "./state.ts";
 import { TEXTS, type Lang } from "./texts.ts";
-import { mayVote, type DayBallots, type VoteColor } from "./vote.ts";
+import { earlyCounts, mayVote, type DayBallots, type VoteColor } from "./vote.ts";
 
 /** A public post: its title and its lines, in order. */
 export interface Announcement {
@@ -130,8 +131,9 @@ export function dayAnnouncement(outcome: DayOutcome, players: readonly Player[],
 }
 
 /**
- * V4, V6: the public vote count of the day in play. Targets by number of votes (every vote counts 1),
- * most first, then by name; each target's voters by name (DayBallots keeps no submission order).
+ * V4, V6, V7: the public vote count of the day in play. Targets by number of votes (every vote counts 1),
+ * most first, then by name; each target's voters in the order their votes were cast, an early vote
+ * marked from day 3 on (V7: before it the word has no effect).
  * "Против:" and "В защиту:" are left out when empty, as are the lines of players who cannot vote and
  * players who have not voted. The M3 boss's vote is shown like any other.
  */
@@ -161,20 +163,23 @@ export function voteCountSections(ballots: DayBallots, state: GameState, lang: L
   const { players } = state;
   const groups: { readonly [C in VoteColor]: Map<Seat, Seat[]> } = { red: new Map(), blue: new Map() };
   const notVoted: Seat[] = [];
-  for (let seat = 0; seat < players.length; seat++) {
-    if (!mayVote(state, seat)) continue;
+  for (let seat = 0; seat < players.length; seat++)
+    if (mayVote(state, seat) && !ballots.votes[seat]) notVoted.push(seat);
+  for (const seat of ballots.order) {
     const vote = ballots.votes[seat];
-    if (!vote) {
-      notVoted.push(seat);
-      continue;
-    }
+    if (!vote || !mayVote(state, seat)) continue;
     const voters = groups[vote.color].get(vote.target) ?? [];
     voters.push(seat);
     groups[vote.color].set(vote.target, voters);
   }
+  const early = earlyCounts(state);
+  const voter = (seat: Seat): string =>
+    early && ballots.votes[seat]!.early
+      ? TEXTS.earlyVoter[lang](nameOf(players, seat))
+      : nameOf(players, seat);
   const section = (color: VoteColor): string[] =>
     [...groups[color]]
-      .map(([target, voters]) => ({ target: nameOf(players, target), voters: names(players, voters) }))
+      .map(([target, voters]) => ({ target: nameOf(players, target), voters: voters.map(voter) }))
       .sort((a, b) => b.voters.length - a.voters.length || compareNames(a.target, b.target))
       .map(({ target, voters }) => TEXTS.votesFor[lang](target, voters));
   const lost = names(

@@ -20,8 +20,8 @@ const BY: { readonly [K in Attack["kind"]]: Phrase<string> } = {
 };
 
 const SAVED: { readonly [K in "heal" | "healFrom"]: Phrase<string> } = {
-  heal: { ru: "спасён лечением доктора (T3b)", en: "saved by the doctor's heal (T3b)" },
-  healFrom: { ru: "спасён лечением от роли (T3c)", en: "saved by the heal from the role (T3c)" },
+  heal: { ru: "отменено лечением доктора (T3b)", en: "saved by the doctor's heal (T3b)" },
+  healFrom: { ru: "отменено лечением от роли (T3c)", en: "saved by the heal from the role (T3c)" },
 };
 
 const ROLL: { readonly [K in Roll["name"]]: Phrase<string> } = {

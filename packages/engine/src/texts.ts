@@ -167,6 +167,11 @@ export const TEXTS = {
     en: (target: string, voters: readonly string[]): string =>
       `${target} (${voters.length}): ${voters.join(", ")}`,
   },
+  /** V7: an early vote, marked beside its voter. */
+  earlyVoter: {
+    ru: (name: string): string => `${name} (досрочно)`,
+    en: (name: string): string => `${name} (early)`,
+  },
   lostVote: {
     ru: (names: readonly string[]): string => `Лишены голоса: ${names.join(", ")}`,
     en: (names: readonly string[]): string => `Cannot vote: ${names.join(", ")}`,

@@ -14,11 +14,16 @@ export interface Vote {
 /** The day's ballots: each player's last vote (V1), and whether the day closed early (V7). */
 export interface DayBallots {
   readonly votes: readonly (Vote | null)[];
+  /**
+   * The voters in the order their last votes were cast (a changed vote moves its voter to the end), so
+   * the public count lists voters as they voted. The tally never reads it (V5 does not depend on order).
+   */
+  readonly order: readonly Seat[];
   readonly closedEarly: boolean;
 }
 
 export function emptyDayBallots(seats: number): DayBallots {
-  return { votes: new Array<Vote | null>(seats).fill(null), closedEarly: false };
+  return { votes: new Array<Vote | null>(seats).fill(null), order: [], closedEarly: false };
 }
 
 /** V6: the living players who may vote today (the M3 boss keeps the right in public). */
@@ -70,6 +75,8 @@ export function castVote(
   if (bad) return bad;
   const votes = ballots.votes.slice();
   votes[seat] = vote;
+  const order = ballots.order.filter((s) => s !== seat);
+  order.push(seat);
   let closedEarly = false;
   // V7: only an early vote can close the day (an early vote is final, and who may vote is fixed all day).
   if (vote.early && earlyCounts(state)) {
@@ -82,5 +89,5 @@ export function castVote(
     }
     closedEarly = state.options.earlyClose === "all" ? early === eligible : early * 2 > eligible;
   }
-  return { votes, closedEarly };
+  return { votes, order, closedEarly };
 }

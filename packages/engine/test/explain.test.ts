@@ -11,7 +11,7 @@ describe("the GM's draft of a night", () => {
   it("T6: the draft says the shahid was attacked and his mark fired, even though the doctor saved him", () => {
     const g = game(STANDARD).night({ Босс: kill("Шахид"), Доктор: heal("Шахид"), Шахид: mark("Мирный1") });
     expect(draft(g)).toEqual([
-      "Шахид (Шахид): убийство мафии — спасён лечением доктора (T3b)",
+      "Шахид (Шахид): убийство мафии — отменено лечением доктора (T3b)",
       "Шахид (Шахид): шахид атакован, метка сработала (T6)",
       "Мирный1 (Мирный житель): метка шахида (T6) — погиб",
     ]);

@@ -31,6 +31,7 @@ import {
   protect,
   question,
   quickKill,
+  ring,
   serum,
   shoot,
   torture,
@@ -73,13 +74,13 @@ const dayRu = (g: Scenario) => dayAnnouncement(dayOf(g).outcome, dayOf(g).player
 const dayEn = (g: Scenario) => dayAnnouncement(dayOf(g).outcome, dayOf(g).players, "en");
 
 /** Cast votes into the open day of a match, as the server would. */
-function cast(m: Match, votes: [string, VoteColor, string][]): Match {
+function cast(m: Match, votes: [string, VoteColor, string, "early"?][]): Match {
   let out = m;
-  for (const [by, color, target] of votes) {
+  for (const [by, color, target, early] of votes) {
     const next = vote(out, seatByName(out.state, by)!, {
       color,
       target: seatByName(out.state, target)!,
-      early: false,
+      early: early === "early",
     });
     if (isRejection(next)) throw new Error(next.message);
     out = next;
@@ -445,7 +446,7 @@ describe("day results (A3)", () => {
 });
 
 describe("vote count (V4)", () => {
-  it("V4: every vote shows as 1; targets by votes then name, voters by name; lost votes and non-voters", () => {
+  it("V4: every vote shows as 1; targets by votes then name, voters as they voted; lost votes and non-voters", () => {
     const g = game(NAMED).night(
       { Вася: killAndIntimidate("Коля", "Лена") },
       { rolls: { bossExposed: false } },
@@ -486,6 +487,31 @@ describe("vote count (V4)", () => {
         "Not voted yet: Адам, Гоша, Маша, Миша, Оля, Серж, Шахин, Эля",
       ],
     });
+  });
+
+  it("V7: voters are listed in the order they voted (a changed vote moves to the end); an early vote is marked from day 3", () => {
+    const five = "Аня=boss Оля=citizen Катя=citizen Петя=citizen Юра=citizen";
+    const all = ["Аня", "Оля", "Катя", "Петя", "Юра"];
+    const day1 = cast(game(five).night().match, [
+      ["Юра", "red", "Аня", "early"],
+      ["Петя", "red", "Аня"],
+      ["Катя", "blue", "Аня"],
+      ["Катя", "red", "Аня"], // V1: the last vote counts, and it was cast last
+    ]);
+    // Before day 3 the word has no effect (V7), so nothing is marked.
+    expect(voteCountPost(day1.day, day1.state, "ru").lines).toContain("Аня (3): Юра, Петя, Катя");
+    const day3 = cast(game(five).night().day(ring(all)).night().day(ring(all)).night().match, [
+      ["Юра", "red", "Аня", "early"],
+      ["Петя", "red", "Аня"],
+      ["Оля", "blue", "Петя"],
+    ]);
+    expect(voteCountPost(day3.day, day3.state, "ru").lines.slice(0, 4)).toEqual([
+      "Против:",
+      "Аня (2): Юра (досрочно), Петя",
+      "В защиту:",
+      "Петя (1): Оля",
+    ]);
+    expect(voteCountPost(day3.day, day3.state, "en").lines[1]).toBe("Аня (2): Юра (early), Петя");
   });
 
   it("V4: empty sections are left out", () => {
