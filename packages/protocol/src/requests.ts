@@ -137,5 +137,7 @@ export const reasonSchema = z.strictObject({ reason: text(500) });
 export const modkillSchema = z.strictObject({ seat, reason: text(500) });
 export const replaceSchema = z.strictObject({ seat, nick: str(64), reason: text(500) });
 export const hidePostSchema = z.strictObject({ reason: text(500) });
+/** F2: restore a hidden post, with the GM's reason. */
+export const restorePostSchema = z.strictObject({ reason: text(500) });
 
 export const idParams = z.strictObject({ id: str(32, 1) });

@@ -105,6 +105,15 @@ export interface ActionForm {
     readonly targets: readonly number[];
     /** healFrom: the roles the doctor may heal from tonight. */
     readonly roles?: readonly string[];
+    /**
+     * The living players this act may not name tonight, each with the engine's refusal code and clause
+     * (e.g. `night/repeat-target`, T4), so a form lists them disabled with the reason in words.
+     */
+    readonly unavailable?: readonly {
+      readonly seat: number;
+      readonly reason: string;
+      readonly clause: string;
+    }[];
   }[];
   /** M2: how many the mafia may kill and intimidate tonight. */
   readonly mafiaLimits: { readonly kill: number; readonly intimidate: number } | null;
@@ -157,7 +166,28 @@ export interface GameDetail {
   /** The length of the viewer's own live stream when this was built: open the stream with `?after=` it. */
   readonly streamAt: number;
   /** The GM's table: every seat's strikes (P1, P2). Null for everyone but the GM. */
-  readonly gm: { readonly strikes: readonly { readonly vote: number; readonly night: number }[] } | null;
+  readonly gm: GmTable | null;
+}
+
+/** What only the GM sees in a running game (GameDetail.gm). */
+export interface GmTable {
+  /** Every seat's strikes (P1, P2). */
+  readonly strikes: readonly { readonly vote: number; readonly night: number }[];
+  /** M2c: tonight's council question and the GM's answer so far (null: none yet); null when none was asked. */
+  readonly council: { readonly question: string; readonly answer: "yes" | "no" | "rejected" | null } | null;
+  /**
+   * The day's tally as the engine would close it now (V4 weights, V5, P1 and P2 penalty votes), which
+   * the public count never shows (V4); null outside the day.
+   */
+  readonly day: GmDayTally | null;
+}
+
+export interface GmDayTally {
+  /** Every living seat: its score with the weights (V4) and penalties, and the penalty votes in it (P1, P2). */
+  readonly scores: readonly { readonly seat: number; readonly score: number; readonly penalty: number }[];
+  /** Who the tally would hang if the day closed now (V5), or excuse (V8); null for nobody. */
+  readonly hanged: number | null;
+  readonly excused: number | null;
 }
 
 /** The published log (after the end, R3): every GM decision with its reason and every event. */
@@ -227,4 +257,30 @@ export interface VoteCountResult {
   readonly ignored: readonly { readonly post: number; readonly text: string; readonly reason: string }[];
   /** The BBCode vote-count post, the way Russian GMs write it. */
   readonly count: string;
+}
+
+/**
+ * POST /api/games/:id/posts/preview: what a draft post would count as, read by the same code as a post
+ * (V2), with nothing stored (issue 12).
+ */
+export interface PostPreview {
+  /** The vote the post would cast (V1: the last one in it); `early` only where V7 gives it effect. */
+  readonly vote: {
+    readonly color: "red" | "blue";
+    readonly target: number;
+    readonly name: string;
+    readonly early: boolean;
+  } | null;
+  /** The vote the post holds would be refused, and so would the post: why (a refusal code and its clause). */
+  readonly refused: { readonly code: string; readonly message: string; readonly clause: string } | null;
+  /** Text in a vote colour that names no player (no vote, V2), with the names it may have meant. */
+  readonly unmatched: readonly {
+    readonly color: "red" | "blue";
+    readonly text: string;
+    readonly nearest: readonly string[];
+  }[];
+  /** Night: coloured names are not votes (V2 votes are cast by day). */
+  readonly night: boolean;
+  /** Whether the author's coloured names can be votes at all: false for the GM and after the end (V1). */
+  readonly counts: boolean;
 }

@@ -1,3 +1,4 @@
+import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
 import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
@@ -170,6 +171,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser("text/plain");
   await app.register(cookie);
   await app.register(helmet, { contentSecurityPolicy: false });
+  // Answers over 1 KB (the API's JSON) travel compressed, brotli or gzip as the client accepts (issue 12).
+  // Before every route: it hooks each route as it is declared. The live streams hijack their reply, so
+  // nothing here buffers or compresses them; the web app's files come precompressed (the reply already
+  // has a Content-Encoding, which this leaves alone). Request bodies are never decompressed.
+  await app.register(compress, { encodings: ["br", "gzip"], threshold: 1024, globalDecompression: false });
   if (limit > 0)
     await app.register(rateLimit, {
       max: limit,
@@ -379,9 +385,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     reply.clearCookie(SESSION_COOKIE, { path: "/" });
     return { ok: true };
   });
-  route("GET", "/api/me", { summary: "The logged-in user", tag: "accounts" }, async (req) => ({
-    user: userView(need(req)),
-  }));
+  // A guest is an answer, not an error: `{ user: null }` (a 401 here would be logged by every browser on
+  // every guest's first visit).
+  route(
+    "GET",
+    "/api/me",
+    { summary: "The logged-in user, or null for a guest", tag: "accounts" },
+    async (req) => ({
+      user: req.user ? userView(req.user) : null,
+    }),
+  );
   route(
     "PATCH",
     "/api/me",
@@ -405,7 +418,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     async () => ({ ok: true }),
   );
   route("GET", "/api/games", { summary: "Every game, newest first", tag: "games" }, async (req) => {
-    const rooms = [...games.rooms.values()].reverse();
+    // A demo game is listed only for its own player (issue 12).
+    const rooms = [...games.rooms.values()]
+      .reverse()
+      .filter((r) => opts.demo.listed(r, req.user?.id ?? null));
     const list = rooms.map((room) => summaryOf(room, req.user?.id ?? null));
     // Shown once durable, like every read; a game set aside meanwhile is left out until it is back.
     const live = await Promise.all(
@@ -453,7 +469,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     "/api/games/:id/signup",
     { summary: "Sign up (17 seats, then the reserve list)", tag: "games" },
     async (req) => {
-      await games.signup(need(req), params(req));
+      const user = need(req);
+      opts.demo.refuseSignup(games.room(params(req))); // also a demo from before the mark (issue 12)
+      await games.signup(user, params(req));
     },
   );
   route(
@@ -506,6 +524,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       const id = await games.post(need(req), params(req), body(req, P.postSchema).text);
       return reply.status(201).send({ id });
     },
+  );
+  route(
+    "POST",
+    "/api/games/:id/posts/preview",
+    {
+      summary:
+        "What a draft post would count as (a vote, a refusal, coloured text that names nobody); stores nothing",
+      body: P.postSchema,
+      tag: "play",
+    },
+    async (req) => games.previewPost(need(req), params(req), body(req, P.postSchema).text),
   );
   route(
     "GET",
@@ -621,6 +650,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   );
   route(
+    "POST",
+    "/api/games/:id/posts/:postId/restore",
+    { summary: "GM: restore a hidden post with a reason (F2)", body: P.restorePostSchema, tag: "gm" },
+    async (req) => {
+      const p = parse(postParams, req.params, "postId");
+      await games.restore(need(req), p.id, p.postId, body(req, P.restorePostSchema).reason);
+    },
+  );
+  route(
     "GET",
     "/api/games/:id/gm/draft",
     { summary: "GM: the night's draft results with an explanation", tag: "gm" },
@@ -669,8 +707,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     await app.register(fastifyStatic, {
       root: webRoot,
       // Hashed assets never change; the index is checked on every visit so a new build is picked up.
+      // The file may be the build's brotli or gzip copy (index.html.br), chosen by Accept-Encoding.
       setHeaders: (res, file) => {
-        if (file.endsWith(".html")) {
+        if (/\.html(\.br|\.gz)?$/.test(file)) {
           res.header("cache-control", "no-cache");
           res.header("content-security-policy", WEB_CSP);
         } else if (file.includes(`${sep}assets${sep}`))

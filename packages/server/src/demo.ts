@@ -34,15 +34,27 @@ const GM_NICK = "Ведущий демо";
 const RESERVED = new Set([GM_NICK, ...BOT_NICKS].map(nickSkeleton));
 export const isReservedNick = (nick: string): boolean => RESERVED.has(nickSkeleton(nick));
 
+/** The demo GM and the 16 bots. */
+interface Accounts {
+  readonly gm: UserRecord;
+  readonly bots: readonly UserRecord[];
+}
+
 /**
  * Demo games (issue 5): the user takes one seat, 16 bots the rest, and phases are short. The bots and the
  * demo GM are ordinary accounts that cannot log in (their password hash matches no password). A bot decides
  * from exactly what a human in its seat would get: its own view (gameView) and its night form, and sends its
  * move through the same commands as everyone else. Bots move once at the start of each phase.
+ *
+ * Issue 12: a demo is made in one commit (created, 17 signups, started: all or nothing) and marked as a demo
+ * in its `created` entry; it is its player's own (out of everyone else's lobby list, closed to signups). The
+ * accounts are looked up once, however many games ask at the same time.
  */
 export class Demo {
-  private bots: UserRecord[] | null = null;
-  private gm: UserRecord | null = null;
+  /** The accounts, once known (for the checks that cannot wait). */
+  private known: Accounts | null = null;
+  /** The one lookup of the accounts, shared by everyone who asks while it runs. */
+  private lookup: Promise<Accounts> | null = null;
   private readonly lastPhase = new Map<string, string>();
   /** The bots' moves under way, and whether the server is stopping. */
   private readonly moving = new Set<Promise<void>>();
@@ -58,30 +70,68 @@ export class Demo {
 
   /** After a restart: let the bots move in every running demo game (a move already made is not repeated). */
   resume(): void {
-    for (const room of this.games.rooms.values()) this.onCommit(room);
+    const rooms = [...this.games.rooms.values()];
+    // Games from before the mark are known by their GM, the demo GM's account: learn it first.
+    if (!rooms.some((room) => room.demo || room.gmNick === GM_NICK)) return;
+    this.track(
+      this.accounts().then(() => {
+        for (const room of rooms) this.onCommit(room);
+      }),
+    );
   }
 
   async create(user: UserRecord, minutes: number): Promise<string> {
     const { gm, bots } = await this.accounts();
     if (bots.some((b) => b.id === user.id) || gm.id === user.id)
       throw new ApiError(403, "demo/bot", "a bot cannot start a demo game");
-    const id = await this.games.create(gm, {
-      title: `Демо-игра: ${user.nick}`,
-      night: { amount: minutes, unit: "minutes" },
-      day: { amount: minutes, unit: "minutes" },
-      dayDeadline: null,
-      options: { earlyClose: "majority", strikes: "shared" },
-      mode: "automatic",
-    });
-    await this.games.signup(user, id);
-    for (const bot of bots) await this.games.signup(bot, id);
-    await this.games.start(gm, id, "random");
-    return id;
+    return this.games.create(
+      gm,
+      {
+        title: `Демо-игра: ${user.nick}`,
+        night: { amount: minutes, unit: "minutes" },
+        day: { amount: minutes, unit: "minutes" },
+        dayDeadline: null,
+        options: { earlyClose: "majority", strikes: "shared" },
+        mode: "automatic",
+      },
+      { players: [user, ...bots] },
+    );
+  }
+
+  /** A demo game, marked so (issue 12), or one from before the mark, run by the demo GM's account. */
+  isDemo(room: Room): boolean {
+    return room.demo || (this.known !== null && room.gmId === this.known.gm.id);
+  }
+
+  /** Whether the lobby lists the game for this user: a demo only for those in it (issue 12). */
+  listed(room: Room, userId: string | null): boolean {
+    if (!this.isDemo(room)) return true;
+    return userId !== null && (room.seatOf(userId) !== null || room.signups.some((s) => s.userId === userId));
+  }
+
+  /** Nobody signs up to a demo game: it is its player's own (issue 12). */
+  refuseSignup(room: Room): void {
+    if (this.isDemo(room))
+      throw new ApiError(403, "demo/private", "a demo game is its player's own: start a demo of your own");
   }
 
   /** The demo accounts, created on first use (their nicks are reserved from then on). */
-  private async accounts(): Promise<{ gm: UserRecord; bots: UserRecord[] }> {
-    if (this.gm && this.bots) return { gm: this.gm, bots: this.bots };
+  private accounts(): Promise<Accounts> {
+    if (!this.lookup) {
+      const lookup = this.lookUp().then((found) => {
+        this.known = found;
+        return found;
+      });
+      // A failed lookup (the store is down) is tried again by the next one to ask.
+      lookup.catch(() => {
+        if (this.lookup === lookup) this.lookup = null;
+      });
+      this.lookup = lookup;
+    }
+    return this.lookup;
+  }
+
+  private async lookUp(): Promise<Accounts> {
     const get = async (nick: string): Promise<UserRecord> => {
       const key = nickKey(nick);
       const found = await this.store.userByNickKey(key);
@@ -106,32 +156,36 @@ export class Demo {
       if (!now) throw new Error(`the demo nick ${nick} is too like a person's nick`);
       return now;
     };
-    this.gm = await get(GM_NICK);
-    this.bots = [];
-    for (const nick of BOT_NICKS) this.bots.push(await get(nick));
-    return { gm: this.gm, bots: this.bots };
-  }
-
-  private isDemo(room: Room): boolean {
-    return this.gm !== null && room.gmId === this.gm.id;
+    const gm = await get(GM_NICK);
+    const bots: UserRecord[] = [];
+    for (const nick of BOT_NICKS) bots.push(await get(nick));
+    return { gm, bots };
   }
 
   private onCommit(room: Room): void {
     if (this.stopped || room.status !== "running" || !room.match) return;
-    if (!this.isDemo(room)) {
-      // The demo accounts are looked up lazily; a restarted server learns them on its first look.
-      if (this.gm === null && room.gmNick === GM_NICK) void this.accounts().then(() => this.onCommit(room));
+    if (!this.known) {
+      // A restarted server learns the accounts on its first look (resume), once for every game.
+      if (room.demo || room.gmNick === GM_NICK) this.track(this.accounts().then(() => this.onCommit(room)));
       return;
     }
+    if (!this.isDemo(room)) return;
     const phase = room.match.state.phase;
     const key = `${phase.kind}${phase.number}`;
     if (this.lastPhase.get(room.id) === key) return;
     this.lastPhase.set(room.id, key);
-    const move = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.move(room.id, key));
-    this.moving.add(move);
-    move
-      .catch((error: unknown) => console.error(`demo game ${room.id}: a bot's move failed:`, error))
-      .finally(() => this.moving.delete(move));
+    this.track(
+      new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.move(room.id, key)),
+      `demo game ${room.id}: a bot's move`,
+    );
+  }
+
+  /** Work for idle() to wait for; its failure is reported, not thrown. */
+  private track(work: Promise<void>, what = "resuming the demo games"): void {
+    const done = work
+      .catch((error: unknown) => console.error(`${what} failed:`, error))
+      .finally(() => this.moving.delete(done));
+    this.moving.add(done);
   }
 
   /** Resolves when the bots have made every move they have started (tests, and shutdown). */
@@ -148,8 +202,8 @@ export class Demo {
   /** Every bot that is alive makes its move for the phase, as its own player. */
   private async move(id: string, key: string): Promise<void> {
     const room = this.games.rooms.get(id);
-    if (!room || room.status !== "running" || !this.bots) return;
-    for (const bot of this.bots) {
+    if (!room || room.status !== "running" || !this.known) return;
+    for (const bot of this.known.bots) {
       if (this.stopped) return;
       const seat = room.seatOf(bot.id);
       if (seat === null) continue;

@@ -5,25 +5,33 @@ import {
   nightAnnouncement,
   privateResults,
   type Lang,
+  type Phrase,
+  type PrivateResult,
   type NightOutcome,
   type Rejection,
 } from "@forum-mafia/engine";
 import type { NightDraft } from "@forum-mafia/protocol";
 import type { Room } from "./room.ts";
 
+type Resolved = { outcome: NightOutcome; players: Parameters<typeof explainNight>[1] };
+
 /** The night as it would resolve now, with the GM's answers and fixed rolls; or why it cannot yet. */
-function resolveDraft(
-  room: Room,
-): { outcome: NightOutcome; players: Parameters<typeof explainNight>[1] } | Rejection {
+function resolveDraft(room: Room, council = room.council): Resolved | Rejection {
   const m = room.match!;
   const r = endNight(m, {
     rolls: room.fixedRolls,
-    council: room.council ?? (room.settings.mode === "automatic" ? "rejected" : null),
+    council: council ?? (room.settings.mode === "automatic" ? "rejected" : null),
   });
   if (isRejection(r)) return r;
   const last = r.outcomes[r.outcomes.length - 1]!;
   return { outcome: last.outcome as NightOutcome, players: last.players };
 }
+
+/** M2c: the mafia's line while the council's answer is awaited (nothing else in the results depends on it). */
+const AWAITING: Phrase<(question: string) => string> = {
+  ru: (q) => `вопрос совету «${q}» — ждёт ответа совета`,
+  en: (q) => `the council question "${q}" awaits the council's answer`,
+};
 
 /** M2c: why the night cannot be published yet (an unanswered council question), or null. */
 export function checkDraft(room: Room): string | null {
@@ -40,6 +48,12 @@ function councilQuestions(room: Room): string[] {
   return out;
 }
 
+/** M2c: the council question of tonight the GM is asked to answer (the last one sent), or null. */
+export function councilQuestion(room: Room): string | null {
+  const questions = councilQuestions(room);
+  return questions[questions.length - 1] ?? null;
+}
+
 /**
  * The GM's draft of the night (review mode): the public results, the private ones and the reason for each
  * outcome, exactly as publishing now would give them. Unseeded rolls are drawn from the game's seed, so the
@@ -47,32 +61,44 @@ function councilQuestions(room: Room): string[] {
  */
 export function nightDraft(room: Room, lang: Lang): NightDraft {
   const d = resolveDraft(room);
-  const questions = councilQuestions(room);
   const base = {
     phase: room.match!.state.phase,
-    councilQuestion: questions[questions.length - 1] ?? null,
+    councilQuestion: councilQuestion(room),
     councilAnswer: room.council,
     fixedRolls: room.fixedRolls,
   };
-  if (isRejection(d))
+  // M2c: only the mafia's private line depends on the council's answer, so while it is awaited the rest of
+  // the draft is shown as it will be (resolved with a provisional answer), and that line says it waits.
+  const awaiting = isRejection(d) && d.code === "night/council-unanswered";
+  const shown = awaiting ? resolveDraft(room, "rejected") : d;
+  if (isRejection(shown))
     return {
       ...base,
       publicLines: [],
       privateLines: [],
       explanation: [],
-      blocked: d.message,
-      blockedCode: d.code,
+      blocked: shown.message,
+      blockedCode: shown.code,
     };
-  const names = d.players;
-  const pub = nightAnnouncement(d.outcome, names, lang);
+  const names = shown.players;
+  const pub = nightAnnouncement(shown.outcome, names, lang);
+  const line = (p: PrivateResult) => `${p.recipients.map((s) => names[s]!.name).join(", ")}: ${p.text}`;
+  const council = shown.outcome.council;
+  const privateLines =
+    awaiting && council
+      ? [
+          ...privateResults({ ...shown.outcome, council: null }, names, lang).map(line),
+          ...privateResults({ ...shown.outcome, check: null }, names, lang).map((p) =>
+            line({ recipients: p.recipients, text: AWAITING[lang](council.question) }),
+          ),
+        ]
+      : privateResults(shown.outcome, names, lang).map(line);
   return {
     ...base,
     publicLines: [pub.title, ...pub.lines],
-    privateLines: privateResults(d.outcome, names, lang).map(
-      (p) => `${p.recipients.map((s) => names[s]!.name).join(", ")}: ${p.text}`,
-    ),
-    explanation: explainNight(d.outcome, names, lang),
-    blocked: null,
-    blockedCode: null,
+    privateLines,
+    explanation: explainNight(shown.outcome, names, lang),
+    blocked: isRejection(d) ? d.message : null,
+    blockedCode: isRejection(d) ? d.code : null,
   };
 }

@@ -15,6 +15,8 @@ export type EntryBody =
       readonly gmNick: string;
       readonly title: string;
       readonly settings: GameSettings;
+      /** A demo game (issue 12): its players are its human and bots; kept out of others' lobby lists. */
+      readonly demo?: true;
     }
   | { readonly kind: "signup"; readonly userId: string; readonly nick: string }
   | { readonly kind: "withdraw"; readonly userId: string }
@@ -42,6 +44,8 @@ export type EntryBody =
       readonly text: string;
     }
   | { readonly kind: "hide"; readonly postId: string; readonly reason: string }
+  /** F2: the GM restores a hidden post, with a reason. */
+  | { readonly kind: "unhide"; readonly postId: string; readonly reason: string }
   | { readonly kind: "council"; readonly answer: CouncilAnswer }
   | {
       readonly kind: "fixRolls";

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import {
   castVote,
   channelsFor,
+  earlyCounts,
   checkModkill,
   checkNewName,
   checkVote,
@@ -12,12 +13,14 @@ import {
   DEFAULT_ROLES,
   submitNightAction,
   type NightAction,
+  type Rejection,
   type Vote,
 } from "@forum-mafia/engine";
-import { nickKey, votesInPost } from "@forum-mafia/forum";
+import { nickKey, unmatchedColours, votesInPost } from "@forum-mafia/forum";
 import type {
   ActionRequest,
   ChannelId,
+  PostPreview,
   CreateGame,
   HEAL_FROM_ROLES,
   RoleId,
@@ -42,6 +45,9 @@ export const WIRE_MATCHES_ENGINE: [
   Same<TargetedAct, EngineTargetedAct>,
   Same<(typeof HEAL_FROM_ROLES)[number], HealFromRole>,
 ] = [true, true, true];
+
+/** The vote a post holds (V2), or why the engine would refuse it. */
+type PostVoteCheck = { readonly vote: Vote } | { readonly refused: Rejection };
 
 /** Told of the feed items [from, to) of a room once the entries that made them are durable. */
 type Listener = (room: Room, from: number, to: number) => void;
@@ -196,32 +202,50 @@ export class Games {
     for (const l of this.listeners) l(room, feedBefore, feedAfter);
   }
 
-  async create(user: UserRecord, body: CreateGame): Promise<string> {
+  /**
+   * A new game. A demo game (issue 12) is created, its players signed up and the game started in one
+   * commit: the log holds all of it or none, so a failure part-way never leaves a game in signup.
+   */
+  async create(
+    user: UserRecord,
+    body: CreateGame,
+    demo?: { readonly players: readonly UserRecord[] },
+  ): Promise<string> {
     const id = nanoid(10);
+    const created: EntryBody = {
+      kind: "created",
+      gmId: user.id,
+      gmNick: user.nick,
+      title: body.title,
+      settings: {
+        night: body.night,
+        day: body.day,
+        dayDeadline: body.dayDeadline,
+        timeZone: user.timeZone,
+        options: body.options,
+        mode: body.mode,
+        seats: DEFAULT_ROLES.length,
+      },
+      ...(demo ? { demo: true } : {}),
+    };
+    const bodies: EntryBody[] = [created];
+    if (demo) {
+      const ids = new Set(demo.players.map((p) => p.id));
+      if (ids.size !== DEFAULT_ROLES.length || ids.has(user.id))
+        throw new Error(`a demo game needs ${DEFAULT_ROLES.length} different players besides its GM`);
+      for (const p of demo.players) bodies.push({ kind: "signup", userId: p.id, nick: p.nick });
+      bodies.push({ kind: "started", seed: this.newSeed(), hand: null });
+    }
     const room = new Room(id);
     this.rooms.set(id, room);
-    await this.commit(room, [
-      {
-        kind: "created",
-        gmId: user.id,
-        gmNick: user.nick,
-        title: body.title,
-        settings: {
-          night: body.night,
-          day: body.day,
-          dayDeadline: body.dayDeadline,
-          timeZone: user.timeZone,
-          options: body.options,
-          mode: body.mode,
-          seats: DEFAULT_ROLES.length,
-        },
-      },
-    ]);
+    await this.commit(room, bodies);
     return id;
   }
 
   async signup(user: UserRecord, id: string): Promise<void> {
     const room = this.room(id);
+    if (room.demo)
+      throw forbidden("demo/private", "a demo game is its player's own: start a demo of your own");
     if (room.status !== "signup") throw conflict("game/started", "signups are closed: the game has started");
     if (room.gmId === user.id) throw conflict("signup/gm", "the GM cannot play in their own game");
     if (room.signups.some((s) => s.userId === user.id))
@@ -303,27 +327,78 @@ export class Games {
 
   async post(user: UserRecord, id: string, text: string): Promise<string> {
     const room = this.room(id);
+    const { seat, isGm, vote } = this.readPost(room, user, text);
+    if (vote && "refused" in vote) throw refused(vote.refused);
+    const v = vote?.vote ?? null;
+    const postId = nanoid(12);
+    const bodies: EntryBody[] = [{ kind: "post", id: postId, seat: isGm ? null : seat, text, vote: v }];
+    await this.commit(room, v && seat !== null ? this.withEarlyClose(room, bodies, seat, v) : bodies);
+    return postId;
+  }
+
+  /**
+   * What a draft post would count as (issue 12), read exactly as `post` reads it, with nothing stored:
+   * the vote or why it would be refused, the text in a vote colour that names no player, and whether it
+   * is night (V2: no votes then). Same access as posting.
+   */
+  previewPost(user: UserRecord, id: string, text: string): PostPreview {
+    const room = this.room(id);
+    const { seat, isGm, vote } = this.readPost(room, user, text);
+    const state = room.match!.state;
+    const names = state.players.map((p) => p.name);
+    const running = room.status === "running";
+    return {
+      vote:
+        vote && "vote" in vote
+          ? {
+              color: vote.vote.color,
+              target: vote.vote.target,
+              name: names[vote.vote.target]!,
+              early: vote.vote.early && earlyCounts(state),
+            }
+          : null,
+      refused:
+        vote && "refused" in vote
+          ? { code: vote.refused.code, message: vote.refused.message, clause: vote.refused.clause }
+          : null,
+      unmatched: unmatchedColours(text, names).map((u) => ({
+        color: u.color,
+        text: u.text,
+        nearest: u.nearest,
+      })),
+      night: running && state.phase.kind === "night",
+      counts: running && !isGm && seat !== null,
+    };
+  }
+
+  /**
+   * The checks every post passes (the thread is open, the author holds a seat or is the GM, G7) and the
+   * vote it holds: the one code path of `post` and `previewPost`.
+   */
+  private readPost(
+    room: Room,
+    user: UserRecord,
+    text: string,
+  ): { seat: number | null; isGm: boolean; vote: PostVoteCheck | null } {
     if (room.status === "signup") throw conflict("game/not-started", "the thread opens when the game starts");
     const isGm = room.gmId === user.id;
     const seat = room.seatOf(user.id);
     if (!isGm && seat === null)
       throw forbidden("not-a-player", "only the players and the GM write in the game thread");
-    let vote: Vote | null = null;
+    let vote: PostVoteCheck | null = null;
     if (seat !== null && room.status === "running") {
       const p = room.match!.state.players[seat]!;
       if (!p.alive)
         throw forbidden("post/dead", `${p.name} is dead and cannot post in the game thread`, "G7");
       vote = this.voteInPost(room, seat, text);
     }
-    const postId = nanoid(12);
-    const bodies: EntryBody[] = [{ kind: "post", id: postId, seat: isGm ? null : seat, text, vote }];
-    await this.commit(room, vote && seat !== null ? this.withEarlyClose(room, bodies, seat, vote) : bodies);
-    return postId;
+    return { seat, isGm, vote };
   }
 
   /** V2: the post's last coloured vote, outside quotes, checked like a one-tap vote; none at night. */
-  private voteInPost(room: Room, seat: number, text: string): Vote | null {
-    const state = room.match!.state;
+  private voteInPost(room: Room, seat: number, text: string): PostVoteCheck | null {
+    const m = room.match!;
+    const state = m.state;
     if (state.phase.kind !== "day") return null;
     const names = state.players.map((p) => p.name);
     const found = votesInPost(text, names);
@@ -332,8 +407,8 @@ export class Games {
     const key = nickKey(last.name);
     const target = names.findIndex((n) => nickKey(n) === key);
     const v: Vote = { color: last.color, target, early: last.early };
-    this.checkVote(room, seat, v);
-    return v;
+    const bad = checkVote(state, m.day, seat, v);
+    return bad ? { refused: bad } : { vote: v };
   }
 
   async message(user: UserRecord, id: string, channel: ChannelId, text: string): Promise<void> {
@@ -499,6 +574,15 @@ export class Games {
     if (!post) throw notFound(`no post ${postId}`);
     if (post.hidden) throw conflict("post/hidden", "the post is already hidden");
     await this.commit(room, [{ kind: "hide", postId, reason }]);
+  }
+
+  /** F2: the GM restores a hidden post, with a reason (published with the log, R3). */
+  async restore(user: UserRecord, id: string, postId: string, reason: string): Promise<void> {
+    const room = this.gmRoom(user, id);
+    const post = room.postById.get(postId);
+    if (!post) throw notFound(`no post ${postId}`);
+    if (!post.hidden) throw conflict("post/not-hidden", "the post is not hidden");
+    await this.commit(room, [{ kind: "unhide", postId, reason }]);
   }
 
   viewer(user: UserRecord | null, room: Room): Viewer {

@@ -58,7 +58,16 @@ export interface Moderation {
   readonly at: number;
   readonly phase: Phase | null;
   readonly kind:
-    "modkill" | "replace" | "hide" | "reopenMafia" | "fixRolls" | "council" | "extend" | "pause" | "resume";
+    | "modkill"
+    | "replace"
+    | "hide"
+    | "unhide"
+    | "reopenMafia"
+    | "fixRolls"
+    | "council"
+    | "extend"
+    | "pause"
+    | "resume";
   readonly detail: string;
   readonly reason: string;
 }
@@ -77,6 +86,8 @@ export class Room {
   gmId = "";
   gmNick = "";
   settings!: GameSettings;
+  /** A demo game (issue 12); logs from before the mark have none. */
+  demo = false;
   status: GameStatus = "signup";
   signups: { userId: string; nick: string }[] = [];
   match: Match | null = null;
@@ -149,6 +160,7 @@ export class Room {
         this.gmNick = entry.gmNick;
         this.title = entry.title;
         this.settings = entry.settings;
+        this.demo = entry.demo === true;
         return;
       case "signup":
         this.signups.push({ userId: entry.userId, nick: entry.nick });
@@ -221,8 +233,16 @@ export class Room {
       case "hide": {
         const post = this.postById.get(entry.postId)!;
         post.hidden = { reason: entry.reason };
-        this.moderate(entry, "hide", `${post.author}: ${post.id}`, entry.reason);
+        this.moderate(entry, "hide", post.author, entry.reason);
         this.push(EVERYONE, { type: "postHidden", id: post.id, reason: entry.reason });
+        return;
+      }
+      case "unhide": {
+        // F2: the post comes back as it was written; clients replace it by its id.
+        const post = this.postById.get(entry.postId)!;
+        post.hidden = null;
+        this.moderate(entry, "unhide", post.author, entry.reason);
+        this.push(EVERYONE, { type: "post", post: postView(post) });
         return;
       }
       case "council":

@@ -32,6 +32,8 @@ function voteCount(b: VoteCountToolBody): ToolOutcome {
         silenced: b.silenced,
         thread: b.thread,
         threadName: "thread",
+        // The app's GMs read why a vote does not count: in Russian, as the count post is.
+        lang: "ru",
       },
       voteCountWords("ru"),
     );

@@ -1,5 +1,7 @@
 import {
+  closeDay,
   dayAnnouncement,
+  isRejection,
   explainNight,
   ROLE_NAMES,
   TEXTS,
@@ -13,6 +15,7 @@ import {
   type DayOutcome,
   type GameView,
   type Lang,
+  type Match,
   type RoleId,
   type NightOutcome,
   type Viewer as EngineViewer,
@@ -25,9 +28,12 @@ import type {
   GameDetail,
   GameLog,
   GameSummary,
+  GmDayTally,
+  GmTable,
   PostView,
   VoteCount,
 } from "@forum-mafia/protocol";
+import { councilQuestion } from "./draft.ts";
 import { channelsOf } from "./games.ts";
 import { notices } from "./notices.ts";
 import { postView, type FeedEntry, type Room } from "./room.ts";
@@ -97,13 +103,39 @@ export function gameDetail(room: Room, viewer: Viewer, userId: string | null, la
     roleNames: roleNames(lang),
     streamAt: streamSince(room, viewer, Number.MAX_SAFE_INTEGER).total,
     // The GM may see the whole table, so the GM's panel reads the state itself.
-    gm:
-      viewer.kind === "gm" && room.match
-        ? {
-            strikes: room.match.state.players.map((p) => ({ vote: p.voteStrikes, night: p.nightStrikes })),
-          }
-        : null,
+    gm: viewer.kind === "gm" ? gmTable(room) : null,
   };
+}
+
+/** The GM's own table (GameDetail.gm): built only for the GM, from the full state. */
+function gmTable(room: Room): GmTable | null {
+  const m = room.match;
+  if (!m) return null;
+  const night = room.status === "running" && m.state.phase.kind === "night";
+  const question = night ? councilQuestion(room) : null;
+  return {
+    strikes: m.state.players.map((p) => ({ vote: p.voteStrikes, night: p.nightStrikes })),
+    council: question === null ? null : { question, answer: room.council },
+    day: room.status === "running" && m.state.phase.kind === "day" ? dayTally(m) : null,
+  };
+}
+
+/**
+ * V4, V5, P1, P2: the day as the engine would close it now (closeDay is pure: nothing changes), so the GM
+ * reads the weighted scores and penalty votes the public count never shows.
+ */
+function dayTally(m: Match): GmDayTally | null {
+  const r = closeDay(m.state, m.day, m.modkills);
+  if (isRejection(r)) return null;
+  const { score, notVoted, hanged, excused } = r.outcome;
+  const scores: GmDayTally["scores"][number][] = [];
+  m.state.players.forEach((p, seat) => {
+    if (!p.alive) return;
+    // P2: the night's +2 (the engine's day state); P1: +2 for not having voted when the day closes.
+    const penalty = (m.state.day.penalty.includes(seat) ? 2 : 0) + (notVoted.includes(seat) ? 2 : 0);
+    scores.push({ seat, score: score.get(seat) ?? 0, penalty });
+  });
+  return { scores, hanged, excused };
 }
 
 function roleNames(lang: Lang): Record<RoleId, string> {
@@ -161,7 +193,11 @@ export function actionForm(room: Room, seat: number, view: GameView): ActionForm
     acts: form.acts.map((a) =>
       a.act === "healFrom"
         ? { act: a.act, targets: a.targets, roles: a.roles }
-        : { act: a.act, targets: a.targets },
+        : {
+            act: a.act,
+            targets: a.targets,
+            unavailable: a.unavailable.map((u) => ({ seat: u.seat, reason: u.reason, clause: u.clause })),
+          },
     ),
     mafiaLimits: form.mafiaLimits,
     submitted: view.submissions

@@ -47,11 +47,13 @@ describe("accounts", () => {
     const old = c.cookie!;
     expectOk(await c.post("/api/logout"));
     expect(c.cookie).toBeNull();
-    expect((await c.get("/api/me")).status).toBe(401);
+    // A guest is answered, not refused (issue 12: no 401 in a guest's console).
+    expect((await c.get("/api/me")).body).toEqual({ user: null });
     // The old token is gone from the server, not only from the browser.
     const stale = client();
     stale.cookie = old;
-    expect((await stale.get<ErrorBody>("/api/me")).body.error.code).toBe("unauthenticated");
+    expect((await stale.get("/api/me")).body).toEqual({ user: null });
+    expect((await stale.post<ErrorBody>("/api/games", {})).body.error.code).toBe("unauthenticated");
 
     const login = await c.post<Me>("/api/login", { nick: "Тоня", password: PASSWORD });
     expect(login.status).toBe(200);

@@ -2,6 +2,7 @@ import { DEFAULT_ROLES } from "@forum-mafia/engine";
 import type { GameDetail, NightDraft, PostView } from "@forum-mafia/protocol";
 import { describe, expect, it } from "vitest";
 import { phaseDeadline } from "../src/deadline.ts";
+import { streamFor } from "../src/views.ts";
 import { Client } from "./client.ts";
 import { testServer, type TestServer } from "./harness.ts";
 import { detail, expectOk, NICKS, NIGHT_MS, setUpGame, type Table } from "./play.ts";
@@ -102,6 +103,62 @@ describe("the GM's review of a night", () => {
     }));
 });
 
+describe("what only the GM sees", () => {
+  it("M2c: in automatic mode the GM sees the council question during the night and answers it before the deadline", () =>
+    game("automatic", async (t, g) => {
+      const question = "Жив ли шериф?";
+      expectOk(await act(g.by("Аня"), g.id, { act: "council", question }));
+      expect((await detail(g.gm, g.id)).gm!.council).toEqual({ question, answer: null });
+      expect((await detail(g.by("Борис"), g.id)).gm).toBeNull();
+      expect(JSON.stringify(await detail(g.by("Маша"), g.id))).not.toContain(question);
+      expectOk(await g.gm.post(`/api/games/${g.id}/gm/council`, { answer: "no" }));
+      expect((await detail(g.gm, g.id)).gm!.council).toEqual({ question, answer: "no" });
+      await t.clock.advance(NIGHT_MS);
+      const troll = await detail(g.by("Борис"), g.id);
+      // Unanswered, automatic mode would have rejected it at the deadline.
+      expect(troll.view!.privateResults.map((r) => r.council?.answer)).toEqual(["no"]);
+      expect((await detail(g.gm, g.id)).gm!.council).toBeNull();
+    }));
+
+  it("M2c: while the council's answer is awaited the draft shows the rest, and the mafia's line says it waits", () =>
+    game("review", async (t, g) => {
+      expectOk(await act(g.by("Аня"), g.id, { act: "council", question: "Есть ли среди живых маньяк?" }));
+      expectOk(await act(g.by("Егор"), g.id, { act: "quickKill", target: seat("Олег") }));
+      await t.clock.advance(NIGHT_MS);
+      const draft = (await g.gm.get<NightDraft>(`/api/games/${g.id}/gm/draft`)).body;
+      expect(draft.blockedCode).toBe("night/council-unanswered");
+      expect(draft.publicLines.join("\n")).toContain("Погиб игрок Олег");
+      expect(draft.explanation.join("\n")).toContain("Олег");
+      const mafia = draft.privateLines.find((l) => l.startsWith("Аня, Борис"))!;
+      expect(mafia).toContain("ждёт ответа совета");
+      expect(draft.privateLines.join("\n")).not.toContain("Совет");
+    }));
+
+  it("V4, P1, P2: by day the GM sees the weighted scores and the penalty votes; players and the public do not", () =>
+    game("automatic", async (_t, g) => {
+      expectOk(await g.gm.post(`/api/games/${g.id}/gm/close`)); // nobody acted: P2 for every role with an act
+      const vote = (nick: string, color: "red" | "blue", target: string) =>
+        g.by(nick).post(`/api/games/${g.id}/votes`, { color, target: seat(target) });
+      expectOk(await vote("Маша", "red", "Петя"));
+      expectOk(await vote("Катя", "red", "Петя")); // the prosecutor's red counts 2 (V4)
+      expectOk(await vote("Зоя", "blue", "Олег")); // the doctor's blue counts 3 (V4)
+      const day = (await detail(g.gm, g.id)).gm!.day!;
+      const of = (nick: string) => day.scores.find((s) => s.seat === seat(nick));
+      expect(of("Петя")).toEqual({ seat: seat("Петя"), score: 1 + 2 + 2, penalty: 2 }); // P1: Петя has not voted
+      expect(of("Олег")).toEqual({ seat: seat("Олег"), score: -3 + 2, penalty: 2 });
+      expect(of("Маша")).toEqual({ seat: seat("Маша"), score: 0, penalty: 0 });
+      expect(of("Зоя")).toEqual({ seat: seat("Зоя"), score: 2, penalty: 2 }); // P2: no night action
+      expect(of("Аня")).toEqual({ seat: seat("Аня"), score: 4, penalty: 4 }); // P1 and P2
+      expect(day.hanged).toBe(seat("Петя"));
+      // V4: the public count shows every vote as 1, and nobody but the GM gets the table.
+      const player = await detail(g.by("Маша"), g.id);
+      expect(player.gm).toBeNull();
+      expect(player.voteCount!.red).toEqual(["Петя (2): Маша, Катя"]);
+      const anonymous = new Client(() => _t.server.app, "Гость");
+      expect((await detail(anonymous, g.id)).gm).toBeNull();
+    }));
+});
+
 describe("the game thread", () => {
   it("V2: a coloured nick outside quotes is a vote, the last vote counts, and the count shows each vote as 1 (V4)", () =>
     game("automatic", async (_t, g) => {
@@ -159,7 +216,72 @@ describe("the game thread", () => {
     }));
 });
 
+describe("the public vote count", () => {
+  it("V7: voters are listed in the order they voted, and an early vote is marked from day 3", () =>
+    game("automatic", async (_t, g) => {
+      const calmDay = async () => {
+        // Every living player votes blue for the next: nobody's score is above 0 (V5), nobody strikes (P1).
+        const alive = (await detail(g.gm, g.id)).view!.seats.filter((s) => s.alive).map((s) => s.seat);
+        for (const [i, s] of alive.entries())
+          expectOk(
+            await g.players[s]!.post(`/api/games/${g.id}/votes`, {
+              color: "blue",
+              target: alive[(i + 1) % alive.length],
+            }),
+          );
+        expectOk(await g.gm.post(`/api/games/${g.id}/gm/close`));
+      };
+      const calmNight = async () => {
+        for (const p of g.players) if ((await detail(p, g.id)).form) await act(p, g.id, { act: "pass" });
+        expectOk(await g.gm.post(`/api/games/${g.id}/gm/close`));
+      };
+      await calmNight();
+      const vote = (nick: string, target: string, early = false) =>
+        g.by(nick).post(`/api/games/${g.id}/votes`, { color: "red", target: seat(target), early });
+      expectOk(await vote("Рома", "Петя", true));
+      expectOk(await vote("Маша", "Петя"));
+      expectOk(await vote("Ника", "Петя"));
+      // Before day 3 "досрочно" has no effect (V7), so nothing is marked; names are in voting order.
+      expect((await detail(g.by("Олег"), g.id)).voteCount!.red).toEqual(["Петя (3): Рома, Маша, Ника"]);
+      expectOk(await vote("Маша", "Петя")); // cast again: Маша's vote is now the latest
+      expect((await detail(g.by("Олег"), g.id)).voteCount!.red).toEqual(["Петя (3): Рома, Ника, Маша"]);
+      await calmDay();
+      await calmNight();
+      await calmDay();
+      await calmNight();
+      expect((await detail(g.gm, g.id)).view!.phase).toEqual({ kind: "day", number: 3 });
+      expectOk(await vote("Рома", "Петя"));
+      expectOk(await vote("Маша", "Петя", true));
+      const count = (await detail(g.by("Олег"), g.id)).voteCount!;
+      expect(count.red).toEqual(["Петя (2): Рома, Маша (досрочно)"]);
+      expect(count.text).toContain("Петя (2): Рома, Маша (досрочно)");
+    }));
+});
+
 describe("moderation", () => {
+  it("F2: the GM restores a hidden post with a reason; everyone sees it again, the stream carries it, the log keeps both", () =>
+    game("automatic", async (t, g) => {
+      const post = await g.by("Маша").post<{ id: string }>(`/api/games/${g.id}/posts`, { text: "спорно" });
+      expectOk(post);
+      const url = `/api/games/${g.id}/posts/${post.body.id}/restore`;
+      expect((await g.gm.post(url, { reason: "ошибка" })).status).toBe(409); // not hidden
+      expectOk(await g.gm.post(`/api/games/${g.id}/posts/${post.body.id}/hide`, { reason: "G5?" }));
+      expect((await g.by("Рома").post(url, { reason: "x" })).status).toBe(403);
+      expect((await g.gm.post(url, { reason: "  " })).status).toBe(400);
+      expect((await g.gm.post(`/api/games/${g.id}/posts/nope/restore`, { reason: "x" })).status).toBe(404);
+      expectOk(await g.gm.post(url, { reason: "ошибся: оскорбления нет" }));
+      const seen = (await g.by("Рома").get<{ posts: PostView[] }>(`/api/games/${g.id}/posts`)).body.posts[0]!;
+      expect(seen.hidden).toBeNull();
+      expect(seen.html).toBe("спорно");
+      const room = t.server.games.rooms.get(g.id)!;
+      const items = streamFor(room, { kind: "public" }, 0).map((x) => x.item);
+      expect(items[items.length - 1]).toEqual({ type: "post", post: seen });
+      expect(room.moderation.map((m) => [m.kind, m.detail, m.reason])).toEqual([
+        ["hide", "Маша", "G5?"],
+        ["unhide", "Маша", "ошибся: оскорбления нет"],
+      ]);
+    }));
+
   it("P4: a substitute takes the seat with its role, chats and strikes; the old player sees only the public view", () =>
     game("automatic", async (_t, g) => {
       expectOk(await g.by("Борис").post(`/api/games/${g.id}/channels/mafia`, { text: "план на ночь" }));

@@ -6,6 +6,7 @@ import type {
   GameSummary,
   Lang,
   NightDraft,
+  PostPreview,
   PostView,
   UserView,
   VoteCountResult,
@@ -46,7 +47,13 @@ export class ApiFailure extends Error {
   }
 }
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+async function call<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  init: { signal?: AbortSignal; keepalive?: boolean } = {},
+): Promise<T> {
+  const { signal, keepalive } = init;
   let res: Response;
   try {
     res = await fetch(path, {
@@ -54,8 +61,11 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
       credentials: "same-origin",
       headers: body === undefined ? {} : { "content-type": "application/json" },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(signal ? { signal } : {}),
+      ...(keepalive ? { keepalive } : {}),
     });
-  } catch {
+  } catch (e) {
+    if (signal?.aborted) throw e; // the caller gave up on it: not a network failure
     throw new ApiFailure(0, "network", "network error", undefined);
   }
   const text = await res.text();
@@ -76,7 +86,8 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 const g = (id: string): string => `/api/games/${encodeURIComponent(id)}`;
 
 export const api = {
-  me: () => call<{ user: UserView }>("GET", "/api/me"),
+  /** Who is logged in: null for a guest (a 200, so a guest's first visit logs no error). */
+  me: () => call<{ user: UserView | null }>("GET", "/api/me"),
   register: (nick: string, password: string, timeZone?: string) =>
     call<{ user: UserView }>("POST", "/api/register", { nick, password, ...(timeZone ? { timeZone } : {}) }),
   login: (nick: string, password: string) =>
@@ -97,7 +108,12 @@ export const api = {
   vote: (id: string, body: VoteBody) => call<unknown>("POST", `${g(id)}/votes`, body),
   posts: (id: string, after: number, limit: number) =>
     call<{ posts: PostView[]; total: number }>("GET", `${g(id)}/posts?after=${after}&limit=${limit}`),
-  post: (id: string, text: string) => call<{ id: string }>("POST", `${g(id)}/posts`, { text }),
+  /** `keepalive`: the request outlives the page (a held vote sent as the page closes). */
+  post: (id: string, text: string, keepalive = false) =>
+    call<{ id: string }>("POST", `${g(id)}/posts`, { text }, { keepalive }),
+  /** What a draft post would count as (a vote, a refusal, coloured text that names nobody); stores nothing. */
+  preview: (id: string, text: string, signal?: AbortSignal) =>
+    call<PostPreview>("POST", `${g(id)}/posts/preview`, { text }, signal ? { signal } : {}),
   channel: (id: string, channel: ChannelId) =>
     call<ChannelView>("GET", `${g(id)}/channels/${encodeURIComponent(channel)}`),
   message: (id: string, channel: ChannelId, text: string) =>
@@ -119,6 +135,8 @@ export const api = {
     replace: (id: string, body: ReplaceBody) => call<unknown>("POST", `${g(id)}/gm/replace`, body),
     hide: (id: string, postId: string, reason: string) =>
       call<unknown>("POST", `${g(id)}/posts/${encodeURIComponent(postId)}/hide`, { reason }),
+    restore: (id: string, postId: string, reason: string) =>
+      call<unknown>("POST", `${g(id)}/posts/${encodeURIComponent(postId)}/restore`, { reason }),
   },
 
   /** The GM tools for games on other forums (issue 6); no login needed. */

@@ -24,7 +24,7 @@ export function App() {
     api.me().then(
       ({ user }) => {
         setUser(user);
-        setLangState(user.lang);
+        if (user) setLangState(user.lang);
         setReady(true);
       },
       () => setReady(true),

@@ -1,3 +1,11 @@
+/**
+ * Server-sent prose (a notice, the GM's explanation of a night) ends its sentences with the RULES.md
+ * clause ids, "(G10)", "(T3b)": they mean nothing to a player and the sentence already says the rule, so
+ * the app shows the sentence without them.
+ */
+export const withoutClauseIds = (text: string): string =>
+  text.replace(/\s*\((?:[A-Z]\d+[a-z]?)(?:,\s*[A-Z]\d+[a-z]?)*\)/g, "");
+
 /** Words every screen shares. Russian is the source; English must have the same keys (checked by tsc). */
 export const ru = {
   appName: "Форумная мафия",
@@ -35,8 +43,7 @@ export const ru = {
   errors: {
     network: "Нет связи с сервером. Проверьте подключение и попробуйте ещё раз.",
     unauthenticated: "Войдите, чтобы продолжить.",
-    generic: (message: string) => `Не получилось: ${message}`,
-    clause: (c: string) => `правило ${c}`,
+    unknown: "Не получилось: сервер не выполнил запрос. Попробуйте ещё раз.",
   },
 };
 
@@ -76,7 +83,6 @@ export const en: typeof ru = {
   errors: {
     network: "Cannot reach the server. Check your connection and try again.",
     unauthenticated: "Log in to continue.",
-    generic: (message: string) => `That did not work: ${message}`,
-    clause: (c: string) => `rule ${c}`,
+    unknown: "That did not work: the server did not carry out the request. Try again.",
   },
 };

@@ -2,8 +2,8 @@ import type { Lang } from "@forum-mafia/protocol";
 
 /**
  * Refusals in words. The server answers `{code, message, clause}`; its message is exact but English and
- * technical, so the codes a player or GM can meet get a sentence here, and the clause is shown beside it
- * (RULES.md ids). An unknown code falls back to the server's own message.
+ * technical, so the codes a player or GM can meet get a sentence here that says the rule in words (the
+ * RULES.md id means nothing to a player and is not shown). An unknown code gets a general sentence.
  */
 type Words = { readonly [L in Lang]: string };
 export const ERROR_TEXTS: Readonly<Record<string, Words>> = {
@@ -126,6 +126,7 @@ export const ERROR_TEXTS: Readonly<Record<string, Words>> = {
   "vote/early-final": { ru: "Голос «досрочно» уже не изменить.", en: "An early vote cannot be changed." },
   "post/dead": { ru: "Мёртвые не пишут в тему игры.", en: "The dead do not post in the game thread." },
   "post/hidden": { ru: "Этот пост уже скрыт.", en: "This post is already hidden." },
+  "post/not-hidden": { ru: "Этот пост не скрыт.", en: "This post is not hidden." },
   "channel/dead": { ru: "Мёртвые не пишут в этот чат.", en: "The dead cannot write in this chat." },
   "channel/not-member": { ru: "Вы не участник этого чата.", en: "You are not a member of this chat." },
   "gm/modkill-dead": { ru: "Этот игрок уже мёртв.", en: "That player is already dead." },
@@ -134,4 +135,110 @@ export const ERROR_TEXTS: Readonly<Record<string, Words>> = {
   "replace/dead": { ru: "Мёртвого игрока не заменяют.", en: "A dead player is not replaced." },
   "replace/gm": { ru: "Ведущий не может заменить игрока.", en: "The GM cannot take a seat." },
   "replace/playing": { ru: "Этот пользователь уже играет здесь.", en: "That user already plays here." },
+  nick: {
+    ru: "Такой ник нельзя: от 2 до 24 знаков — русские или латинские буквы, цифры, пробел, «_», «-» и «.», в начале буква или цифра.",
+    en: "That nickname is not allowed: 2 to 24 characters — Russian or Latin letters, digits, a space, _, - and ., starting with a letter or a digit.",
+  },
+  timeZone: { ru: "Такого часового пояса нет.", en: "No such time zone." },
+  rolls: { ru: "Выберите хотя бы один бросок.", en: "Choose at least one roll." },
+  "demo/private": {
+    ru: "Демо-игра принадлежит своему игроку: начните свою.",
+    en: "A demo game belongs to its player: start one of your own.",
+  },
+  "store/unavailable": {
+    ru: "Не удалось сохранить игру: обновите страницу и попробуйте ещё раз.",
+    en: "The game could not be saved: reload the page and try again.",
+  },
+  "stream/too-many": {
+    ru: "Открыто слишком много вкладок с играми: закройте лишние.",
+    en: "Too many game tabs are open: close some.",
+  },
+  "tools/busy": {
+    ru: "Дождитесь ответа на предыдущий запрос.",
+    en: "Wait for the answer to the previous request.",
+  },
+  "tools/overloaded": {
+    ru: "Инструменты сейчас заняты: попробуйте через минуту.",
+    en: "The tools are busy now: try again in a minute.",
+  },
+  "tools/too-slow": {
+    ru: "Файл слишком большой, чтобы обработать его вовремя: пришлите меньше (например, посты одного дня).",
+    en: "The file is too large to process in time: send less (one day's posts, say).",
+  },
+  "tools/cancelled": { ru: "Запрос отменён.", en: "The request was cancelled." },
+  FST_ERR_CTP_BODY_TOO_LARGE: { ru: "Файл слишком большой.", en: "The file is too large." },
+  internal: {
+    ru: "На сервере что-то сломалось. Попробуйте ещё раз.",
+    en: "Something broke on the server. Try again.",
+  },
+  http: {
+    ru: "Сервер ответил ошибкой. Попробуйте ещё раз.",
+    en: "The server answered with an error. Try again.",
+  },
 };
+
+/**
+ * A refusal with the code `invalid` names the field that is wrong in English ("replay: file: phases:
+ * Invalid input…", "post 3 in thread is not an object"): the field picks the sentence. The first match wins.
+ */
+const INVALID_FIELDS: readonly (readonly [RegExp, Words])[] = [
+  [
+    /^replay: no finished phase/,
+    {
+      ru: "В реплее нет ни одной законченной фазы: итоги писать не о чем.",
+      en: "The replay has no finished phase: there are no results to write.",
+    },
+  ],
+  [
+    /^replay\b/,
+    {
+      ru: "Файл реплея не подходит: это не реплей игры, или в нём ошибка. Проверьте, что это файл «Скачать файл реплея» со страницы игры.",
+      en: "The replay file does not fit: it is not a game's replay, or it has a mistake. Check that it is the file from the game page's “Download the replay file”.",
+    },
+  ],
+  [
+    /^(thread\b|post \d+ in )/,
+    {
+      ru: "Файл темы не подходит: нужен список постов, у каждого автор и текст.",
+      en: "The thread file does not fit: it must be a list of posts, each with an author and a text.",
+    },
+  ],
+  [/^the player list .* is empty/, { ru: "Список игроков пуст.", en: "The player list is empty." }],
+  [
+    /^(silenced player|silenced\b)/,
+    {
+      ru: "Среди лишённых голоса есть ник, которого нет в списке игроков.",
+      en: "A player without a vote is not in the player list.",
+    },
+  ],
+  [/^players\b/, { ru: "Список игроков заполнен неверно.", en: "The player list is not right." }],
+  [/^day\b/, { ru: "Номер дня — целое число от 1 до 999.", en: "The day is a whole number from 1 to 999." }],
+  [/^gm\b/, { ru: "Ник ведущего слишком длинный.", en: "The GM's nickname is too long." }],
+  [
+    /^(text|body\.text)\b/,
+    { ru: "Сообщение пустое или слишком длинное.", en: "The message is empty or too long." },
+  ],
+  [
+    /^reason\b/,
+    { ru: "Укажите причину (не длиннее 500 знаков).", en: "Give a reason (up to 500 characters)." },
+  ],
+  [
+    /^(nick|password)\b/,
+    { ru: "Ник или пароль заполнены неверно.", en: "The nickname or password is not right." },
+  ],
+  [/^title\b/, { ru: "Название пустое или слишком длинное.", en: "The title is empty or too long." }],
+];
+
+/** Any other input the server refused as malformed. */
+const INVALID_ANY: Words = {
+  ru: "Сервер не принял данные: проверьте, что всё заполнено верно.",
+  en: "The server did not accept the input: check that everything is filled in right.",
+};
+
+/** Words for a refusal: by its code, and for a malformed input by the field it names. */
+export function refusalWords(code: string, message: string, lang: Lang): string | null {
+  const words = ERROR_TEXTS[code];
+  if (words) return words[lang];
+  if (code !== "invalid") return null;
+  return (INVALID_FIELDS.find(([re]) => re.test(message))?.[1] ?? INVALID_ANY)[lang];
+}

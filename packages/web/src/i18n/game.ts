@@ -14,6 +14,17 @@ export const ru = {
     gm: "Ведущий",
     log: "Лог",
   },
+  seed: {
+    label: "SHA-256 сида:",
+    full: "Полный отпечаток сида",
+    copy: "Копировать",
+    copyLabel: "Копировать SHA-256 сида",
+    copied: "Скопировано.",
+    copyFailed: "Не удалось скопировать: отпечаток выделен, скопируйте его вручную.",
+    explain:
+      "Опубликован до раздачи ролей: после игры сид откроют, и любой проверит, что раздачу не подменили.",
+    explainEnded: "Опубликован до раздачи ролей. Теперь сид открыт: совпадение проверяется во вкладке «Лог».",
+  },
   banner: {
     deadlineAt: (moment: string) => `ход до ${moment}`,
     winner: {
@@ -23,7 +34,7 @@ export const ru = {
       draw: "Ничья: в городе не осталось живых.",
     } satisfies Record<Winner, string>,
     ended: "Игра окончена",
-    mafiaReopened: "Ведущий вновь открыл ход мафии (G10)",
+    mafiaReopened: "Ведущий вновь открыл ход мафии: мафия может изменить свой ход",
     offline: "Нет связи с сервером: обновления не приходят, переподключаемся…",
     online: "Обновления приходят вживую",
   },
@@ -64,21 +75,29 @@ export const ru = {
     sending: "Отправляем…",
     empty: "Напишите что-нибудь.",
     sent: "Отправлено.",
-    dead: "Мёртвые не пишут в тему (G7).",
+    dead: "Выбывшие из игры не пишут в тему.",
     guest: "Войдите, чтобы писать в тему.",
     notPlayer: "В теме пишут только игроки и ведущий.",
+    preview: (color: "red" | "blue", target: string, early: boolean) =>
+      `Голос: ${color === "red" ? "КРАСНЫМ против" : "СИНИМ в защиту"} ${target}${early ? " (досрочно)" : ""}`,
+    refused: (why: string) => `Голос не засчитается, и пост не отправится: ${why}`,
+    unmatched: (text: string, nearest: readonly string[]) =>
+      `Цветом выделено «${text}», но такого игрока нет: это не голос.` +
+      (nearest.length > 0 ? ` Возможно: ${nearest.join(", ")}` : ""),
+    nightNotVotes: "Ночью цветные ники — не голоса.",
+    gmNotVotes: "Цветные ники ведущего — не голоса: ведущий не голосует.",
   },
   players: {
     title: "Игроки",
     you: "вы",
-    dead: "мёртв",
-    alive: "жив",
+    dead: "вне игры",
+    alive: "в игре",
     cannotVote: "не может голосовать сегодня",
     role: (r: string) => `Роль: ${r}`,
     myVote: (color: "red" | "blue", target: string, early: boolean) =>
       `Ваш голос: ${color === "red" ? "КРАСНЫМ" : "СИНИМ"} за ${target}${early ? " (досрочно)" : ""}`,
     noVote: "Вы ещё не проголосовали сегодня.",
-    earlyLocked: "Досрочный голос нельзя изменить (V7).",
+    earlyLocked: "Досрочный голос нельзя изменить.",
     iCannotVote: "Сегодня вы лишены возможности голосовать.",
     voteRed: (nick: string) => `Голосовать красным за ${nick}`,
     voteBlue: (nick: string) => `Голосовать синим за ${nick}`,
@@ -88,7 +107,26 @@ export const ru = {
     earlyHint:
       "Досрочный голос нельзя изменить; день закончится, когда досрочно проголосует больше половины.",
     voted: (nick: string) => `Голос за ${nick} отправлен.`,
+    holding: (color: "red" | "blue", nick: string, early: boolean, seconds: number) =>
+      `Голос ${color === "red" ? "КРАСНЫМ против" : "СИНИМ в защиту"} ${nick}${early ? " (досрочно)" : ""} уйдёт через ${seconds} с`,
+    undo: "Отменить",
+    undoLabel: (nick: string) => `Отменить голос за ${nick}`,
+    undone: (nick: string) => `Голос за ${nick} отменён и не отправлен.`,
+    earlyConfirmLabel: "Подтверждение досрочного голоса",
+    earlyConfirm: (color: "red" | "blue", nick: string) =>
+      `Досрочный голос ${color === "red" ? "КРАСНЫМ против" : "СИНИМ в защиту"} ${nick} нельзя будет изменить до конца дня. Голосовать досрочно?`,
+    earlyYes: "Да, голосовать досрочно",
     count: (alive: number, all: number) => `Живых: ${alive} из ${all}`,
+  },
+  recap: {
+    heading: "Ваша роль в этой игре",
+    alive: "Вы дожили до конца игры.",
+    dead: "Вы выбыли из игры.",
+    actions: "Ваши ночные ходы",
+    noActions: "Ночных ходов вы не отправляли.",
+    superseded: "(заменён более поздним)",
+    unknown: "Роль неизвестна.",
+    logFailed: "Не удалось загрузить ходы.",
   },
   voteHistory: {
     title: "Голоса прошлых дней",
@@ -132,6 +170,17 @@ export const en: typeof ru = {
     gm: "GM",
     log: "Log",
   },
+  seed: {
+    label: "Seed SHA-256:",
+    full: "The seed's full fingerprint",
+    copy: "Copy",
+    copyLabel: "Copy the seed's SHA-256",
+    copied: "Copied.",
+    copyFailed: "Could not copy: the fingerprint is selected, copy it by hand.",
+    explain:
+      "Published before the deal: after the game the seed is revealed, and anyone can check the deal was not swapped.",
+    explainEnded: "Published before the deal. The seed is now revealed: the Log tab checks that they match.",
+  },
   banner: {
     deadlineAt: (moment: string) => `due ${moment}`,
     winner: {
@@ -141,7 +190,7 @@ export const en: typeof ru = {
       draw: "A draw: nobody is left alive in the town.",
     },
     ended: "Game over",
-    mafiaReopened: "The GM has reopened the mafia's action (G10)",
+    mafiaReopened: "The GM has reopened the mafia's action: the mafia may change it",
     offline: "No connection to the server: updates are not arriving, reconnecting…",
     online: "Updates arrive live",
   },
@@ -182,9 +231,17 @@ export const en: typeof ru = {
     sending: "Sending…",
     empty: "Write something first.",
     sent: "Sent.",
-    dead: "The dead do not post in the thread (G7).",
+    dead: "Players who are out do not post in the thread.",
     guest: "Log in to post in the thread.",
     notPlayer: "Only the players and the GM post in the thread.",
+    preview: (color: "red" | "blue", target: string, early: boolean) =>
+      `Vote: ${color === "red" ? "RED against" : "BLUE for"} ${target}${early ? " (early)" : ""}`,
+    refused: (why: string) => `The vote will not count, and the post will not be sent: ${why}`,
+    unmatched: (text: string, nearest: readonly string[]) =>
+      `“${text}” is coloured, but no player has that name: it is not a vote.` +
+      (nearest.length > 0 ? ` Did you mean: ${nearest.join(", ")}` : ""),
+    nightNotVotes: "At night coloured names are not votes.",
+    gmNotVotes: "The GM's coloured names are not votes: the GM does not vote.",
   },
   players: {
     title: "Players",
@@ -196,7 +253,7 @@ export const en: typeof ru = {
     myVote: (color: "red" | "blue", target: string, early: boolean) =>
       `Your vote: ${color === "red" ? "RED" : "BLUE"} for ${target}${early ? " (early)" : ""}`,
     noVote: "You have not voted today.",
-    earlyLocked: "An early vote cannot be changed (V7).",
+    earlyLocked: "An early vote cannot be changed.",
     iCannotVote: "You cannot vote today.",
     voteRed: (nick: string) => `Vote red for ${nick}`,
     voteBlue: (nick: string) => `Vote blue for ${nick}`,
@@ -205,7 +262,26 @@ export const en: typeof ru = {
     early: "Early",
     earlyHint: "An early vote cannot be changed; the day ends when more than half vote early.",
     voted: (nick: string) => `Vote for ${nick} sent.`,
+    holding: (color: "red" | "blue", nick: string, early: boolean, seconds: number) =>
+      `${color === "red" ? "RED vote against" : "BLUE vote for"} ${nick}${early ? " (early)" : ""} goes in ${seconds} s`,
+    undo: "Undo",
+    undoLabel: (nick: string) => `Undo the vote for ${nick}`,
+    undone: (nick: string) => `The vote for ${nick} was undone and not sent.`,
+    earlyConfirmLabel: "Confirm the early vote",
+    earlyConfirm: (color: "red" | "blue", nick: string) =>
+      `An early ${color === "red" ? "RED vote against" : "BLUE vote for"} ${nick} cannot be changed for the rest of the day. Vote early?`,
+    earlyYes: "Yes, vote early",
     count: (alive: number, all: number) => `Alive: ${alive} of ${all}`,
+  },
+  recap: {
+    heading: "Your role in this game",
+    alive: "You lasted to the end of the game.",
+    dead: "You were out of the game.",
+    actions: "Your night actions",
+    noActions: "You sent no night actions.",
+    superseded: "(replaced by a later one)",
+    unknown: "The role is unknown.",
+    logFailed: "Could not load the actions.",
   },
   voteHistory: {
     title: "Earlier days' votes",

@@ -1,4 +1,34 @@
 /** The GM console, the finished game's log, and the GM tools for games on other forums. */
+
+/**
+ * A decision's detail as the server records it, in words: the engine writes fixed rolls as
+ * "girlSilence=false, bossExposed=true" and the server an extension as "30 min", so no internal name shows.
+ */
+const detailInWords = (
+  detail: string,
+  names: Readonly<Record<string, string>>,
+  words: { yes: string; no: string; min: string },
+) =>
+  detail
+    .replace(/\b([A-Za-z]+)=(true|false)\b/g, (all, name: string, value: string) =>
+      names[name] === undefined ? all : `${names[name]} — ${value === "true" ? words.yes : words.no}`,
+    )
+    .replace(/^(\d+) min$/, `$1 ${words.min}`);
+const ROLLS_RU = {
+  bossExposed: "улики босса (M3)",
+  doctorExposed: "следы доктора (T3a)",
+  tortureEvidence: "улики пыток (N1c)",
+  girlSilence: "немота от девочки (T4)",
+  thugSilence: "немота от громилы (M6)",
+};
+const ROLLS_EN: typeof ROLLS_RU = {
+  bossExposed: "boss evidence (M3)",
+  doctorExposed: "doctor traces (T3a)",
+  tortureEvidence: "torture evidence (N1c)",
+  girlSilence: "silence from the girl (T4)",
+  thugSilence: "silence from the thug (M6)",
+};
+
 export const ru = {
   console: {
     heading: "Пульт ведущего",
@@ -30,6 +60,8 @@ export const ru = {
     close: "Закрыть фазу сейчас",
     closeConfirm: "Да, закрыть фазу сейчас",
     closeHint: "Ночью приём ходов закроется, днём голосование подведётся досрочно. Отменить нельзя.",
+    closeInReview:
+      "Закрывать нечего: приём ходов уже закрыт, ночь ждёт публикации итогов. Проверьте черновик ниже и опубликуйте итоги — тогда начнётся день.",
     closed: "Фаза закрыта.",
     paused: "Игра на паузе.",
     resumed: "Пауза снята.",
@@ -118,6 +150,36 @@ export const ru = {
     blocked: (why: string) => `Пока нельзя опубликовать: ${why}`,
     published: "Итоги опубликованы.",
   },
+  council: {
+    heading: "Вопрос совету (M2c)",
+    intro:
+      "Мафия спросила совет. Ответ можно дать уже ночью: его получит только мафия в итогах ночи. Вопрос о роли или ночном ходе конкретного игрока отклоните — тогда мафия до конца ночи может выбрать другой ход.",
+    automatic: "Без ответа к концу ночи вопрос будет отклонён автоматически.",
+    review: "Без ответа итоги ночи нельзя будет опубликовать.",
+    answered: "Ответ совету записан: мафия получит его в итогах ночи.",
+  },
+  day: {
+    heading: "Счёт дня с весами (только ведущему)",
+    intro:
+      "Так подвёл бы голосование движок, если бы день закрылся сейчас: синий голос доктора весит 3, красный прокурора — 2 (V4), не проголосовавшим и не сдавшим ночной ход — по 2 штрафных голоса (P1, P2). Игроки этого не видят: в общем подсчёте каждый голос равен 1.",
+    caption: "Счёт каждого живого игрока",
+    player: "Игрок",
+    score: "Счёт",
+    votes: "Голоса с весами",
+    penalty: "Штрафные голоса",
+    hanged: (name: string) => `Если закрыть день сейчас, казнят игрока ${name}.`,
+    excused: (name: string) => `Если закрыть день сейчас, игрок ${name} будет отмазан (V8).`,
+    nobody: "Если закрыть день сейчас, никто не покинет город (G3, V5).",
+  },
+  hidden: {
+    heading: "Скрытые посты (F2)",
+    intro: "Скрытый пост можно вернуть с причиной: она попадёт в лог игры.",
+    post: (author: string, reason: string) => `${author} — скрыт: ${reason}`,
+    restore: "Вернуть пост",
+    restoreLabel: (author: string) => `Вернуть пост ${author}`,
+    reason: "Причина возврата",
+    restored: "Пост возвращён.",
+  },
   moderation: {
     heading: "Модерация",
     modkill: "Модкилл (P3, F2)",
@@ -137,7 +199,7 @@ export const ru = {
   },
   log: {
     heading: "Лог игры",
-    intro: "Игра окончена: все роли, ходы, броски и решения ведущего открыты (R3).",
+    intro: "Игра окончена: все роли, ходы, броски и решения ведущего открыты.",
     winner: {
       town: "Победа города!",
       mafia: "Победа мафии!",
@@ -150,8 +212,8 @@ export const ru = {
     name: "Игрок",
     role: "Роль",
     fate: "Итог",
-    alive: "жив",
-    dead: "выбыл",
+    alive: "в игре",
+    dead: "вне игры",
     timeline: "Хронология",
     start: "Начало игры",
     dealt: "Раздача ролей",
@@ -175,13 +237,14 @@ export const ru = {
     results: "Итоги",
     strikes: "Страйки",
     strike: (name: string, cause: "vote" | "night") =>
-      `${name}: ${cause === "vote" ? "не проголосовал" : "не сдал ночной ход"}`,
+      `${name}: ${cause === "vote" ? "нет голоса за день" : "нет ночного хода"}`,
     decision: (kind: string, detail: string, reason: string) =>
-      `${kind}${detail ? `: ${detail}` : ""}${reason ? `. Причина: ${reason}` : ""}`,
+      `${kind}${detail ? `: ${detailInWords(detail, ROLLS_RU, { yes: "да", no: "нет", min: "мин" })}` : ""}${reason ? `. Причина: ${reason}` : ""}`,
     kinds: {
       modkill: "Модкилл",
       replace: "Замена игрока",
       hide: "Пост скрыт",
+      unhide: "Пост возвращён",
       reopenMafia: "Ход мафии переоткрыт",
       fixRolls: "Броски заданы",
       council: "Ответ совету",
@@ -191,7 +254,7 @@ export const ru = {
     },
     hidden: "Скрытые посты",
     hiddenPost: (author: string, reason: string) => `${author} — скрыт: ${reason}`,
-    seed: "Проверка зерна (F1)",
+    seed: "Проверка зерна",
     seedIntro:
       "В начале игры был опубликован SHA-256 зерна. Теперь зерно открыто: его хеш, посчитанный в вашем браузере, должен совпасть.",
     commitment: "Опубликовано в начале (SHA-256)",
@@ -285,6 +348,8 @@ export const en: typeof ru = {
     close: "Close the phase now",
     closeConfirm: "Yes, close the phase now",
     closeHint: "At night the intake closes; by day the vote is settled early. This cannot be undone.",
+    closeInReview:
+      "Nothing to close: the intake has closed and the night awaits publication. Check the draft below and publish the results; then the day begins.",
     closed: "The phase is closed.",
     paused: "The game is paused.",
     resumed: "The game is resumed.",
@@ -373,6 +438,36 @@ export const en: typeof ru = {
     blocked: (why: string) => `Cannot publish yet: ${why}`,
     published: "The results are published.",
   },
+  council: {
+    heading: "Question to the council (M2c)",
+    intro:
+      "The mafia asked the council. You may answer during the night: only the mafia gets the answer, in the night's results. Reject a question about a specific player's role or night move; the mafia may then choose another move before the night ends.",
+    automatic: "Unanswered at the end of the night, the question is rejected automatically.",
+    review: "Unanswered, the night's results cannot be published.",
+    answered: "The council's answer is recorded: the mafia gets it in the night's results.",
+  },
+  day: {
+    heading: "The day's weighted score (GM only)",
+    intro:
+      "How the engine would settle the vote if the day closed now: the doctor's blue vote counts 3, the prosecutor's red 2 (V4), and whoever has not voted or sent a night move gets 2 penalty votes (P1, P2). Players do not see this: the public count shows every vote as 1.",
+    caption: "Every living player's score",
+    player: "Player",
+    score: "Score",
+    votes: "Weighted votes",
+    penalty: "Penalty votes",
+    hanged: (name: string) => `If the day closed now, ${name} would be hanged.`,
+    excused: (name: string) => `If the day closed now, ${name} would be excused by the lawyer (V8).`,
+    nobody: "If the day closed now, nobody would leave the town (G3, V5).",
+  },
+  hidden: {
+    heading: "Hidden posts (F2)",
+    intro: "A hidden post may be restored with a reason; the reason goes into the game's log.",
+    post: (author: string, reason: string) => `${author} — hidden: ${reason}`,
+    restore: "Restore the post",
+    restoreLabel: (author: string) => `Restore the post by ${author}`,
+    reason: "Reason for restoring",
+    restored: "The post is restored.",
+  },
   moderation: {
     heading: "Moderation",
     modkill: "Modkill (P3, F2)",
@@ -393,7 +488,7 @@ export const en: typeof ru = {
   },
   log: {
     heading: "Game log",
-    intro: "The game is over: every role, move, roll and GM decision is public (R3).",
+    intro: "The game is over: every role, move, roll and GM decision is public.",
     winner: {
       town: "The town wins!",
       mafia: "The mafia wins!",
@@ -432,11 +527,12 @@ export const en: typeof ru = {
     strike: (name: string, cause: "vote" | "night") =>
       `${name}: ${cause === "vote" ? "did not vote" : "sent no night move"}`,
     decision: (kind: string, detail: string, reason: string) =>
-      `${kind}${detail ? `: ${detail}` : ""}${reason ? `. Reason: ${reason}` : ""}`,
+      `${kind}${detail ? `: ${detailInWords(detail, ROLLS_EN, { yes: "yes", no: "no", min: "min" })}` : ""}${reason ? `. Reason: ${reason}` : ""}`,
     kinds: {
       modkill: "Modkill",
       replace: "Replacement",
       hide: "Post hidden",
+      unhide: "Post restored",
       reopenMafia: "The mafia's move reopened",
       fixRolls: "Rolls fixed",
       council: "Council answered",
@@ -446,7 +542,7 @@ export const en: typeof ru = {
     },
     hidden: "Hidden posts",
     hiddenPost: (author: string, reason: string) => `${author} — hidden: ${reason}`,
-    seed: "Seed check (F1)",
+    seed: "Seed check",
     seedIntro:
       "The seed's SHA-256 was published at the start. Now the seed is public: its hash, computed in your browser, must match.",
     commitment: "Published at the start (SHA-256)",

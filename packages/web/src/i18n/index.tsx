@@ -2,7 +2,7 @@ import type { Lang } from "@forum-mafia/protocol";
 import { createContext, useContext, type ReactNode } from "react";
 import type { ApiFailure } from "../api.ts";
 import * as common from "./common.ts";
-import { ERROR_TEXTS } from "./errors.ts";
+import { refusalWords } from "./errors.ts";
 import * as game from "./game.ts";
 import * as gm from "./gm.ts";
 import * as lobby from "./lobby.ts";
@@ -35,14 +35,15 @@ export const useLang = () => useContext(LangContext);
 export const useT = (): Dict => DICTS[useContext(LangContext).lang];
 export const dictFor = (lang: Lang): Dict => DICTS[lang];
 
-/** A refusal in words: the sentence for its code (or the server's message), and its clause. */
+/**
+ * A refusal in words: the sentence for its code (a malformed input's by the field it names). The server's
+ * own message is English and technical and its clause id means nothing to a player, so neither is shown:
+ * the sentence says the rule itself.
+ */
 export function errorText(e: unknown, lang: Lang): string {
   const t = DICTS[lang];
-  if (!(e instanceof Error)) return t.errors.generic(String(e));
+  if (!(e instanceof Error)) return t.errors.unknown;
   const f = e as Partial<ApiFailure>;
   if (f.code === "network") return t.errors.network;
-  const words = f.code ? ERROR_TEXTS[f.code]?.[lang] : undefined;
-  // Field errors (code "invalid") name the field; the server's text is the precise one there.
-  const text = words ?? t.errors.generic(e.message);
-  return f.clause ? `${text} (${t.errors.clause(f.clause)})` : text;
+  return (f.code ? refusalWords(f.code, e.message, lang) : null) ?? t.errors.unknown;
 }

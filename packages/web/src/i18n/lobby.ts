@@ -23,6 +23,7 @@ export const ru = {
     passwordShort: "Пароль должен быть не короче 8 символов.",
     already: (nick: string) => `Вы уже вошли как ${nick}.`,
     toLobby: "Перейти в лобби",
+    demoNext: "Сразу после входа начнётся демо-игра: вы и 16 ботов.",
   },
   lobby: {
     title: "Игры",
@@ -137,6 +138,7 @@ export const en: typeof ru = {
     passwordShort: "The password must be at least 8 characters long.",
     already: (nick: string) => `You are already logged in as ${nick}.`,
     toLobby: "Go to the lobby",
+    demoNext: "A demo game starts as soon as you are in: you and 16 bots.",
   },
   lobby: {
     title: "Games",

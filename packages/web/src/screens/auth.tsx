@@ -12,7 +12,11 @@ function nextPath(): string {
   return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
 }
 
+/** `?next=demo` (the lobby's «Зарегистрироваться и сыграть демо»): a demo game starts once signed in. */
+const wantsDemo = (): boolean => new URLSearchParams(location.search).get("next") === "demo";
+
 const withNext = (path: string): string => {
+  if (wantsDemo()) return `${path}?next=demo`;
   const next = nextPath();
   return next === "/" ? path : `${path}?next=${encodeURIComponent(next)}`;
 };
@@ -39,15 +43,41 @@ function AuthForm({ kind }: { kind: "login" | "register" }) {
   const [error, setError] = useState<string | null>(null);
   const id = useId();
   const zone = browserZone();
+  const demo = wantsDemo();
+
+  /** Start the demo game and go to it; a refusal is shown here, with the button to try again. */
+  const startDemo = async (): Promise<void> => {
+    setBusy(true);
+    setError(null);
+    try {
+      const { id } = await api.demo();
+      navigate(`/games/${encodeURIComponent(id)}`, true);
+    } catch (err) {
+      setError(errorText(err, lang));
+      setBusy(false);
+    }
+  };
 
   if (user)
     return (
       <section className="auth card">
         <h1>{kind === "login" ? a.loginTitle : a.registerTitle}</h1>
         <p>{a.already(user.nick)}</p>
-        <Link href={nextPath()} className="btn primary">
-          {a.toLobby}
-        </Link>
+        {demo && error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="row">
+          {demo && (
+            <button type="button" className="primary" disabled={busy} onClick={() => void startDemo()}>
+              {busy ? t.lobby.lobby.demoBusy : t.lobby.lobby.demo}
+            </button>
+          )}
+          <Link href={demo ? "/" : nextPath()} className={demo ? "btn" : "btn primary"}>
+            {a.toLobby}
+          </Link>
+        </div>
       </section>
     );
 
@@ -62,7 +92,8 @@ function AuthForm({ kind }: { kind: "login" | "register" }) {
       const res =
         kind === "login" ? await api.login(nick, password) : await api.register(nick, password, zone);
       setUser(res.user);
-      navigate(nextPath());
+      if (demo) await startDemo();
+      else navigate(nextPath());
     } catch (err) {
       setError(errorText(err, lang));
       setBusy(false);
@@ -74,6 +105,7 @@ function AuthForm({ kind }: { kind: "login" | "register" }) {
     <section className="auth card" aria-labelledby={`${id}-h`}>
       <h1 id={`${id}-h`}>{title}</h1>
       <p className="muted">{kind === "login" ? a.loginLead : a.registerLead}</p>
+      {demo && <p>{a.demoNext}</p>}
       <form onSubmit={submit} noValidate>
         <div className="field">
           <label htmlFor={`${id}-nick-input`}>

@@ -8,6 +8,7 @@ import type {
 } from "@forum-mafia/protocol";
 import { useEffect, useState } from "react";
 import { api } from "../api.ts";
+import { withoutClauseIds } from "../i18n/common.ts";
 import { errorText, useLang, useT, type Dict } from "../i18n/index.tsx";
 import { phaseName } from "../time.ts";
 import { actionText } from "./gm-console.tsx";
@@ -112,6 +113,71 @@ export default function GameLog(props: { id: string; detail: GameDetail }) {
         </div>
       )}
     </section>
+  );
+}
+
+// ——— a player's own game, after the end (R3) ———
+
+/**
+ * The «Роль» tab after the end: the role card is gone (the view is now the GM's, R3), so the player's
+ * role comes from that view's table and their night actions from the published log.
+ */
+export function PlayerRecap(props: { id: string; detail: GameDetail }) {
+  const t = useT();
+  const { lang } = useLang();
+  const w = t.game.recap;
+  const [log, setLog] = useState<Log | null>(null);
+  const [failed, setFailed] = useState(false);
+  const id = props.id;
+  useEffect(() => {
+    let stopped = false;
+    api.log(id, lang).then(
+      (l) => {
+        if (!stopped) setLog(l);
+      },
+      () => {
+        if (!stopped) setFailed(true);
+      },
+    );
+    return () => {
+      stopped = true;
+    };
+  }, [id, lang]);
+  const d = props.detail;
+  const seat = d.me.seat;
+  const me = seat === null ? undefined : d.view?.seats[seat];
+  if (seat === null || !me) return <p className="muted">{w.unknown}</p>;
+  const moves = log ? blocksOf(log.events, t).blocks.flatMap((b) => b.moves.map((m) => ({ b, m }))) : [];
+  const mine = moves.filter(({ m }) => m.seat === seat);
+  return (
+    <div className="gm recap">
+      <section className="card" aria-labelledby="recap-role">
+        <p className="muted play-kicker">{w.heading}</p>
+        <h2 id="recap-role">{me.role ? d.roleNames[me.role] : w.unknown}</h2>
+        <p>{me.alive ? w.alive : w.dead}</p>
+      </section>
+      <section className="card" aria-labelledby="recap-actions">
+        <h3 id="recap-actions">{w.actions}</h3>
+        {failed ? (
+          <p className="error" role="alert">
+            {w.logFailed}
+          </p>
+        ) : !log ? (
+          <p className="muted">{t.loading}</p>
+        ) : mine.length === 0 ? (
+          <p className="muted">{w.noActions}</p>
+        ) : (
+          <ul>
+            {mine.map(({ b, m }, i) => (
+              <li key={i} className={m.superseded ? "superseded" : undefined}>
+                <strong>{phaseName(b.phase, t)}</strong>: {actionText(m.action, m.names, t)}
+                {m.superseded && <span className="muted"> {w.superseded}</span>}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
   );
 }
 
@@ -322,7 +388,7 @@ function Timeline(props: { log: Log; detail: GameDetail }) {
       {blocks.map((b) => {
         const night = b.phase.kind === "night";
         const results = linesFor(detail.announcements, b.phase);
-        const explanation = night ? linesFor(log.explanations, b.phase) : [];
+        const explanation = night ? linesFor(log.explanations, b.phase).map(withoutClauseIds) : [];
         const decisions = decisionsFor(b.phase);
         return (
           <section key={keyOf(b.phase)} className="phase-block" aria-label={phaseName(b.phase, t)}>

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useState, type KeyboardEvent, type ReactNode } from "react";
+import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { withoutClauseIds } from "../i18n/common.ts";
 import { errorText, useLang, useT } from "../i18n/index.tsx";
 import { navigate } from "../router.tsx";
 import { useGame, type GameData } from "../use-game.ts";
@@ -16,6 +17,8 @@ import "./game.css";
 // The GM's console and the published log are big and seldom opened: they load on demand.
 const GmConsole = lazy(() => import("./gm-console.tsx"));
 const GameLog = lazy(() => import("./game-log.tsx"));
+// After the end the «Роль» tab shows the player's role and moves from the published log (R3).
+const PlayerRecap = lazy(() => import("./game-log.tsx").then((m) => ({ default: m.PlayerRecap })));
 
 type TabId = "thread" | "players" | "role" | "chats" | "results" | "gm" | "log";
 const TAB_ORDER: readonly TabId[] = ["thread", "players", "role", "chats", "results", "gm", "log"];
@@ -75,6 +78,9 @@ function Game(props: { id: string; tab: string | null; retry: () => void }) {
         <h1 id="game-title">{summary.title}</h1>
         <p className="muted game-gm">{t.game.gmBy(summary.gm)}</p>
         <PhaseBanner game={game} />
+        {detail.commitment !== null && (
+          <SeedCommitment commitment={detail.commitment} ended={summary.status === "ended"} />
+        )}
       </header>
       {error !== null && (
         <div className="error row" role="alert">
@@ -86,7 +92,7 @@ function Game(props: { id: string; tab: string | null; retry: () => void }) {
       )}
       {detail.notices.map((n, i) => (
         <p key={i} className="notice" role="status">
-          {n}
+          {withoutClauseIds(n)}
         </p>
       ))}
       {summary.status === "signup" ? (
@@ -143,6 +149,18 @@ function Tabs(props: { id: string; tab: string | null; game: GameData; wide: boo
     document.getElementById(`game-tab-${tab}`)?.focus();
   };
 
+  // The selected tab is kept in view when the bar scrolls sideways (only the bar moves, never the page).
+  const tablist = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const bar = tablist.current;
+    const tab = bar?.querySelector<HTMLElement>('[aria-selected="true"]');
+    if (!bar || !tab) return;
+    const left = tab.offsetLeft - bar.offsetLeft;
+    if (left < bar.scrollLeft) bar.scrollLeft = left;
+    else if (left + tab.offsetWidth > bar.scrollLeft + bar.clientWidth)
+      bar.scrollLeft = left + tab.offsetWidth - bar.clientWidth;
+  }, [current]);
+
   let panel: ReactNode;
   switch (current) {
     case "thread":
@@ -162,16 +180,22 @@ function Tabs(props: { id: string; tab: string | null; game: GameData; wide: boo
       );
       break;
     case "players":
+      // On a phone the live count comes first: it is what a player opens this tab for during the day.
       panel = (
         <>
-          <Players id={props.id} game={props.game} />
           <VoteCount game={props.game} />
+          <Players id={props.id} game={props.game} />
           <VoteHistory game={props.game} />
         </>
       );
       break;
     case "role":
-      panel = <NightPanel id={props.id} game={props.game} />;
+      panel =
+        detail.summary.status === "ended" ? (
+          <PlayerRecap id={props.id} detail={detail} />
+        ) : (
+          <NightPanel id={props.id} game={props.game} />
+        );
       break;
     case "chats":
       panel = <Chats id={props.id} game={props.game} />;
@@ -189,7 +213,7 @@ function Tabs(props: { id: string; tab: string | null; game: GameData; wide: boo
 
   return (
     <>
-      <div className="game-tabs" role="tablist" aria-label={t.game.tabsLabel} onKeyDown={onKey}>
+      <div ref={tablist} className="game-tabs" role="tablist" aria-label={t.game.tabsLabel} onKeyDown={onKey}>
         {shown.map((tab) => (
           <button
             key={tab}
@@ -215,5 +239,65 @@ function Tabs(props: { id: string; tab: string | null; game: GameData; wide: boo
         <Suspense fallback={<p className="muted">{t.loading}</p>}>{panel}</Suspense>
       </div>
     </>
+  );
+}
+
+/**
+ * F1: the SHA-256 of the seed the roles were dealt from, published before the deal. Shown from the deal
+ * on, shortened, with the whole value a tap away and a copy button; the seed itself comes after the end.
+ */
+function SeedCommitment(props: { commitment: string; ended: boolean }) {
+  const t = useT();
+  const w = t.game.seed;
+  const full = useRef<HTMLElement>(null);
+  const details = useRef<HTMLDetailsElement>(null);
+  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
+  const { commitment } = props;
+  // Without the clipboard (an http page, a refusal) the whole value is opened and selected to copy by hand.
+  const selectByHand = () => {
+    if (details.current) details.current.open = true;
+    const el = full.current;
+    const selection = window.getSelection();
+    if (el && selection) {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      selection.removeAllRanges();
+      selection.addRange(range);
+    }
+    setState("failed");
+  };
+  const copy = () => {
+    const clipboard = typeof navigator.clipboard?.writeText === "function" ? navigator.clipboard : null;
+    if (!clipboard) return selectByHand();
+    clipboard.writeText(commitment).then(() => setState("copied"), selectByHand);
+  };
+  return (
+    <div className="seed-hash">
+      <div className="seed-line">
+        <span className="seed-label">{w.label}</span>
+        <details ref={details} className="seed-details">
+          <summary title={commitment} aria-label={w.full}>
+            <code>{commitment.slice(0, 8)}…</code>
+          </summary>
+          <code ref={full} className="seed-full">
+            {commitment}
+          </code>
+        </details>
+        <button type="button" className="seed-copy" aria-label={w.copyLabel} onClick={copy}>
+          {w.copy}
+        </button>
+        {state === "copied" && (
+          <span className="ok" role="status">
+            {w.copied}
+          </span>
+        )}
+      </div>
+      {state === "failed" && (
+        <p className="error" role="alert">
+          {w.copyFailed}
+        </p>
+      )}
+      <p className="muted seed-explain">{props.ended ? w.explainEnded : w.explain}</p>
+    </div>
   );
 }

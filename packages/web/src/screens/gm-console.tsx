@@ -1,5 +1,23 @@
-import type { GameDetail, GameView, NightAction, NightDraft, RoleId } from "@forum-mafia/protocol";
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
+import type {
+  GameDetail,
+  GameView,
+  GmDayTally,
+  NightAction,
+  NightDraft,
+  PostView,
+  RoleId,
+} from "@forum-mafia/protocol";
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type FormEvent,
+  type ReactNode,
+} from "react";
 import { DEFAULT_DEAL, ROLE_IDS } from "@forum-mafia/protocol/roles";
 import { api, type RollsBody } from "../api.ts";
 import { ERROR_TEXTS } from "../i18n/errors.ts";
@@ -10,8 +28,18 @@ import type { GameData } from "../use-game.ts";
 import "./gm.css";
 
 /**
+ * Each success in the console, counted: a control's refusal is cleared by any later success (its own or
+ * another control's) and by a change of phase, so no stale error stands beside a newer success.
+ */
+const Successes = createContext<{ stamp: number; succeeded: () => number }>({
+  stamp: 0,
+  succeeded: () => 0,
+});
+
+/**
  * The GM's console: signups and the start (S1, F1), the players' table with every role, strike and
- * tonight's moves, the phase clock, the night's review (G10, M2c, F2) and moderation (P3, P4). Every
+ * tonight's moves, the phase clock, the council's question (M2c) as soon as it is asked, the day's
+ * weighted score (V4, P1), the night's review (G10, F2), moderation (P3, P4) and hidden posts (F2). Every
  * action shows its refusal in words beside the control, and refetches the game when it succeeds.
  */
 export default function GmConsole(props: { id: string; game: GameData }) {
@@ -19,34 +47,60 @@ export default function GmConsole(props: { id: string; game: GameData }) {
   const d = props.game.detail;
   // The review panel goes away once its results are out, so their success is told here.
   const [published, setPublished] = useState<string | null>(null);
+  const count = useRef(0);
+  const [stamp, setStamp] = useState(0);
+  const succeeded = useCallback(() => {
+    count.current += 1;
+    setStamp(count.current);
+    return count.current;
+  }, []);
+  const phase = d?.clock.phase;
+  const phaseKey = phase ? `${phase.kind}${phase.number}${d.clock.resultsPending ? "r" : ""}` : "";
+  useEffect(() => {
+    if (phaseKey) succeeded();
+  }, [phaseKey, succeeded]);
   if (!d) return <p className="muted">{t.loading}</p>;
   const done = props.game.refresh;
+  const council = d.gm?.council ?? null;
   return (
-    <section className="gm" aria-labelledby="gm-heading">
-      <h2 id="gm-heading">{t.gm.console.heading}</h2>
-      {d.summary.status === "signup" && <SignupPanel id={props.id} detail={d} done={done} />}
-      {d.summary.status === "running" && (
-        <>
-          {published && !d.clock.resultsPending && (
-            <p className="ok" role="status">
-              {published}
-            </p>
-          )}
-          <ClockPanel id={props.id} detail={d} done={done} />
-          {d.clock.resultsPending && (
-            <ReviewPanel
-              id={props.id}
-              detail={d}
-              done={done}
-              onPublished={() => setPublished(t.gm.review.published)}
-            />
-          )}
-          {d.view && <PlayersTable detail={d} view={d.view} />}
-          {d.view && <Moderation id={props.id} view={d.view} done={done} />}
-        </>
-      )}
-      {d.summary.status === "ended" && <p className="notice">{t.gm.console.ended}</p>}
-    </section>
+    <Successes.Provider value={{ stamp, succeeded }}>
+      <section className="gm" aria-labelledby="gm-heading">
+        <h2 id="gm-heading">{t.gm.console.heading}</h2>
+        {d.summary.status === "signup" && <SignupPanel id={props.id} detail={d} done={done} />}
+        {d.summary.status === "running" && (
+          <>
+            {published && !d.clock.resultsPending && (
+              <p className="ok" role="status">
+                {published}
+              </p>
+            )}
+            <ClockPanel id={props.id} detail={d} done={done} />
+            {council && (
+              <Council
+                id={props.id}
+                question={council.question}
+                answer={council.answer}
+                automatic={d.settings.mode === "automatic"}
+                done={done}
+              />
+            )}
+            {d.gm?.day && d.view && <DayPanel tally={d.gm.day} view={d.view} />}
+            {d.clock.resultsPending && (
+              <ReviewPanel
+                id={props.id}
+                detail={d}
+                done={done}
+                onPublished={() => setPublished(t.gm.review.published)}
+              />
+            )}
+            {d.view && <PlayersTable detail={d} view={d.view} />}
+            {d.view && <Moderation id={props.id} view={d.view} done={done} />}
+            <HiddenPosts id={props.id} posts={props.game.posts} done={done} />
+          </>
+        )}
+        {d.summary.status === "ended" && <p className="notice">{t.gm.console.ended}</p>}
+      </section>
+    </Successes.Provider>
   );
 }
 
@@ -57,6 +111,12 @@ export function useRun(after?: () => void) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [ok, setOk] = useState<string | null>(null);
+  const { stamp, succeeded } = useContext(Successes);
+  const mine = useRef<number | null>(null);
+  // Another control's later success (or a new phase) makes this control's refusal stale.
+  useEffect(() => {
+    if (mine.current !== stamp) setError(null);
+  }, [stamp]);
   const run = useCallback(
     async (action: () => Promise<unknown>, success?: string): Promise<boolean> => {
       setBusy(true);
@@ -64,6 +124,7 @@ export function useRun(after?: () => void) {
       setOk(null);
       try {
         await action();
+        mine.current = succeeded();
         setOk(success ?? t.gm.console.done);
         after?.();
         return true;
@@ -74,7 +135,7 @@ export function useRun(after?: () => void) {
         setBusy(false);
       }
     },
-    [after, lang, t],
+    [after, lang, t, succeeded],
   );
   const fail = useCallback((message: string) => {
     setOk(null);
@@ -319,16 +380,19 @@ function ClockPanel(props: { id: string; detail: GameDetail; done: () => void })
         </button>
       </form>
       {extend.outcome}
-      <p id={closeHint} className="muted">
-        {t.gm.clock.closeHint}
+      {/* G10: in review the intake is already closed; only publishing ends the night. */}
+      <p id={closeHint} className={clock.resultsPending ? "notice" : "muted"}>
+        {clock.resultsPending ? t.gm.clock.closeInReview : t.gm.clock.closeHint}
       </p>
       <div className="row">
-        <ConfirmButton
-          label={t.gm.clock.close}
-          confirmLabel={t.gm.clock.closeConfirm}
-          disabled={close.busy}
-          onConfirm={() => void close.run(() => api.gm.close(props.id), t.gm.clock.closed)}
-        />
+        {!clock.resultsPending && (
+          <ConfirmButton
+            label={t.gm.clock.close}
+            confirmLabel={t.gm.clock.closeConfirm}
+            disabled={close.busy}
+            onConfirm={() => void close.run(() => api.gm.close(props.id), t.gm.clock.closed)}
+          />
+        )}
         {clock.paused ? (
           <button
             type="button"
@@ -507,7 +571,6 @@ function ReviewPanel(props: { id: string; detail: GameDetail; done: () => void; 
           <Lines heading={t.gm.review.publicLines} lines={draft.publicLines} />
           <Lines heading={t.gm.review.privateLines} lines={draft.privateLines} />
           <Lines heading={t.gm.review.explanation} lines={draft.explanation} />
-          {draft.councilQuestion !== null && <Council id={id} draft={draft} done={after} />}
           <Rolls id={id} draft={draft} done={after} />
           <Reopen id={id} done={after} />
           <Publish id={id} draft={draft} done={after} onPublished={props.onPublished} />
@@ -535,15 +598,26 @@ function Lines(props: { heading: string; lines: readonly string[] }) {
   );
 }
 
-function Council(props: { id: string; draft: NightDraft; done: () => void }) {
+/** M2c: the council's question, answered as soon as it is asked (at night, and in review). */
+function Council(props: {
+  id: string;
+  question: string;
+  answer: "yes" | "no" | "rejected" | null;
+  automatic: boolean;
+  done: () => void;
+}) {
   const t = useT();
   const r = useRun(props.done);
-  const answer = props.draft.councilAnswer;
+  const answer = props.answer;
   return (
-    <div className="sub">
-      <h4>{t.gm.review.council}</h4>
-      <blockquote>{props.draft.councilQuestion}</blockquote>
+    <div className="card council">
+      <h3>{t.gm.council.heading}</h3>
+      <p className="muted">{t.gm.council.intro}</p>
+      <blockquote>{props.question}</blockquote>
       <p>{t.gm.review.councilAnswer(answer ? t.gm.review.answers[answer] : t.gm.review.noAnswer)}</p>
+      {answer === null && (
+        <p className="notice">{props.automatic ? t.gm.council.automatic : t.gm.council.review}</p>
+      )}
       <div className="row">
         {(["yes", "no", "rejected"] as const).map((a) => (
           <button
@@ -551,7 +625,7 @@ function Council(props: { id: string; draft: NightDraft; done: () => void }) {
             type="button"
             aria-pressed={answer === a}
             disabled={r.busy}
-            onClick={() => void r.run(() => api.gm.council(props.id, a), t.gm.review.answered)}
+            onClick={() => void r.run(() => api.gm.council(props.id, a), t.gm.council.answered)}
           >
             {t.gm.review.answerButton(t.gm.review.answers[a])}
           </button>
@@ -814,5 +888,102 @@ function Moderation(props: { id: string; view: GameView; done: () => void }) {
         {repl.outcome}
       </form>
     </div>
+  );
+}
+
+// ——— the day's weighted score ———
+
+/**
+ * V4, V5, P1, P2: the day's tally as the engine would close it now (the server sends it to the GM alone),
+ * highest score first: the public count shows every vote as 1, this shows the weights and penalty votes.
+ */
+function DayPanel(props: { tally: GmDayTally; view: GameView }) {
+  const t = useT();
+  const name = (seat: number) => props.view.seats[seat]?.name ?? `#${seat + 1}`;
+  const rows = [...props.tally.scores].sort((a, b) => b.score - a.score || a.seat - b.seat);
+  const { hanged, excused } = props.tally;
+  return (
+    <div className="card day-tally">
+      <h3>{t.gm.day.heading}</h3>
+      <p className="muted">{t.gm.day.intro}</p>
+      <p role="status">
+        <strong>
+          {hanged !== null
+            ? t.gm.day.hanged(name(hanged))
+            : excused !== null
+              ? t.gm.day.excused(name(excused))
+              : t.gm.day.nobody}
+        </strong>
+      </p>
+      <div className="table-scroll">
+        <table className="gm-players">
+          <caption className="sr-only">{t.gm.day.caption}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t.gm.day.player}</th>
+              <th scope="col">{t.gm.day.score}</th>
+              <th scope="col">{t.gm.day.votes}</th>
+              <th scope="col">{t.gm.day.penalty}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.seat}>
+                <th scope="row">{name(r.seat)}</th>
+                <td>{r.score}</td>
+                <td>{r.score - r.penalty}</td>
+                <td>{r.penalty}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+// ——— hidden posts ———
+
+/** F2: the posts the GM has hidden, each with its reason, and a way back with a reason of its own. */
+function HiddenPosts(props: { id: string; posts: readonly PostView[]; done: () => void }) {
+  const t = useT();
+  const hidden = props.posts.filter((p) => p.hidden !== null);
+  if (hidden.length === 0) return null;
+  return (
+    <div className="card">
+      <h3>{t.gm.hidden.heading}</h3>
+      <p className="muted">{t.gm.hidden.intro}</p>
+      <ul className="plain">
+        {hidden.map((p) => (
+          <HiddenPost key={p.id} id={props.id} post={p} done={props.done} />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function HiddenPost(props: { id: string; post: PostView; done: () => void }) {
+  const t = useT();
+  const r = useRun(props.done);
+  const [reason, setReason] = useState("");
+  const post = props.post;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void r.run(() => api.gm.restore(props.id, post.id, reason.trim()), t.gm.hidden.restored);
+  };
+  return (
+    <li>
+      <p>{t.gm.hidden.post(post.author, post.hidden?.reason ?? "")}</p>
+      <form className="row" onSubmit={submit} aria-label={t.gm.hidden.restoreLabel(post.author)}>
+        <label className="field inline">
+          <span>{t.gm.hidden.reason}</span>
+          <input required maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+        </label>
+        <button type="submit" disabled={r.busy || !reason.trim()}>
+          {t.gm.hidden.restore}
+        </button>
+      </form>
+      {r.outcome}
+    </li>
   );
 }

@@ -82,7 +82,7 @@ function Welcome() {
         <p className="muted">{l.guestLead}</p>
         <p>{l.demoGuest}</p>
         <div className="row">
-          <Link href="/register?next=/" className="btn primary big">
+          <Link href="/register?next=demo" className="btn primary big">
             {l.demoGuestButton}
           </Link>
         </div>

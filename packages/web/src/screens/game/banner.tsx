@@ -66,7 +66,9 @@ export function PhaseBanner(props: { game: GameData }) {
         <strong className="phase-name">{title}</strong>
         {status === "running" && deadline !== null && !clock.paused && (
           <span className="phase-clock">
-            <span className="phase-left">{t.countdown.left(formatLeft(deadline - now, t))}</span>{" "}
+            <span className="phase-left">
+              {deadline > now ? t.countdown.left(formatLeft(deadline - now, t)) : t.countdown.over}
+            </span>{" "}
             <span className="muted">
               (
               <time dateTime={new Date(deadline).toISOString()}>

@@ -4,6 +4,7 @@ import { api } from "../../api.ts";
 import { errorText, useLang, useT, type Dict } from "../../i18n/index.tsx";
 import { useSession } from "../../session.tsx";
 import { formatMoment } from "../../time.ts";
+import { useCoarsePointer } from "./composer.tsx";
 import type { GameData } from "../../use-game.ts";
 import "./play.css";
 
@@ -128,6 +129,8 @@ function ChannelPanel(props: {
 }) {
   const t = useT();
   const w = t.play.chats;
+  // A keyboard shortcut means nothing on a touch screen: the hint is for keyboards only.
+  const coarse = useCoarsePointer();
   const { lang } = useLang();
   const { timeZone } = useSession();
   const [text, setText] = useState("");
@@ -202,7 +205,7 @@ function ChannelPanel(props: {
             rows={3}
             maxLength={5000}
             value={text}
-            aria-describedby={`${composerId}-hint`}
+            aria-describedby={coarse ? undefined : `${composerId}-hint`}
             onChange={(e) => {
               setText(e.target.value);
               setError(null);
@@ -221,9 +224,11 @@ function ChannelPanel(props: {
               {busy ? w.sending : w.send}
               <span className="sr-only">{w.sendTo(props.name)}</span>
             </button>
-            <span id={`${composerId}-hint`} className="muted play-hint">
-              {w.hint}
-            </span>
+            {!coarse && (
+              <span id={`${composerId}-hint`} className="muted play-hint">
+                {w.hint}
+              </span>
+            )}
           </div>
         </form>
       ) : (

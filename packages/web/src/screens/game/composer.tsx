@@ -1,5 +1,6 @@
-import type { GameDetail, UserView } from "@forum-mafia/protocol";
+import type { GameDetail, Lang, PostPreview, UserView } from "@forum-mafia/protocol";
 import {
+  useEffect,
   useId,
   useImperativeHandle,
   useRef,
@@ -8,7 +9,7 @@ import {
   type KeyboardEvent,
   type Ref,
 } from "react";
-import { api } from "../../api.ts";
+import { api, ApiFailure } from "../../api.ts";
 import { errorText, useLang, useT, type Dict } from "../../i18n/index.tsx";
 import { useSession } from "../../session.tsx";
 import type { GameData } from "../../use-game.ts";
@@ -31,6 +32,89 @@ export function postBlock(detail: GameDetail, user: UserView | null, t: Dict): s
 
 type Tag = "b" | "i" | "quote" | "spoiler";
 
+/** How long the composer waits after the last keystroke before asking what the draft counts as. */
+const PREVIEW_DELAY_MS = 300;
+/** Coloured text longer than this is shortened in the warning. */
+const SHOWN_TEXT = 40;
+
+/** A touch screen (no keyboard shortcuts to offer): the primary pointer is coarse. */
+export function useCoarsePointer(): boolean {
+  const [coarse] = useState(
+    () => typeof window.matchMedia === "function" && window.matchMedia("(pointer: coarse)").matches,
+  );
+  return coarse;
+}
+
+/**
+ * What the draft will count as, asked of the server (the same code that counts posts, V2) after the
+ * typing stops; a newer draft aborts the request for an older one. Null while there is nothing to say.
+ */
+function usePreview(id: string, text: string, enabled: boolean, phase: string): PostPreview | null {
+  const [preview, setPreview] = useState<{ text: string; phase: string; answer: PostPreview } | null>(null);
+  const draft = text.trim();
+  useEffect(() => {
+    if (!enabled || !draft) return;
+    const abort = new AbortController();
+    const timer = setTimeout(() => {
+      api.preview(id, draft, abort.signal).then(
+        (answer) => {
+          if (!abort.signal.aborted) setPreview({ text: draft, phase, answer });
+        },
+        () => {
+          // A refused or failed preview says nothing; the post itself will say why it is refused.
+        },
+      );
+    }, PREVIEW_DELAY_MS);
+    return () => {
+      clearTimeout(timer);
+      abort.abort();
+    };
+  }, [id, draft, enabled, phase]);
+  // An answer for another draft (or another phase) is stale: show nothing rather than a wrong reading.
+  return enabled && preview && preview.text === draft && preview.phase === phase ? preview.answer : null;
+}
+
+/** The preview in words: the vote, why it would be refused, coloured text that names nobody, the night. */
+function PreviewLines(props: { preview: PostPreview; gm: boolean; lang: Lang; t: Dict }) {
+  const { preview: p, t } = props;
+  const c = t.game.composer;
+  const shorten = (s: string) => (s.length > SHOWN_TEXT ? `${s.slice(0, SHOWN_TEXT - 1)}…` : s);
+  const lines: { key: string; text: string; kind: "vote" | "warn" | "info" }[] = [];
+  if (props.gm) lines.push({ key: "gm", text: c.gmNotVotes, kind: "info" });
+  else if (p.night) lines.push({ key: "night", text: c.nightNotVotes, kind: "info" });
+  if (p.vote)
+    lines.push({ key: "vote", text: c.preview(p.vote.color, p.vote.name, p.vote.early), kind: "vote" });
+  if (p.refused) {
+    const why = errorText(
+      new ApiFailure(400, p.refused.code, p.refused.message, p.refused.clause),
+      props.lang,
+    );
+    lines.push({ key: "refused", text: c.refused(why), kind: "warn" });
+  }
+  if (p.counts && !p.night)
+    p.unmatched.forEach((u, i) =>
+      lines.push({ key: `u${i}`, text: c.unmatched(shorten(u.text), u.nearest), kind: "warn" }),
+    );
+  if (lines.length === 0) return null;
+  const classOf = (kind: "vote" | "warn" | "info"): string =>
+    kind === "warn"
+      ? "notice"
+      : kind === "info"
+        ? "muted"
+        : p.vote?.color === "red"
+          ? "vote-red"
+          : "vote-blue";
+  return (
+    <div className="composer-preview">
+      {lines.map((l) => (
+        <p key={l.key} className={classOf(l.kind)}>
+          {l.text}
+        </p>
+      ))}
+    </div>
+  );
+}
+
 /**
  * The reply box under the thread: BBCode toolbar (wraps the selection or inserts an empty pair with the
  * caret inside), a player picker for a red or blue vote, Ctrl+Enter sends.
@@ -49,6 +133,11 @@ export function Composer(props: { id: string; game: GameData; handle?: Ref<Compo
   const textId = useId();
   const pickId = useId();
   const c = t.game.composer;
+  const coarse = useCoarsePointer();
+  const d = props.game.detail;
+  const mayPost = !!d && postBlock(d, user, t) === null;
+  const phaseKey = d?.view ? `${d.summary.status}-${d.view.phase.kind}-${d.view.phase.number}` : "none";
+  const preview = usePreview(props.id, text, mayPost, phaseKey);
 
   /** Replace the selection with `before + selection + after`; the caret lands inside or the text stays selected. */
   const edit = (before: string, after: string) => {
@@ -104,6 +193,9 @@ export function Composer(props: { id: string; game: GameData; handle?: Ref<Compo
   const wrap = (tag: Tag) => edit(`[${tag}]`, `[/${tag}]`);
   const mySeat = detail.me.seat;
   const targets = (detail.view?.seats ?? []).filter((s) => s.alive && s.seat !== mySeat);
+  // Votes are cast by day in a running game (V1, V2): no vote buttons at night or after the end.
+  const voting =
+    detail.me.kind === "player" && detail.summary.status === "running" && detail.view?.phase.kind === "day";
 
   const send = async () => {
     if (busy) return;
@@ -173,7 +265,7 @@ export function Composer(props: { id: string; game: GameData; handle?: Ref<Compo
         <button type="button" aria-label={c.spoiler} title={c.spoiler} onClick={() => wrap("spoiler")}>
           <span aria-hidden="true">▒</span>
         </button>
-        {detail.me.kind === "player" && (
+        {voting && (
           <>
             <button
               type="button"
@@ -201,6 +293,7 @@ export function Composer(props: { id: string; game: GameData; handle?: Ref<Compo
         )}
       </div>
       {picking &&
+        voting &&
         (targets.length === 0 ? (
           <p className="muted">{c.noPlayers}</p>
         ) : (
@@ -232,8 +325,11 @@ export function Composer(props: { id: string; game: GameData; handle?: Ref<Compo
           setDone(false);
         }}
         onKeyDown={onKey}
-        aria-describedby={`${textId}-hint`}
+        aria-describedby={`${textId}-preview`}
       />
+      <div id={`${textId}-preview`} aria-live="polite">
+        {preview && <PreviewLines preview={preview} gm={detail.me.kind === "gm"} lang={lang} t={t} />}
+      </div>
       {error && (
         <p className="error" role="alert">
           {error}
@@ -243,9 +339,7 @@ export function Composer(props: { id: string; game: GameData; handle?: Ref<Compo
         <button type="submit" className="primary" disabled={busy}>
           {busy ? c.sending : t.send}
         </button>
-        <span className="muted" id={`${textId}-hint`}>
-          {c.hint}
-        </span>
+        {!coarse && <span className="muted">{c.hint}</span>}
         <span className="ok" role="status">
           {done ? c.sent : ""}
         </span>

@@ -1,6 +1,6 @@
 import type { ActionForm, GameDetail, NightAction, RoleId } from "@forum-mafia/protocol";
 import { useId, useState, type FormEvent } from "react";
-import { api, type ActionBody } from "../../api.ts";
+import { api, ApiFailure, type ActionBody } from "../../api.ts";
 import { errorText, useLang, useT, type Dict } from "../../i18n/index.tsx";
 import type { GameData } from "../../use-game.ts";
 import "./play.css";
@@ -177,8 +177,10 @@ function NightForm(props: { id: string; game: GameData; detail: GameDetail; form
   const authors = seen.length === form.submitted.length ? seen.map((s) => s.seat) : null;
   const mine = [...form.submitted].reverse().find((s) => acts.some((a) => a.act === s.action.act));
 
+  // Nothing is preselected: the act and the target are the player's explicit choice (a serum, say,
+  // reveals a role to everyone). A submission already sent tonight is shown as chosen.
   const initial = mine?.action ?? null;
-  const [act, setAct] = useState<Act | null>(initial?.act ?? acts[0]?.act ?? null);
+  const [act, setAct] = useState<Act | null>(initial?.act ?? null);
   const [target, setTarget] = useState<number | null>(initial && "target" in initial ? initial.target : null);
   const [role, setRole] = useState<HealFromRole | null>(initial?.act === "healFrom" ? initial.role : null);
   const [kill, setKill] = useState<readonly number[]>(initial?.act === "mafia" ? initial.kill : []);
@@ -190,7 +192,7 @@ function NightForm(props: { id: string; game: GameData; detail: GameDetail; form
   const [error, setError] = useState<string | null>(null);
   const [accepted, setAccepted] = useState(false);
 
-  const current = acts.find((a) => a.act === act) ?? acts[0] ?? null;
+  const current = acts.find((a) => a.act === act) ?? null;
 
   const chooseAct = (next: Act) => {
     setAct(next);
@@ -201,7 +203,7 @@ function NightForm(props: { id: string; game: GameData; detail: GameDetail; form
   };
 
   const body = (): ActionBody | string => {
-    if (!current) return w.form.needTarget;
+    if (!current) return w.form.needAct;
     switch (current.act) {
       case "pass":
         return { act: "pass" };
@@ -245,6 +247,8 @@ function NightForm(props: { id: string; game: GameData; detail: GameDetail; form
     setAccepted(false);
     setError(null);
   };
+  const ready = body();
+  const hintId = `${uid}-submit-hint`;
 
   return (
     <div className="play-night">
@@ -362,6 +366,7 @@ function NightForm(props: { id: string; game: GameData; detail: GameDetail; form
           {current && current.act !== "mafia" && current.targets.length > 0 && (
             <TargetChoice
               targets={current.targets}
+              unavailable={current.unavailable ?? []}
               me={me.seat}
               value={target}
               onChange={(s) => {
@@ -384,9 +389,19 @@ function NightForm(props: { id: string; game: GameData; detail: GameDetail; form
             </p>
           )}
           <div className="row">
-            <button type="submit" className="primary" disabled={busy || !current}>
+            <button
+              type="submit"
+              className="primary"
+              disabled={busy || typeof ready === "string"}
+              aria-describedby={typeof ready === "string" ? hintId : undefined}
+            >
               {busy ? w.form.sending : w.form.submit}
             </button>
+            {typeof ready === "string" && (
+              <span className="muted" id={hintId}>
+                {ready}
+              </span>
+            )}
           </div>
           <p className="muted play-hint">{w.form.change}</p>
         </form>
@@ -397,6 +412,8 @@ function NightForm(props: { id: string; game: GameData; detail: GameDetail; form
 
 function TargetChoice(props: {
   targets: readonly number[];
+  /** The living players this act may not name tonight, with the engine's reason (shown disabled). */
+  unavailable: readonly { readonly seat: number; readonly reason: string }[];
   me: number;
   value: number | null;
   onChange: (seat: number) => void;
@@ -404,8 +421,14 @@ function TargetChoice(props: {
   group: string;
 }) {
   const t = useT();
+  const { lang } = useLang();
   const w = t.play.form;
   const label = (s: number) => (s === props.me ? w.self(props.name(s)) : props.name(s));
+  const why = (reason: string) =>
+    w.reasons[reason] ?? errorText(new ApiFailure(400, reason, reason, undefined), lang);
+  // Every living player in seat order: the open ones, and the closed ones disabled with the reason.
+  const closed = new Map(props.unavailable.map((u) => [u.seat, why(u.reason)]));
+  const all = [...props.targets, ...closed.keys()].sort((a, b) => a - b);
   if (props.targets.length > RADIO_LIMIT)
     return (
       <label className="field">
@@ -415,9 +438,9 @@ function TargetChoice(props: {
           onChange={(e) => e.target.value !== "" && props.onChange(Number(e.target.value))}
         >
           <option value="">—</option>
-          {props.targets.map((s) => (
-            <option key={s} value={s}>
-              {label(s)}
+          {all.map((s) => (
+            <option key={s} value={s} disabled={closed.has(s)}>
+              {closed.has(s) ? w.closedTarget(label(s), closed.get(s)!) : label(s)}
             </option>
           ))}
         </select>
@@ -427,18 +450,25 @@ function TargetChoice(props: {
     <fieldset className="play-targets">
       <legend>{w.target}</legend>
       <div className="play-grid">
-        {props.targets.map((s) => (
-          <label key={s} className="play-choice">
-            <input
-              type="radio"
-              name={props.group}
-              value={s}
-              checked={props.value === s}
-              onChange={() => props.onChange(s)}
-            />
-            <span>{label(s)}</span>
-          </label>
-        ))}
+        {all.map((s) => {
+          const reason = closed.get(s);
+          return (
+            <label key={s} className={reason === undefined ? "play-choice" : "play-choice play-disabled"}>
+              <input
+                type="radio"
+                name={props.group}
+                value={s}
+                checked={props.value === s}
+                disabled={reason !== undefined}
+                onChange={() => props.onChange(s)}
+              />
+              <span>
+                {label(s)}
+                {reason !== undefined && <span className="muted play-reason"> — {reason}</span>}
+              </span>
+            </label>
+          );
+        })}
       </div>
     </fieldset>
   );

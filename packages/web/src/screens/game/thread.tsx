@@ -164,16 +164,18 @@ const ThreadList = memo(function ThreadList({ id, posts, detail, onQuote, mayHid
         })}
       </div>
       {showToNew && posts.length > 0 && (
-        <button
-          type="button"
-          className="primary to-new"
-          onClick={() => {
-            atEnd.current = true;
-            toEnd();
-          }}
-        >
-          {t.game.thread.toNew} ↓
-        </button>
+        <div className="to-new-bar">
+          <button
+            type="button"
+            className="primary to-new"
+            onClick={() => {
+              atEnd.current = true;
+              toEnd();
+            }}
+          >
+            {t.game.thread.toNew} ↓
+          </button>
+        </div>
       )}
     </>
   );
@@ -206,7 +208,9 @@ const Post = memo(function Post({ id, post, detail, onQuote, mayHide }: PostProp
     setBusy(true);
     setError(null);
     try {
-      await api.gm.hide(id, post.id, reason.trim());
+      // F2: a hidden post's form restores it, with a reason of its own.
+      if (post.hidden) await api.gm.restore(id, post.id, reason.trim());
+      else await api.gm.hide(id, post.id, reason.trim());
       setHiding(false);
       setReason("");
     } catch (err) {
@@ -261,21 +265,34 @@ const Post = memo(function Post({ id, post, detail, onQuote, mayHide }: PostProp
           )}
         </div>
       )}
+      {mayHide && post.hidden && (
+        <div className="post-actions">
+          <button
+            type="button"
+            className="link"
+            aria-label={t.gm.hidden.restoreLabel(post.author)}
+            aria-expanded={hiding}
+            onClick={() => setHiding(!hiding)}
+          >
+            {t.gm.hidden.restore}
+          </button>
+        </div>
+      )}
       {hiding && (
         <form className="row post-hide" onSubmit={(e) => void hide(e)}>
           <label htmlFor={reasonId} className="sr-only">
-            {th.hideReason}
+            {post.hidden ? t.gm.hidden.reason : th.hideReason}
           </label>
           <input
             id={reasonId}
             value={reason}
             required
             maxLength={500}
-            placeholder={th.hideReason}
+            placeholder={post.hidden ? t.gm.hidden.reason : th.hideReason}
             onChange={(e) => setReason(e.target.value)}
           />
           <button type="submit" disabled={busy || !reason.trim()}>
-            {th.hideConfirm}
+            {post.hidden ? t.gm.hidden.restore : th.hideConfirm}
           </button>
           <button type="button" onClick={() => setHiding(false)}>
             {t.cancel}
