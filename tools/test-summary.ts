@@ -1,5 +1,7 @@
-// Prints the plain closing line CI reads ("N passed, N failed, N skipped") from vitest's JSON report.
-import { readFileSync } from "node:fs";
+// Prints the plain closing line CI reads ("N passed, N failed, N skipped") from vitest's JSON report, and
+// fails when nothing passed, anything failed, or (under CI=true) anything was skipped: on the CI machine
+// PostgreSQL, Chromium and haproxy are there, so a skipped test is a test that did not run.
+import { existsSync, readFileSync, statSync } from "node:fs";
 
 interface Report {
   numPassedTests: number;
@@ -9,8 +11,18 @@ interface Report {
 }
 
 const file = process.argv[2] ?? "node_modules/.cache/vitest/results.json";
-const r = JSON.parse(readFileSync(file, "utf8")) as Report;
-console.log(
-  `${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`,
-);
-if (r.numPassedTests === 0 || r.numFailedTests > 0) process.exitCode = 1;
+/** A report older than this run (CI_STARTED, seconds since the epoch) is not this run's. */
+const since = Number(process.env.CI_STARTED ?? 0) * 1000;
+if (!existsSync(file) || statSync(file).mtimeMs < since) {
+  console.log("0 passed, 0 failed, 0 skipped (the tests did not run: an earlier step failed)");
+  process.exitCode = 1;
+} else {
+  const r = JSON.parse(readFileSync(file, "utf8")) as Report;
+  const skipped = r.numPendingTests + r.numTodoTests;
+  console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
+  if (r.numPassedTests === 0 || r.numFailedTests > 0) process.exitCode = 1;
+  if (process.env.CI && skipped > 0) {
+    console.error(`CI=true: ${skipped} skipped test(s) did not run; nothing may skip on CI`);
+    process.exitCode = 1;
+  }
+}
