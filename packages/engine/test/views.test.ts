@@ -7,6 +7,7 @@ import {
   act,
   exportReplay,
   gameEvents,
+  maySee,
   replayMatch,
   startMatch,
   teamOf,
@@ -28,6 +29,15 @@ const rolesOf = (m: Match): RoleId[] => m.setup.players.map((p) => p.role);
 const seatOf = (m: Match, name: string): Seat => m.setup.players.findIndex((p) => p.name === name);
 const view = (m: Match, viewer: Viewer): GameView => viewFor(gameEvents(m), viewer, rolesOf(m));
 const viewOf = (m: Match, name: string): GameView => view(m, player(seatOf(m, name)));
+/**
+ * Who may see a raw event, by name, then "public" and "GM". The folded view cannot tell: it ignores the
+ * GM's working and other players' strikes whoever the audience lets through.
+ */
+const whoSees = (m: Match, e: GameEvent): string[] => [
+  ...m.state.players.flatMap((p, seat) => (maySee(e, player(seat), rolesOf(m)) ? [p.name] : [])),
+  ...(maySee(e, { kind: "public" }, rolesOf(m)) ? ["public"] : []),
+  ...(maySee(e, { kind: "gm" }, rolesOf(m)) ? ["GM"] : []),
+];
 const knownRoles = (v: GameView): Record<string, RoleId> =>
   Object.fromEntries(v.seats.flatMap((s) => (s.role === null ? [] : [[s.name, s.role]])));
 
@@ -102,7 +112,8 @@ describe("who sees what", () => {
     const m = n1.day("Босс>Мирный3 Доктор+Мирный4 Прокурор>Мирный5").match;
     const events = gameEvents(m);
     const detail = events.find((e) => e.type === "dayDetail");
-    expect(detail).toBeDefined();
+    expect(detail).toMatchObject({ uncounted: [seatOf(m, "Босс")] }); // M3
+    expect(whoSees(m, detail!)).toEqual(["GM"]);
     for (const name of ["Мирный3", "Босс", "Доктор"]) {
       const text = JSON.stringify(viewOf(m, name));
       expect(text).not.toMatch(/score|uncounted|penalized|weight/);
@@ -137,7 +148,22 @@ describe("who sees what", () => {
     const m = game(STANDARD).night({}, { autoPass: false }).match;
     expect(viewOf(m, "Доктор").me).toMatchObject({ role: "doctor", strikes: 1 });
     expect(viewOf(m, "Мирный1").me).toMatchObject({ role: "citizen", strikes: 0 });
-    expect(JSON.stringify(viewOf(m, "Мирный1"))).not.toContain('"strike"');
+    const strikes = gameEvents(m).filter((e) => e.type === "strike");
+    expect(strikes.map((e) => m.state.players[e.seat]!.name).sort()).toEqual(
+      [
+        "Босс",
+        "Шериф",
+        "Сержант",
+        "Доктор",
+        "Девочка",
+        "Маньяк",
+        "Адвокат",
+        "Громила",
+        "Прокурор",
+        "Шахид",
+      ].sort(),
+    );
+    for (const e of strikes) expect(whoSees(m, e)).toEqual([m.state.players[e.seat]!.name, "GM"]);
   });
 
   it("R3: when the game ends, every role and the seed are in every view", () => {
@@ -168,9 +194,19 @@ describe("who sees what", () => {
         "voteCast",
       ].sort(),
     );
-    const m = game(STANDARD).night({ Босс: kill("Мирный1") }).match;
-    const gmOnly = gameEvents(m).filter((e) => e.type === "nightDetail");
-    expect(gmOnly).toHaveLength(1);
+    const m = game(STANDARD)
+      .night({ Босс: kill("Мирный1") }, { gm: [{ modkill: "Мирный2", reason: "МАРКЕР-причина" }] })
+      .day("Босс>Мирный3").match;
+    const gmOnly = gameEvents(m).filter(
+      (e) => e.type === "nightDetail" || e.type === "dayDetail" || e.type === "modkillOrdered",
+    );
+    expect(gmOnly.map((e) => e.type).sort()).toEqual(["dayDetail", "modkillOrdered", "nightDetail"]);
+    for (const e of gmOnly) expect(whoSees(m, e)).toEqual(["GM"]);
+    // F2: the reason's marker is in no raw stream but the GM's
+    const viewers: Viewer[] = [...m.state.players.map((_, s) => player(s)), { kind: "public" }];
+    for (const v of viewers)
+      expect(JSON.stringify(gameEvents(m).filter((e) => maySee(e, v, rolesOf(m))))).not.toContain("МАРКЕР");
+    expect(JSON.stringify(gameEvents(m))).toContain("МАРКЕР-причина");
     expect(viewOf(m, "Босс").results.every((r) => !("attacks" in r))).toBe(true);
   });
 });
@@ -183,8 +219,15 @@ function allowed(m: Match, events: readonly GameEvent[], seat: Seat): Set<Seat> 
   roles.forEach((r, s) => {
     if (team !== null && teamOf(r) === team) out.add(s); // S2
   });
+  let alive = roles.length;
   for (const e of events) {
-    if (e.type === "nightResults" || e.type === "dayResults") for (const r of e.revealed) out.add(r.seat); // R1, R2
+    if (e.type === "nightResults" || e.type === "dayResults") {
+      // R1 from the alive count at the phase's start, and R2's exceptions, never from the event's `revealed`
+      const bloody = e.type === "nightResults" ? e.bloodyVictims : [];
+      for (const s of e.died) if (alive > 10 || bloody.includes(s)) out.add(s);
+      if (e.type === "nightResults" && e.serum !== null) out.add(e.serum); // R2, T3a
+      alive -= e.died.length;
+    }
     if (e.type === "gameEnded") roles.forEach((_, s) => out.add(s)); // R3
   }
   return out;
