@@ -93,10 +93,24 @@ export class PgStore implements Store {
     return store;
   }
 
-  private async migrate(): Promise<void> {
+  /** `work` in one transaction on a connection of its own: committed if it returns, rolled back if it throws. */
+  private async transaction<T>(work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
     const c = await this.pool.connect();
     try {
       await c.query("BEGIN");
+      const out = await work(c);
+      await c.query("COMMIT");
+      return out;
+    } catch (error) {
+      await c.query("ROLLBACK");
+      throw error;
+    } finally {
+      c.release();
+    }
+  }
+
+  private migrate(): Promise<void> {
+    return this.transaction(async (c) => {
       await c.query("SELECT pg_advisory_xact_lock(7315)");
       await c.query("CREATE TABLE IF NOT EXISTS fm_schema (version INTEGER NOT NULL)");
       const r = await c.query<{ version: number }>("SELECT version FROM fm_schema");
@@ -108,13 +122,7 @@ export class PgStore implements Store {
         else await step(c);
         await c.query("UPDATE fm_schema SET version = $1", [version + 1]);
       }
-      await c.query("COMMIT");
-    } catch (error) {
-      await c.query("ROLLBACK");
-      throw error;
-    } finally {
-      c.release();
-    }
+    });
   }
 
   /**
@@ -122,10 +130,8 @@ export class PgStore implements Store {
    * nick, on this server or another, waits until the first commits and then sees its row (READ COMMITTED
    * reads afresh at each statement). The unique nick_key still refuses a second user with the same key.
    */
-  async createUser(u: UserRecord): Promise<"created" | "taken"> {
-    const c = await this.pool.connect();
-    try {
-      await c.query("BEGIN");
+  createUser(u: UserRecord): Promise<"created" | "taken"> {
+    return this.transaction(async (c) => {
       await c.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [NICK_LOCK, u.nickSkeleton]);
       const taken = await c.query(`SELECT 1 FROM users WHERE nick_key = $1 OR nick_skeleton = $2 LIMIT 1`, [
         u.nickKey,
@@ -139,14 +145,8 @@ export class PgStore implements Store {
                VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (nick_key) DO NOTHING`,
               [u.id, u.nick, u.nickKey, u.nickSkeleton, u.passwordHash, u.timeZone, u.lang, u.createdAt],
             );
-      await c.query("COMMIT");
       return r?.rowCount === 1 ? "created" : "taken";
-    } catch (error) {
-      await c.query("ROLLBACK");
-      throw error;
-    } finally {
-      c.release();
-    }
+    });
   }
 
   async userById(id: string): Promise<UserRecord | null> {
@@ -203,28 +203,25 @@ export class PgStore implements Store {
     return next;
   }
 
+  /** One transaction that checks the expected sequence number; the primary key refuses a racing writer. */
   private async write(gameId: string, seq: number, entries: readonly Entry[]): Promise<void> {
-    const c = await this.pool.connect();
     try {
-      await c.query("BEGIN");
-      if (seq === 0) await c.query(`INSERT INTO games (id) VALUES ($1) ON CONFLICT DO NOTHING`, [gameId]);
-      const r = await c.query<{ next: number }>(
-        `SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM game_entries WHERE game_id = $1`,
-        [gameId],
-      );
-      if (Number(r.rows[0]!.next) !== seq) throw new SeqConflict(gameId, seq);
-      await c.query(
-        `INSERT INTO game_entries (game_id, seq, body)
-         SELECT $1, $2 + n - 1, body FROM unnest($3::jsonb[]) WITH ORDINALITY AS t(body, n)`,
-        [gameId, seq, entries.map((e) => JSON.stringify(e))],
-      );
-      await c.query("COMMIT");
+      await this.transaction(async (c) => {
+        if (seq === 0) await c.query(`INSERT INTO games (id) VALUES ($1) ON CONFLICT DO NOTHING`, [gameId]);
+        const r = await c.query<{ next: number }>(
+          `SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM game_entries WHERE game_id = $1`,
+          [gameId],
+        );
+        if (Number(r.rows[0]!.next) !== seq) throw new SeqConflict(gameId, seq);
+        await c.query(
+          `INSERT INTO game_entries (game_id, seq, body)
+           SELECT $1, $2 + n - 1, body FROM unnest($3::jsonb[]) WITH ORDINALITY AS t(body, n)`,
+          [gameId, seq, entries.map((e) => JSON.stringify(e))],
+        );
+      });
     } catch (error) {
-      await c.query("ROLLBACK");
       if ((error as { code?: string }).code === "23505") throw new SeqConflict(gameId, seq);
       throw error;
-    } finally {
-      c.release();
     }
   }
 
