@@ -244,8 +244,7 @@ export class Games {
 
   async signup(user: UserRecord, id: string): Promise<void> {
     const room = this.room(id);
-    if (room.demo)
-      throw forbidden("demo/private", "a demo game is its player's own: start a demo of your own");
+    // A demo game refuses signups before this (Demo.refuseSignup, which also knows the older demos).
     if (room.status !== "signup") throw conflict("game/started", "signups are closed: the game has started");
     if (room.gmId === user.id) throw conflict("signup/gm", "the GM cannot play in their own game");
     if (room.signups.some((s) => s.userId === user.id))
