@@ -129,7 +129,10 @@ function editDistance(a: string, b: string, limit: number): number {
 
 const keysOf = (names: readonly string[]): Map<string, string> => {
   const byKey = new Map<string, string>();
-  for (const name of names) if (!byKey.has(nickKey(name))) byKey.set(nickKey(name), name);
+  for (const name of names) {
+    const key = nickKey(name);
+    if (!byKey.has(key)) byKey.set(key, name);
+  }
   return byKey;
 };
 
