@@ -15,7 +15,8 @@ import { compareCodePoints, nameKey, type Player, type Seat } from "./player.ts"
 import { isMafia, type RoleId } from "./roles.ts";
 import type { GameState } from "./state.ts";
 import { TEXTS, type Lang } from "./texts.ts";
-import { earlyCounts, mayVote, type DayBallots, type VoteColor } from "./vote.ts";
+import { earlyCounts, type DayBallots, type VoteColor } from "./vote.ts";
+import type { GameView } from "./view.ts";
 
 /** A public post: its title and its lines, in order. */
 export interface Announcement {
@@ -39,9 +40,6 @@ function nameOf(players: readonly Player[], seat: Seat): string {
   if (!p) throw new Error(`announce: no player at seat ${seat}`);
   return p.name;
 }
-
-const names = (players: readonly Player[], seats: Iterable<Seat>): string[] =>
-  [...seats].map((s) => nameOf(players, s)).sort(compareNames);
 
 const bySeatName =
   (players: readonly Player[]) =>
@@ -138,7 +136,15 @@ export function dayAnnouncement(outcome: DayOutcome, players: readonly Player[],
  * players who have not voted. The M3 boss's vote is shown like any other.
  */
 export function voteCountPost(ballots: DayBallots, state: GameState, lang: Lang): Announcement {
-  const c = voteCountSections(ballots, state, lang);
+  return countPost(voteCountSections(ballots, state, lang), lang);
+}
+
+/** The same post from what everyone sees: a day's public view (publicDay). */
+export function publicVoteCountPost(day: PublicDay, lang: Lang): Announcement {
+  return countPost(publicVoteCountSections(day, lang), lang);
+}
+
+function countPost(c: VoteCountSections, lang: Lang): Announcement {
   const lines: string[] = [];
   if (c.red.length > 0) lines.push(TEXTS.against[lang](), ...c.red);
   if (c.blue.length > 0) lines.push(TEXTS.inDefence[lang](), ...c.blue);
@@ -159,39 +165,86 @@ export interface VoteCountSections {
   readonly notVoted: string | null;
 }
 
+/**
+ * What the vote count reads, all of it public (V2, A1): the day's number, each seat's name, whether it is
+ * alive and whether it was announced unable to vote, and each voter's last vote in the order cast.
+ */
+export interface PublicDay {
+  readonly day: number;
+  readonly seats: readonly {
+    readonly name: string;
+    readonly alive: boolean;
+    readonly cannotVote: boolean;
+  }[];
+  readonly votes: readonly {
+    readonly seat: Seat;
+    readonly color: VoteColor;
+    readonly target: Seat;
+    readonly early: boolean;
+  }[];
+}
+
+/** The day in play as the public sees it, from a view (any viewer's: the fields read are public). */
+export function publicDay(view: GameView): PublicDay {
+  return { day: view.phase.number, seats: view.seats, votes: view.votes };
+}
+
+/** The day in play from the state and the ballots (the engine's own readers: bots, the results post). */
+function stateDay(ballots: DayBallots, state: GameState): PublicDay {
+  return {
+    day: state.phase.number,
+    seats: state.players.map((p, seat) => ({
+      name: p.name,
+      alive: p.alive,
+      cannotVote: state.day.silenced.includes(seat),
+    })),
+    votes: ballots.order.flatMap((seat) => {
+      const v = ballots.votes[seat];
+      return v ? [{ seat, color: v.color, target: v.target, early: v.early }] : [];
+    }),
+  };
+}
+
 export function voteCountSections(ballots: DayBallots, state: GameState, lang: Lang): VoteCountSections {
-  const { players } = state;
+  return publicVoteCountSections(stateDay(ballots, state), lang);
+}
+
+export function publicVoteCountSections(day: PublicDay, lang: Lang): VoteCountSections {
+  const { seats } = day;
+  const nameOf = (seat: Seat): string => {
+    const p = seats[seat];
+    if (!p) throw new Error(`announce: no player at seat ${seat}`);
+    return p.name;
+  };
+  // V6: the living players who may vote today (the M3 boss keeps the right in public).
+  const mayVote = (seat: Seat): boolean => seats[seat]?.alive === true && !seats[seat].cannotVote;
+  const voted = new Map(day.votes.map((v) => [v.seat, v]));
   const groups: { readonly [C in VoteColor]: Map<Seat, Seat[]> } = { red: new Map(), blue: new Map() };
-  const notVoted: Seat[] = [];
-  for (let seat = 0; seat < players.length; seat++)
-    if (mayVote(state, seat) && !ballots.votes[seat]) notVoted.push(seat);
-  for (const seat of ballots.order) {
-    const vote = ballots.votes[seat];
-    if (!vote || !mayVote(state, seat)) continue;
+  const notVoted: string[] = [];
+  for (let seat = 0; seat < seats.length; seat++)
+    if (mayVote(seat) && !voted.has(seat)) notVoted.push(nameOf(seat));
+  for (const vote of day.votes) {
+    if (!mayVote(vote.seat)) continue;
     const voters = groups[vote.color].get(vote.target) ?? [];
-    voters.push(seat);
+    voters.push(vote.seat);
     groups[vote.color].set(vote.target, voters);
   }
-  const early = earlyCounts(state);
+  const early = earlyCounts(day.day);
   const voter = (seat: Seat): string =>
-    early && ballots.votes[seat]!.early
-      ? TEXTS.earlyVoter[lang](nameOf(players, seat))
-      : nameOf(players, seat);
+    early && voted.get(seat)!.early ? TEXTS.earlyVoter[lang](nameOf(seat)) : nameOf(seat);
   const section = (color: VoteColor): string[] =>
     [...groups[color]]
-      .map(([target, voters]) => ({ target: nameOf(players, target), voters: voters.map(voter) }))
+      .map(([target, voters]) => ({ target: nameOf(target), voters: voters.map(voter) }))
       .sort((a, b) => b.voters.length - a.voters.length || compareNames(a.target, b.target))
       .map(({ target, voters }) => TEXTS.votesFor[lang](target, voters));
-  const lost = names(
-    players,
-    state.day.silenced.filter((s) => players[s]?.alive === true),
-  );
+  const lost = seats.flatMap((p) => (p.alive && p.cannotVote ? [p.name] : [])).sort(compareNames);
+  notVoted.sort(compareNames);
   return {
-    title: TEXTS.voteCountTitle[lang](state.phase.number),
+    title: TEXTS.voteCountTitle[lang](day.day),
     red: section("red"),
     blue: section("blue"),
     lost: lost.length > 0 ? TEXTS.lostVote[lang](lost) : null,
-    notVoted: notVoted.length > 0 ? TEXTS.notVoted[lang](names(players, notVoted)) : null,
+    notVoted: notVoted.length > 0 ? TEXTS.notVoted[lang](notVoted) : null,
   };
 }
 

@@ -150,14 +150,66 @@ export function who(state: GameState, seat: Seat): string {
   return playerLabel(state.players[seat]!);
 }
 
+/** A seat as the acting player knows it tonight. */
+export interface ActorSeat {
+  readonly name: string;
+  readonly alive: boolean;
+  /** S2: a member of the mafia, as only a mafia actor knows; false for everyone else's actor. */
+  readonly mafia: boolean;
+}
+
+/**
+ * What a night check reads: the acting player's night, and nothing that player does not know. The
+ * server's check builds it from the state (actorOf); a player's form builds it from that player's own
+ * view (night-form.ts, actorFromView); a test checks that both agree at every point of random games, so
+ * no refusal and no form can tell a player what their view does not hold.
+ */
+export interface NightActor {
+  readonly seat: Seat;
+  readonly role: RoleId;
+  readonly alive: boolean;
+  /** M1: the actor is tonight's boss, as the mafia know (S2); false for anyone outside the mafia. */
+  readonly boss: boolean;
+  /** It is night (O1). */
+  readonly night: boolean;
+  /** W1: the game is over. */
+  readonly over: boolean;
+  /** M2, M2b, T3a, O1b: the living at the night's start (public: every death is announced, A1, A3). */
+  readonly aliveAtStart: number;
+  readonly seats: readonly ActorSeat[];
+  /** O1b: the actor's own submission last night, whether or not it took effect. */
+  readonly last: NightAction | null;
+  /** T3c: heal-from-role is open tonight (more than 10 alive, so every death's role is known, R1). */
+  readonly healFromOpen: boolean;
+}
+
+/** The actor's night from the full state (the server's check of a submission, and random play). */
+export function actorOf(state: GameState, seat: Seat): NightActor {
+  const p = state.players[seat]!;
+  const mafia = isMafia(p.role);
+  return {
+    seat,
+    role: p.role,
+    alive: p.alive,
+    boss: mafia && state.boss === seat,
+    night: state.phase.kind === "night",
+    over: state.winner !== null,
+    aliveAtStart: state.aliveAtStart,
+    seats: state.players.map((q) => ({ name: q.name, alive: q.alive, mafia: mafia && isMafia(q.role) })),
+    last: state.memory.own[seat] ?? null,
+    healFromOpen: healFromAvailable(state),
+  };
+}
+
+const actorLabel = (a: NightActor): string => `${a.seats[a.seat]!.name} (${a.role})`;
+
 const isThugBoss = (state: GameState, seat: Seat): boolean =>
   state.boss === seat && state.players[seat]!.role === "thug";
 
 /** Whether a living player may send this act tonight (O1), before targets are considered. */
-export function mayUse(state: GameState, seat: Seat, act: ActKind): boolean {
-  const p = state.players[seat];
-  if (!p || !p.alive || state.phase.kind !== "night" || state.winner !== null) return false;
-  return roleMayUse(p.role, state.boss === seat, act);
+function mayUse(a: NightActor, act: ActKind): boolean {
+  if (!a.alive || !a.night || a.over) return false;
+  return roleMayUse(a.role, a.boss, act);
 }
 
 /** The act table by role: what a holder of `role` may send, as the current boss or not. */
@@ -234,6 +286,12 @@ export function actsFor(state: GameState, seat: Seat): readonly ActKind[] {
   return ACTS_BY_ROLE.get(p.role)![state.boss === seat ? 1 : 0];
 }
 
+/** The same, for an actor's night as that player knows it (O1). */
+export function actorActs(a: NightActor): readonly ActKind[] {
+  if (!a.alive || !a.night || a.over) return NO_ACTS;
+  return ACTS_BY_ROLE.get(a.role)![a.boss ? 1 : 0];
+}
+
 /** Which slot an act fills for a holder of `role` (the current boss or not): REPLAY.md's slot rules. */
 export function slotFor(role: RoleId, boss: boolean, act: ActKind): Slot {
   const thugBoss = boss && role === "thug"; // M6: one slot for the mafia's action and the block
@@ -254,17 +312,13 @@ export function slotFor(role: RoleId, boss: boolean, act: ActKind): Slot {
 }
 
 /** O1a: a target must be a living player, and only the heal and the protect may target oneself. */
-function checkTarget(state: GameState, seat: Seat, act: TargetedAct, target: Seat): Rejection | null {
-  const t = state.players[target];
-  if (!t) return reject("night/unknown-target", "O1a", `${who(state, seat)} names no such player`);
+function checkTarget(a: NightActor, act: TargetedAct, target: Seat): Rejection | null {
+  const t = a.seats[target];
+  if (!t) return reject("night/unknown-target", "O1a", `${actorLabel(a)} names no such player`);
   if (!t.alive)
-    return reject(
-      "night/dead-target",
-      "O1a",
-      `${who(state, seat)} may not ${VERB[act]} ${t.name}: not alive`,
-    );
-  if (target === seat && act !== "heal" && act !== "protect")
-    return reject("night/self-target", "O1a", `${who(state, seat)} may not ${VERB[act]} themselves`);
+    return reject("night/dead-target", "O1a", `${actorLabel(a)} may not ${VERB[act]} ${t.name}: not alive`);
+  if (target === a.seat && act !== "heal" && act !== "protect")
+    return reject("night/self-target", "O1a", `${actorLabel(a)} may not ${VERB[act]} themselves`);
   return null;
 }
 
@@ -277,58 +331,51 @@ const REPEAT_LIMIT: { readonly [A in TargetedAct]?: ClauseId } = {
 };
 
 /** O1b: repeat limits compare with the player's own submission last night, effective or not. */
-function repeated(state: GameState, seat: Seat, act: TargetedAct, target: Seat): boolean {
-  const last = state.memory.own[seat];
-  return (
-    last !== null && last !== undefined && last.act === act && "target" in last && last.target === target
-  );
+function repeated(a: NightActor, act: TargetedAct, target: Seat): boolean {
+  const last = a.last;
+  return last !== null && last.act === act && "target" in last && last.target === target;
 }
 
-function checkMafia(
-  state: GameState,
-  seat: Seat,
-  kill: readonly Seat[],
-  intimidate: readonly Seat[],
-): Rejection | null {
+function checkMafia(a: NightActor, kill: readonly Seat[], intimidate: readonly Seat[]): Rejection | null {
   const k = kill.length;
   const i = intimidate.length;
   if (k === 0 && i === 0)
-    return reject("night/mafia-empty", "M2", `${who(state, seat)} sent a mafia action with no target`);
+    return reject("night/mafia-empty", "M2", `${actorLabel(a)} sent a mafia action with no target`);
   if (k > 2)
     return reject(
       "night/mafia-too-many-kills",
       "M2a",
-      `${who(state, seat)}: the mafia may kill at most two players`,
+      `${actorLabel(a)}: the mafia may kill at most two players`,
     );
   if (k === 2 && i > 0)
     return reject(
       "night/mafia-combination",
       "M2a",
-      `${who(state, seat)}: the mafia may kill two, or kill one and intimidate one`,
+      `${actorLabel(a)}: the mafia may kill two, or kill one and intimidate one`,
     );
   if (k === 1 && i > 1)
     return reject(
       "night/mafia-combination",
       "M2a",
-      `${who(state, seat)}: with a kill the mafia may intimidate only one player`,
+      `${actorLabel(a)}: with a kill the mafia may intimidate only one player`,
     );
   if (k === 0 && i > 3)
     return reject(
       "night/too-many-intimidations",
       "M2b",
-      `${who(state, seat)}: at most 3 players may be intimidated`,
+      `${actorLabel(a)}: at most 3 players may be intimidated`,
     );
-  if (k === 0 && i > 2 && state.aliveAtStart < 10)
+  if (k === 0 && i > 2 && a.aliveAtStart < 10)
     return reject(
       "night/too-many-intimidations",
       "M2b",
-      `${who(state, seat)}: at most 2 players may be intimidated when fewer than 10 are alive`,
+      `${actorLabel(a)}: at most 2 players may be intimidated when fewer than 10 are alive`,
     );
-  if (k === 2 && state.aliveAtStart === 3)
+  if (k === 2 && a.aliveAtStart === 3)
     return reject(
       "night/no-double-kill-at-three",
       "M2",
-      `${who(state, seat)}: the mafia may not kill two when 3 are alive`,
+      `${actorLabel(a)}: the mafia may not kill two when 3 are alive`,
     );
   const seen = new Set<Seat>();
   for (const [list, verb] of [
@@ -336,25 +383,25 @@ function checkMafia(
     [intimidate, "intimidate"],
   ] as const) {
     for (const t of list) {
-      const target = state.players[t];
-      if (!target) return reject("night/unknown-target", "O1a", `${who(state, seat)} names no such player`);
+      const target = a.seats[t];
+      if (!target) return reject("night/unknown-target", "O1a", `${actorLabel(a)} names no such player`);
       if (!target.alive)
         return reject(
           "night/dead-target",
           "O1a",
-          `${who(state, seat)} may not ${verb} ${target.name}: not alive`,
+          `${actorLabel(a)} may not ${verb} ${target.name}: not alive`,
         );
-      if (isMafia(target.role))
+      if (target.mafia)
         return reject(
           "night/mafia-target",
           "O1a",
-          `${who(state, seat)}: the mafia may not ${verb} a mafia member (${target.name})`,
+          `${actorLabel(a)}: the mafia may not ${verb} a mafia member (${target.name})`,
         );
       if (seen.has(t))
         return reject(
           "night/duplicate-target",
           "O1a",
-          `${who(state, seat)}: the targets of one mafia action must be distinct`,
+          `${actorLabel(a)}: the targets of one mafia action must be distinct`,
         );
       seen.add(t);
     }
@@ -377,17 +424,20 @@ export function healFromAvailable(state: GameState): boolean {
 
 /** O1, O1a, O1b: check one submission as the server would, returning the refusal or null. */
 export function checkNightAction(state: GameState, seat: Seat, action: NightAction): Rejection | null {
-  const actor = state.players[seat];
-  if (!actor) return reject("night/unknown-player", "O1", `no such player`);
-  if (state.winner !== null) return reject("game/over", "W1", `the game is over`);
-  if (state.phase.kind !== "night")
-    return reject("night/out-of-phase", "O1", `${who(state, seat)} may not act: it is not night`);
-  if (!actor.alive) return reject("night/dead-actor", "G7", `${who(state, seat)} is dead and cannot act`);
-  if (!mayUse(state, seat, action.act)) {
+  if (!state.players[seat]) return reject("night/unknown-player", "O1", `no such player`);
+  return checkActorAction(actorOf(state, seat), action);
+}
+
+/** The same check on an actor's night as that player knows it: one set of rules for the server and the form. */
+export function checkActorAction(a: NightActor, action: NightAction): Rejection | null {
+  if (a.over) return reject("game/over", "W1", `the game is over`);
+  if (!a.night) return reject("night/out-of-phase", "O1", `${actorLabel(a)} may not act: it is not night`);
+  if (!a.alive) return reject("night/dead-actor", "G7", `${actorLabel(a)} is dead and cannot act`);
+  if (!mayUse(a, action.act)) {
     if (action.act === "pass")
-      return reject("night/no-action", "T7", `${who(state, seat)} has no night action to pass`);
-    if (action.act === "protect" && actor.role === "lawyer")
-      return reject("night/lawyer-is-boss", "M5", `${who(state, seat)} is the boss and has lost the protect`);
+      return reject("night/no-action", "T7", `${actorLabel(a)} has no night action to pass`);
+    if (action.act === "protect" && a.role === "lawyer")
+      return reject("night/lawyer-is-boss", "M5", `${actorLabel(a)} is the boss and has lost the protect`);
     const need =
       action.act === "mafia" || action.act === "council"
         ? "a mafia member"
@@ -395,52 +445,52 @@ export function checkNightAction(state: GameState, seat: Seat, action: NightActi
     return reject(
       "night/act-not-available",
       ACT_CLAUSE[action.act],
-      `${who(state, seat)} may not ${ACT_PHRASE[action.act]}: only ${need} can`,
+      `${actorLabel(a)} may not ${ACT_PHRASE[action.act]}: only ${need} can`,
     );
   }
-  const three = state.aliveAtStart === 3;
+  const three = a.aliveAtStart === 3;
   switch (action.act) {
     case "mafia":
-      return checkMafia(state, seat, action.kill, action.intimidate);
+      return checkMafia(a, action.kill, action.intimidate);
     case "council":
       return action.question.trim() === ""
-        ? reject("night/empty-question", "M2c", `${who(state, seat)}: the question to the council is empty`)
+        ? reject("night/empty-question", "M2c", `${actorLabel(a)}: the question to the council is empty`)
         : null;
     case "healFrom": {
-      if (!healFromAvailable(state))
+      if (!a.healFromOpen)
         return reject(
           "night/heal-from-unavailable",
           "T3c",
-          `${who(state, seat)} may not heal from a role: it needs both mafia and maniac alive and more than 10 players`,
+          `${actorLabel(a)} may not heal from a role: it needs both mafia and maniac alive and more than 10 players`,
         );
-      const last = state.memory.own[seat];
+      const last = a.last;
       if (last && last.act === "healFrom" && last.role === action.role)
         return reject(
           "night/repeat-heal-from",
           "T3c",
-          `${who(state, seat)} may not heal from ${action.role} two nights in a row`,
+          `${actorLabel(a)} may not heal from ${action.role} two nights in a row`,
         );
       return null;
     }
     case "pass":
       return null;
     default: {
-      const bad = checkTarget(state, seat, action.act, action.target);
+      const bad = checkTarget(a, action.act, action.target);
       if (bad) return bad;
       // O1b: the same target two nights in a row, unless 3 are alive at night start.
       const limit = REPEAT_LIMIT[action.act];
-      if (limit !== undefined && !three && repeated(state, seat, action.act, action.target))
+      if (limit !== undefined && !three && repeated(a, action.act, action.target))
         return reject(
           "night/repeat-target",
           limit,
-          `${who(state, seat)} may not ${VERB[action.act]} ${state.players[action.target]!.name} two nights in a row`,
+          `${actorLabel(a)} may not ${VERB[action.act]} ${a.seats[action.target]!.name} two nights in a row`,
         );
-      const last = state.memory.own[seat];
-      if (action.act === "serum" && state.aliveAtStart < 15 && last && last.act === "serum")
+      const last = a.last;
+      if (action.act === "serum" && a.aliveAtStart < 15 && last && last.act === "serum")
         return reject(
           "night/repeat-serum",
           "T3a",
-          `${who(state, seat)} may not use serum two nights in a row when fewer than 15 are alive`,
+          `${actorLabel(a)} may not use serum two nights in a row when fewer than 15 are alive`,
         );
       return null;
     }
@@ -480,9 +530,10 @@ export function submitNightAction(
 
 /** The living players a targeted act may name (for forms and bots): each checked as a submission. */
 export function legalTargets(state: GameState, seat: Seat, act: TargetedAct): Seat[] {
+  const a = actorOf(state, seat);
   const out: Seat[] = [];
-  for (let t = 0; t < state.players.length; t++) {
-    if (state.players[t]!.alive && checkNightAction(state, seat, { act, target: t }) === null) out.push(t);
+  for (let t = 0; t < a.seats.length; t++) {
+    if (a.seats[t]!.alive && checkActorAction(a, { act, target: t }) === null) out.push(t);
   }
   return out;
 }

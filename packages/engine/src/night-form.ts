@@ -4,19 +4,23 @@
  * knows: their own role and last night's submission (O1b), who is alive, how many were alive at the
  * night's start, and, for the mafia, who the mafia are (S2). T3c's "both mafia and maniac alive" is known
  * too: while more than 10 are alive every death has been announced with its role (R1). The same logic as
- * the server's action form.
+ * the server's action form, which builds it from the player's own view (nightFormFor).
  */
 import type { ClauseId } from "./clauses.ts";
 import {
   HEAL_FROM_ROLES,
-  actsFor,
-  checkNightAction,
+  actorActs,
+  actorOf,
+  checkActorAction,
   type ActKind,
   type HealFromRole,
   type NightAction,
+  type NightActor,
 } from "./night-action.ts";
 import type { Seat } from "./player.ts";
-import type { GameState } from "./state.ts";
+import { isMafia, type RoleId } from "./roles.ts";
+import { currentBoss, type GameState } from "./state.ts";
+import type { GameView } from "./view.ts";
 
 export interface NightFormAct {
   readonly act: ActKind;
@@ -50,15 +54,14 @@ const NONE_UNAVAILABLE: readonly UnavailableTarget[] = [];
 
 /** Every living player's refusal for this act, or null where the act may name them. */
 function targetsOf(
-  state: GameState,
-  seat: Seat,
+  a: NightActor,
   action: (target: Seat) => NightAction,
 ): { targets: Seat[]; unavailable: UnavailableTarget[] } {
   const targets: Seat[] = [];
   const unavailable: UnavailableTarget[] = [];
-  for (let t = 0; t < state.players.length; t++) {
-    if (!state.players[t]!.alive) continue;
-    const bad = checkNightAction(state, seat, action(t));
+  for (let t = 0; t < a.seats.length; t++) {
+    if (!a.seats[t]!.alive) continue;
+    const bad = checkActorAction(a, action(t));
     if (bad === null) targets.push(t);
     else unavailable.push({ seat: t, reason: bad.code, clause: bad.clause });
   }
@@ -67,14 +70,65 @@ function targetsOf(
 
 /** The acts open to `seat` tonight with their targets, or null when the player has no act tonight. */
 export function nightForm(state: GameState, seat: Seat): NightForm | null {
-  if (state.phase.kind !== "night") return null;
-  const kinds = actsFor(state, seat);
+  return formOf(actorOf(state, seat));
+}
+
+/**
+ * A player's night form from that player's own view (the server's action form): the same form as
+ * nightForm, built from nothing the player does not know. `roleList` is the game's role list, which is
+ * public (readings.md, "The role list is public"); it tells the doctor whether a maniac was dealt (T3c).
+ */
+export function nightFormFor(view: GameView, roleList: readonly RoleId[]): NightForm | null {
+  const a = actorFromView(view, roleList);
+  return a === null ? null : formOf(a);
+}
+
+/**
+ * The actor's night as the player's view holds it: names and deaths are public (A1, A3), the mafia's
+ * members known to the mafia (S2), the boss worked out from them by the succession (M1), the player's own
+ * submission last night (O1b), and every dead player's role while more than 10 are alive (R1).
+ */
+export function actorFromView(view: GameView, roleList: readonly RoleId[]): NightActor | null {
+  const me = view.me;
+  if (me === null) return null;
+  const mafia = isMafia(me.role);
+  let aliveAtStart = 0;
+  const dead = new Map<RoleId, number>();
+  for (const s of view.seats) {
+    if (s.alive) aliveAtStart++;
+    else if (s.role !== null) dead.set(s.role, (dead.get(s.role) ?? 0) + 1);
+  }
+  const dealt = (pick: (role: RoleId) => boolean): number => roleList.filter(pick).length;
+  const died = (pick: (role: RoleId) => boolean): number =>
+    [...dead].reduce((n, [role, k]) => (pick(role) ? n + k : n), 0);
+  const isManiac = (role: RoleId): boolean => role === "maniac";
+  return {
+    seat: me.seat,
+    role: me.role,
+    alive: view.seats[me.seat]!.alive,
+    boss: mafia && currentBoss(view.seats) === me.seat,
+    night: view.phase.kind === "night",
+    over: view.winner !== null,
+    aliveAtStart,
+    seats: view.seats.map((s) => ({
+      name: s.name,
+      alive: s.alive,
+      mafia: mafia && s.role !== null && isMafia(s.role),
+    })),
+    last: me.lastNight,
+    healFromOpen: aliveAtStart > 10 && dealt(isMafia) > died(isMafia) && dealt(isManiac) > died(isManiac),
+  };
+}
+
+function formOf(a: NightActor): NightForm | null {
+  if (!a.night) return null;
+  const kinds = actorActs(a);
   if (kinds.length === 0) return null;
   const acts: NightFormAct[] = [];
   for (const act of kinds) {
     switch (act) {
       case "mafia": {
-        const { targets, unavailable } = targetsOf(state, seat, (t) => ({
+        const { targets, unavailable } = targetsOf(a, (t) => ({
           act: "mafia",
           kill: [t],
           intimidate: [],
@@ -84,7 +138,7 @@ export function nightForm(state: GameState, seat: Seat): NightForm | null {
       }
       case "healFrom": {
         const roles = HEAL_FROM_ROLES.filter(
-          (role) => checkNightAction(state, seat, { act: "healFrom", role }) === null,
+          (role) => checkActorAction(a, { act: "healFrom", role }) === null,
         );
         if (roles.length > 0) acts.push({ act, targets: NO_SEATS, roles, unavailable: NONE_UNAVAILABLE });
         break;
@@ -95,7 +149,7 @@ export function nightForm(state: GameState, seat: Seat): NightForm | null {
         break;
       default: {
         // The same check as legalTargets, keeping each refusal.
-        const { targets, unavailable } = targetsOf(state, seat, (target) => ({ act, target }));
+        const { targets, unavailable } = targetsOf(a, (target) => ({ act, target }));
         if (targets.length > 0) acts.push({ act, targets, roles: NO_ROLES, unavailable });
       }
     }
@@ -103,7 +157,7 @@ export function nightForm(state: GameState, seat: Seat): NightForm | null {
   return {
     acts,
     mafiaLimits: kinds.includes("mafia")
-      ? { kill: state.aliveAtStart === 3 ? 1 : 2, intimidate: state.aliveAtStart < 10 ? 2 : 3 }
+      ? { kill: a.aliveAtStart === 3 ? 1 : 2, intimidate: a.aliveAtStart < 10 ? 2 : 3 }
       : null,
   };
 }

@@ -2,7 +2,7 @@ import type { NightAction } from "./night-action.ts";
 import type { GameOptions } from "./options.ts";
 import type { Player, Seat } from "./player.ts";
 import type { RngState } from "./rng.ts";
-import { roleSpec } from "./roles.ts";
+import { roleSpec, type RoleId } from "./roles.ts";
 
 export type Winner = "town" | "mafia" | "maniac" | "draw";
 
@@ -82,12 +82,15 @@ export function countAlive(players: readonly Player[]): number {
 }
 
 /** M1: the highest-ranked living mafioso in the succession, or null. */
-export function currentBoss(players: readonly Player[]): Seat | null {
+export function currentBoss(
+  players: readonly { readonly role: RoleId | null; readonly alive: boolean }[],
+): Seat | null {
   let best: Seat | null = null;
   let bestRank = Infinity;
   for (let i = 0; i < players.length; i++) {
     const p = players[i]!;
-    const rank = roleSpec(p.role).succession;
+    // A role the reader does not know (a player's view, night-form.ts) is outside the succession to them.
+    const rank = p.role === null ? null : roleSpec(p.role).succession;
     if (p.alive && rank !== null && rank < bestRank) {
       best = i;
       bestRank = rank;

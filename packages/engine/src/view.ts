@@ -49,6 +49,8 @@ export interface GameView {
     readonly role: RoleId;
     readonly team: Team | null;
     readonly strikes: number;
+    /** O1b: the player's own submission last night (the own slot), for the repeat limits. */
+    readonly lastNight: NightAction | null;
   } | null;
   /** Tonight's submissions the viewer may see (their own slot, their team's shared slots), the last in each slot. */
   readonly submissions: readonly { readonly seat: Seat; readonly slot: Slot; readonly action: NightAction }[];
@@ -74,7 +76,9 @@ interface Draft {
   alive: boolean[];
   roles: (RoleId | null)[];
   cannotVote: boolean[];
-  me: { seat: Seat; role: RoleId; team: Team | null; strikes: number } | null;
+  me: { seat: Seat; role: RoleId; team: Team | null; strikes: number; lastNight: NightAction | null } | null;
+  /** The player's own-slot submission tonight, which becomes `me.lastNight` when the night's results come. */
+  ownTonight: NightAction | null;
   submissions: { seat: Seat; slot: Slot; action: NightAction }[];
   votes: VoteView[];
   pastVotes: PastVoteView[];
@@ -97,6 +101,7 @@ export function viewFor(events: readonly GameEvent[], viewer: Viewer, roles: rea
     roles: [],
     cannotVote: [],
     me: null,
+    ownTonight: null,
     submissions: [],
     votes: [],
     pastVotes: [],
@@ -142,7 +147,7 @@ function apply(d: Draft, e: GameEvent, viewer: Viewer): void {
     case "roleDealt":
       d.roles[e.seat] = e.role;
       if (viewer.kind === "player" && viewer.seat === e.seat)
-        d.me = { seat: e.seat, role: e.role, team: null, strikes: 0 };
+        d.me = { seat: e.seat, role: e.role, team: null, strikes: 0, lastNight: null };
       return;
     case "teamRevealed":
       know(d, e.members);
@@ -156,6 +161,7 @@ function apply(d: Draft, e: GameEvent, viewer: Viewer): void {
         ...d.submissions.filter((s) => !same(s)),
         { seat: e.seat, slot: e.slot, action: e.action },
       ];
+      if (d.me && e.seat === d.me.seat && e.slot === "own") d.ownTonight = e.action;
       return;
     }
     case "nightResults":
@@ -164,6 +170,8 @@ function apply(d: Draft, e: GameEvent, viewer: Viewer): void {
       know(d, e.revealed);
       d.cannotVote = d.names.map((_, s) => e.silenced.includes(s));
       d.submissions = [];
+      if (d.me) d.me = { ...d.me, lastNight: d.ownTonight };
+      d.ownTonight = null;
       d.votes = [];
       d.phase = { kind: "day", number: e.phase.number };
       if (e.winner !== null) d.winner = e.winner;

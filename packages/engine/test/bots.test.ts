@@ -180,7 +180,7 @@ describe("bot players", () => {
       viewer: { kind: "player", seat: 0 },
       phase: { kind: "day", number: 3 },
       seats,
-      me: { seat: 0, role: "citizen", team: null, strikes: 0 },
+      me: { seat: 0, role: "citizen", team: null, strikes: 0, lastNight: null },
       submissions: [],
       votes: [],
       pastVotes: [],

@@ -353,7 +353,7 @@ export class Games {
               color: vote.vote.color,
               target: vote.vote.target,
               name: names[vote.vote.target]!,
-              early: vote.vote.early && earlyCounts(state),
+              early: vote.vote.early && earlyCounts(state.phase.number),
             }
           : null,
       refused:
