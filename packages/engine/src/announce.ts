@@ -10,10 +10,17 @@
  * taken from it, and private results go to those of its players who are alive.
  */
 import type { DayOutcome } from "./day.ts";
+import {
+  dayResultsOf,
+  nightResultsOf,
+  type DayResults,
+  type NightResults,
+  type SeenEvents,
+} from "./events.ts";
 import type { NightOutcome } from "./night.ts";
 import { compareCodePoints, nameKey, type Player, type Seat } from "./player.ts";
 import { isMafia, type RoleId } from "./roles.ts";
-import type { GameState } from "./state.ts";
+import type { GameState, Phase } from "./state.ts";
 import { TEXTS, type Lang } from "./texts.ts";
 import { earlyCounts, type DayBallots, type VoteColor } from "./vote.ts";
 import type { GameView } from "./view.ts";
@@ -35,16 +42,16 @@ export function compareNames(a: string, b: string): number {
   return compareCodePoints(nameKey(a), nameKey(b)) || compareCodePoints(a, b);
 }
 
-function nameOf(players: readonly Player[], seat: Seat): string {
-  const p = players[seat];
-  if (!p) throw new Error(`announce: no player at seat ${seat}`);
-  return p.name;
+function nameOf(names: readonly string[], seat: Seat): string {
+  const n = names[seat];
+  if (n === undefined) throw new Error(`announce: no player at seat ${seat}`);
+  return n;
 }
 
 const bySeatName =
-  (players: readonly Player[]) =>
+  (names: readonly string[]) =>
   (a: Seat, b: Seat): number =>
-    compareNames(nameOf(players, a), nameOf(players, b));
+    compareNames(nameOf(names, a), nameOf(names, b));
 
 const EXPOSED_ORDER = ["boss", "doctor"] as const;
 
@@ -59,9 +66,20 @@ export function nightAnnouncement(
   players: readonly Player[],
   lang: Lang,
 ): Announcement {
-  const name = (s: Seat): string => nameOf(players, s);
-  const role = (s: Seat): RoleId | null => outcome.revealed.get(s) ?? null;
-  const order = bySeatName(players);
+  return nightResultsAnnouncement(nightResultsOf(outcome), namesOf(players), lang);
+}
+
+const namesOf = (players: readonly Player[]): string[] => players.map((p) => p.name);
+
+/** The same from the public results event, with the names as they stood right after the night. */
+export function nightResultsAnnouncement(
+  outcome: NightResults,
+  names: readonly string[],
+  lang: Lang,
+): Announcement {
+  const name = (s: Seat): string => nameOf(names, s);
+  const role = (s: Seat): RoleId | null => outcome.revealed.find((m) => m.seat === s)?.role ?? null;
+  const order = bySeatName(names);
   const lines: string[] = [];
 
   const killed = outcome.died.filter((s) => !outcome.modkilled.includes(s)).sort(order);
@@ -75,7 +93,7 @@ export function nightAnnouncement(
   for (const s of [...outcome.modkilled].sort(order)) lines.push(TEXTS.modkill[lang](name(s), role(s)));
 
   for (const kind of EXPOSED_ORDER)
-    for (const [s, k] of outcome.exposed)
+    for (const { seat: s, as: k } of outcome.exposed)
       if (k === kind) lines.push((kind === "boss" ? TEXTS.bossExposed : TEXTS.doctorExposed)[lang](name(s)));
 
   if (outcome.serum !== null) {
@@ -104,7 +122,7 @@ export function privateResults(
   const out: PrivateResult[] = [];
   if (outcome.check !== null) {
     const recipients = seats((p) => p.role === "sheriff" || p.role === "sergeant");
-    const text = TEXTS.check[lang](nameOf(players, outcome.check.target), outcome.check.result);
+    const text = TEXTS.check[lang](nameOf(namesOf(players), outcome.check.target), outcome.check.result);
     if (recipients.length > 0) out.push({ recipients, text });
   }
   if (outcome.council !== null) {
@@ -116,16 +134,49 @@ export function privateResults(
 
 /** A3: the hanged player (the role where R1 allows), or the tie, or "отмазан" (V8); modkills; the end. */
 export function dayAnnouncement(outcome: DayOutcome, players: readonly Player[], lang: Lang): Announcement {
-  const name = (s: Seat): string => nameOf(players, s);
-  const role = (s: Seat): RoleId | null => outcome.revealed.get(s) ?? null;
+  return dayResultsAnnouncement(dayResultsOf(outcome), namesOf(players), lang);
+}
+
+/** The same from the public results event, with the names as they stood right after the day. */
+export function dayResultsAnnouncement(
+  outcome: DayResults,
+  names: readonly string[],
+  lang: Lang,
+): Announcement {
+  const name = (s: Seat): string => nameOf(names, s);
+  const role = (s: Seat): RoleId | null => outcome.revealed.find((m) => m.seat === s)?.role ?? null;
   const lines: string[] = [];
   if (outcome.hanged !== null) lines.push(TEXTS.hanged[lang](name(outcome.hanged), role(outcome.hanged)));
   else if (outcome.excused !== null) lines.push(TEXTS.excused[lang](name(outcome.excused)));
   else lines.push(TEXTS.noHanging[lang]()); // G3, V5
-  for (const s of [...outcome.modkilled].sort(bySeatName(players)))
+  for (const s of [...outcome.modkilled].sort(bySeatName(names)))
     lines.push(TEXTS.modkill[lang](name(s), role(s)));
   if (outcome.winner !== null) lines.push(TEXTS.gameOver[lang](outcome.winner));
   return { title: TEXTS.dayTitle[lang](outcome.phase.number), lines };
+}
+
+/**
+ * A1, A3: every published result, as the GM posted it, from the events a viewer may see (the results are
+ * public: any viewer's events give the same). Names are those of the table right after each phase (P4).
+ */
+export function publishedResults(
+  seen: SeenEvents,
+  lang: Lang,
+): { readonly phase: Phase; readonly lines: readonly string[] }[] {
+  let names: readonly string[] = [];
+  const out: { phase: Phase; lines: string[] }[] = [];
+  for (const e of seen) {
+    if (e.type === "gameStarted") names = e.names;
+    else if (e.type === "replaced") names = names.map((n, seat) => (seat === e.seat ? e.newName : n));
+    else if (e.type === "nightResults" || e.type === "dayResults") {
+      const a =
+        e.type === "nightResults"
+          ? nightResultsAnnouncement(e, names, lang)
+          : dayResultsAnnouncement(e, names, lang);
+      out.push({ phase: e.phase, lines: [a.title, ...a.lines] });
+    }
+  }
+  return out;
 }
 
 /**

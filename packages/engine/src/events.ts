@@ -161,8 +161,15 @@ export type Viewer =
 
 /** Whether the viewer may see the event. A seat's team is fixed by its role, which never changes. */
 export function maySee(event: GameEvent, viewer: Viewer, roles: readonly RoleId[]): boolean {
+  return mayReach(audienceOf(event), viewer, roles);
+}
+
+/**
+ * Whether an audience takes in the viewer: the one audience check, for the engine's events and for
+ * anything the server addresses the same way (its feed of posts, messages and results).
+ */
+export function mayReach(a: Audience, viewer: Viewer, roles: readonly RoleId[]): boolean {
   if (viewer.kind === "gm") return true;
-  const a = audienceOf(event);
   switch (a.to) {
     case "everyone":
       return true;
@@ -177,6 +184,22 @@ export function maySee(event: GameEvent, viewer: Viewer, roles: readonly RoleId[
       throw new Error(`unknown audience ${JSON.stringify(never)}`);
     }
   }
+}
+
+declare const SEEN: unique symbol;
+
+/**
+ * The events one viewer may see, and only those: what a viewer's builders read (the server's response
+ * builders take these or a view folded from them, never the match). Made only by eventsSeenBy.
+ */
+export type SeenEvents = readonly GameEvent[] & { readonly [SEEN]: Viewer["kind"] };
+
+export function eventsSeenBy(
+  events: readonly GameEvent[],
+  viewer: Viewer,
+  roles: readonly RoleId[],
+): SeenEvents {
+  return events.filter((e) => maySee(e, viewer, roles)) as readonly GameEvent[] as SeenEvents;
 }
 
 const members = (entries: Iterable<[Seat, RoleId]>): Member[] =>
@@ -291,21 +314,45 @@ export function gameEventsSince(
   return { events: out, cursor: { mark: logMark(m), phase, boss, finished, names, roles, ended } };
 }
 
+export type NightResults = Extract<GameEvent, { readonly type: "nightResults" }>;
+export type DayResults = Extract<GameEvent, { readonly type: "dayResults" }>;
+
+/** A1: what a night's outcome makes public. */
+export function nightResultsOf(o: NightOutcome): NightResults {
+  return {
+    type: "nightResults",
+    phase: o.phase,
+    died: o.died,
+    revealed: members(o.revealed),
+    exposed: [...o.exposed].map(([seat, as]) => ({ seat, as })),
+    bloodyVictims: o.bloodyVictims,
+    tortureEvidence: o.tortureEvidence,
+    serum: o.serum,
+    silenced: o.silenced,
+    modkilled: o.modkilled,
+    winner: o.winner,
+  };
+}
+
+/** A3: what a day's outcome makes public (no scores: V4, M3). */
+export function dayResultsOf(o: DayOutcome): DayResults {
+  return {
+    type: "dayResults",
+    phase: o.phase,
+    hanged: o.hanged,
+    excused: o.excused,
+    closedEarly: o.closedEarly,
+    notVoted: o.notVoted,
+    modkilled: o.modkilled,
+    died: o.died,
+    revealed: members(o.revealed),
+    winner: o.winner,
+  };
+}
+
 function nightEvents(o: NightOutcome): GameEvent[] {
   const out: GameEvent[] = [
-    {
-      type: "nightResults",
-      phase: o.phase,
-      died: o.died,
-      revealed: members(o.revealed),
-      exposed: [...o.exposed].map(([seat, as]) => ({ seat, as })),
-      bloodyVictims: o.bloodyVictims,
-      tortureEvidence: o.tortureEvidence,
-      serum: o.serum,
-      silenced: o.silenced,
-      modkilled: o.modkilled,
-      winner: o.winner,
-    },
+    nightResultsOf(o),
     { type: "nightDetail", phase: o.phase, attacks: o.attacks, blocked: o.blocked, rolls: o.rolls },
   ];
   if (o.check) out.push({ type: "checkResult", phase: o.phase, check: o.check });
@@ -322,18 +369,7 @@ function nightEvents(o: NightOutcome): GameEvent[] {
 
 function dayEvents(o: DayOutcome): GameEvent[] {
   return [
-    {
-      type: "dayResults",
-      phase: o.phase,
-      hanged: o.hanged,
-      excused: o.excused,
-      closedEarly: o.closedEarly,
-      notVoted: o.notVoted,
-      modkilled: o.modkilled,
-      died: o.died,
-      revealed: members(o.revealed),
-      winner: o.winner,
-    },
+    dayResultsOf(o),
     {
       type: "dayDetail",
       phase: o.phase,
