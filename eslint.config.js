@@ -4,7 +4,16 @@ import prettier from "eslint-config-prettier";
 import reactHooks from "eslint-plugin-react-hooks";
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "**/dist/**", ".notes/**", "test-output/**"] },
+  {
+    ignores: [
+      "**/node_modules/**",
+      "**/dist/**",
+      ".notes/**",
+      "test-output/**",
+      ".stryker-tmp/**",
+      "reports/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strict,
   prettier,
@@ -39,6 +48,58 @@ export default tseslint.config(
       "no-restricted-properties": [
         "error",
         { object: "Math", property: "random", message: "Use the seeded generator (rng.ts)." },
+      ],
+    },
+  },
+  {
+    // Secrets by construction (STYLE.md, "Secrets"): the responses a player, a spectator or the public gets
+    // are built from a Seen (seen.ts), never from the match. Only the GM's builders (gm-views.ts) read it.
+    files: ["packages/server/src/views.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "@forum-mafia/engine",
+              importNames: [
+                "Match",
+                "GameState",
+                "NightOutcome",
+                "DayOutcome",
+                "PhaseOutcome",
+                "NightBallots",
+                "DayBallots",
+                "Player",
+                "actorOf",
+                "checkNightAction",
+                "closeDay",
+                "dayAnnouncement",
+                "explainNight",
+                "gameEvents",
+                "maySee",
+                "nightAnnouncement",
+                "nightForm",
+                "privateResults",
+                "resultsPost",
+                "teamOf",
+                "viewFor",
+                "voteCountPost",
+                "voteCountSections",
+              ],
+              message:
+                "views.ts builds from a Seen (seen.ts): no engine state types or state-reading builders here.",
+            },
+          ],
+        },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "MemberExpression[property.name='match']",
+          message:
+            "views.ts never reads the match: build from a Seen (seen.ts), or in gm-views.ts for the GM.",
+        },
       ],
     },
   },

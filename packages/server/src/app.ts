@@ -27,7 +27,8 @@ import type { Store, UserRecord } from "./store.ts";
 import { Streams } from "./stream.ts";
 import { registerTools } from "./tools.ts";
 import { viewerOf } from "./viewer.ts";
-import { channels, gameDetail, gameLog, posts, summaryOf } from "./views.ts";
+import { gameLog } from "./gm-views.ts";
+import { channels, gameDetail, posts, summaryOf } from "./views.ts";
 
 export interface AppOptions {
   readonly store: Store;

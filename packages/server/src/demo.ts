@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { botNightAction, botVote, nightForm, RandomStream, rngFromSeed } from "@forum-mafia/engine";
+import { botNightAction, botVote, nightFormFor, RandomStream, rngFromSeed } from "@forum-mafia/engine";
 import { nickKey, nickSkeleton } from "@forum-mafia/forum";
 import { nanoid } from "nanoid";
 import type { Clock } from "./clock.ts";
@@ -7,7 +7,7 @@ import { ApiError } from "./errors.ts";
 import type { Games } from "./games.ts";
 import type { Room } from "./room.ts";
 import type { Store, UserRecord } from "./store.ts";
-import { gameView } from "./views.ts";
+import { seenBy } from "./seen.ts";
 
 /** The bots' nicks: 16 seats beside the human's, and the demo games' GM. */
 const BOT_NICKS = [
@@ -43,7 +43,7 @@ interface Accounts {
 /**
  * Demo games (issue 5): the user takes one seat, 16 bots the rest, and phases are short. The bots and the
  * demo GM are ordinary accounts that cannot log in (their password hash matches no password). A bot decides
- * from exactly what a human in its seat would get: its own view (gameView) and its night form, and sends its
+ * from exactly what a human in its seat would get: its own view (seenBy) and its night form, and sends its
  * move through the same commands as everyone else. Bots move once at the start of each phase.
  *
  * Issue 12: a demo is made in one commit (created, 17 signups, started: all or nothing) and marked as a demo
@@ -209,7 +209,9 @@ export class Demo {
       if (seat === null) continue;
       const now = room.match!.state.phase;
       if (`${now.kind}${now.number}` !== key) return;
-      const view = gameView(room, { kind: "player", seat })!;
+      // A bot sees what a human in its seat would: its own view, and the form built from it.
+      const seen = seenBy(room, { kind: "player", seat })!;
+      const view = seen.view;
       if (!view.seats[seat]!.alive) continue;
       // Each bot's choices come from its own stream, seeded by the game's secret seed (F1), the seat and
       // the phase: from public data alone (the game's id, the phase) nobody can replay a bot's choice and
@@ -218,7 +220,7 @@ export class Demo {
       try {
         if (now.kind === "night") {
           if (view.submissions.some((s) => s.seat === seat)) continue;
-          const action = botNightAction({ view, form: nightForm(room.match!.state, seat) }, rng);
+          const action = botNightAction({ view, form: nightFormFor(view, seen.roleList) }, rng);
           if (action) await this.games.act(bot, id, action);
         } else {
           if (view.votes.some((v) => v.seat === seat)) continue;

@@ -22,6 +22,7 @@ import {
   roleName,
   type RoleId,
   type RollName,
+  type Winner,
 } from "@forum-mafia/engine";
 import type {
   ChannelId,
@@ -121,6 +122,18 @@ export class Room {
   constructor(id: string) {
     this.id = id;
   }
+
+  /** W1: the winner once the game is over (public: the last results announce it). */
+  get winner(): Winner | null {
+    return this.match?.state.winner ?? null;
+  }
+
+  /** Seat → role, fixed by the deal (S1; a substitute takes the role, P4): for audience checks only. */
+  get roles(): readonly RoleId[] {
+    if (!this.match) return [];
+    return (this.dealt ??= this.match.setup.players.map((p) => p.role));
+  }
+  private dealt: readonly RoleId[] | null = null;
 
   get phase(): Phase | null {
     return this.match ? this.match.state.phase : null;

@@ -5,7 +5,8 @@ import { ApiError } from "./errors.ts";
 import type { Games } from "./games.ts";
 import type { Room } from "./room.ts";
 import { viewerOf, type Viewer } from "./viewer.ts";
-import { current, mayReceive, streamSince } from "./views.ts";
+import { mayReceive } from "./seen.ts";
+import { current, streamSince } from "./views.ts";
 
 /** How many live streams may be open at once, and how far behind one may fall. */
 export interface StreamLimits {

@@ -1,8 +1,8 @@
+import type { Viewer } from "@forum-mafia/engine";
 import type { Room } from "./room.ts";
 
-/** Who is looking at a game: its GM, the player in a seat, or anyone else (spectators, the public). */
-export type Viewer =
-  { readonly kind: "gm" } | { readonly kind: "player"; readonly seat: number } | { readonly kind: "public" };
+/** The one Viewer type is the engine's: the GM, the player in a seat, or anyone else (spectators, the public). */
+export type { Viewer };
 
 export function viewerOf(room: Room, userId: string | null): Viewer {
   if (userId !== null && userId === room.gmId) return { kind: "gm" };

@@ -1,24 +1,16 @@
 import {
-  closeDay,
-  dayAnnouncement,
-  isRejection,
-  explainNight,
+  nightFormFor,
+  publicDay,
+  publicVoteCountPost,
+  publicVoteCountSections,
+  publishedResults,
+  ROLE_CARDS,
   ROLE_NAMES,
   TEXTS,
-  teamOf,
-  nightAnnouncement,
-  nightForm,
-  ROLE_CARDS,
-  viewFor,
-  voteCountPost,
-  voteCountSections,
-  type DayOutcome,
   type GameView,
   type Lang,
-  type Match,
   type RoleId,
-  type NightOutcome,
-  type Viewer as EngineViewer,
+  type Viewer,
 } from "@forum-mafia/engine";
 import type {
   ActionForm,
@@ -26,23 +18,22 @@ import type {
   ChannelView,
   FeedItem,
   GameDetail,
-  GameLog,
   GameSummary,
-  GmDayTally,
-  GmTable,
   PostView,
   VoteCount,
 } from "@forum-mafia/protocol";
-import { councilQuestion } from "./draft.ts";
 import { channelsOf } from "./games.ts";
+import { gmTable } from "./gm-views.ts";
 import { notices } from "./notices.ts";
-import { postView, type FeedEntry, type Room } from "./room.ts";
-import type { Viewer } from "./viewer.ts";
+import { postView, type Room } from "./room.ts";
+import { mayReceive, seenBy, type Seen } from "./seen.ts";
 
 /**
- * Everything here is built from what the viewer may see: the engine's view folded from the events the
- * viewer may see (viewFor), the public thread, and the channels the viewer belongs to. Nothing is copied
- * from the full state and then trimmed (STYLE.md, "Secrets").
+ * The responses a player, a spectator or the public is sent, each built from what its viewer may see: a
+ * Seen (seen.ts: the viewer's events and the view folded from them, the public events and view, the public
+ * role list), the public thread, and the channels the viewer belongs to. Nothing here reads the match: a
+ * lint rule (eslint.config.js) refuses the engine's state types, its state-reading builders and any
+ * `.match` in this file. The GM's table, who may see everything, is built in gm-views.ts.
  */
 
 export function summaryOf(room: Room, userId: string | null): GameSummary {
@@ -54,7 +45,7 @@ export function summaryOf(room: Room, userId: string | null): GameSummary {
     phase: room.status === "running" ? room.phase : null,
     signedUp: room.status === "signup" ? room.signups.length : room.seatUsers.length,
     seats: room.settings.seats,
-    winner: room.match?.state.winner ?? null,
+    winner: room.winner,
     deadline: room.status === "running" ? room.clock().deadline : null,
     mine:
       userId !== null && room.gmId === userId
@@ -65,19 +56,13 @@ export function summaryOf(room: Room, userId: string | null): GameSummary {
   };
 }
 
-/** R3: when the game is over everyone sees what the GM saw (every role, action and roll). */
-function engineViewer(room: Room, viewer: Viewer): EngineViewer {
-  return room.status === "ended" ? { kind: "gm" } : viewer;
-}
-
 export function gameView(room: Room, viewer: Viewer): GameView | null {
-  if (!room.match) return null;
-  const roles = room.match.setup.players.map((p) => p.role);
-  return viewFor(room.events, engineViewer(room, viewer), roles);
+  return seenBy(room, viewer)?.view ?? null;
 }
 
 export function gameDetail(room: Room, viewer: Viewer, userId: string | null, lang: Lang): GameDetail {
-  const view = gameView(room, viewer);
+  const seen = seenBy(room, viewer);
+  const view = seen?.view ?? null;
   const started = room.events[0];
   const me: GameDetail["me"] =
     viewer.kind === "gm"
@@ -94,48 +79,18 @@ export function gameDetail(room: Room, viewer: Viewer, userId: string | null, la
     commitment: started?.type === "gameStarted" ? started.commitment : null,
     view,
     roleCard: view?.me ? { role: view.me.role, lines: ROLE_CARDS[view.me.role][lang] } : null,
-    form: viewer.kind === "player" && view ? actionForm(room, viewer.seat, view) : null,
-    voteCount: voteCount(room, lang),
+    form: viewer.kind === "player" && seen && room.status === "running" ? actionForm(seen) : null,
+    voteCount: seen && room.status === "running" ? voteCount(seen, lang) : null,
     channels: channels(room, viewer),
     notices: notices(room, lang),
-    announcements: announcements(room, lang),
+    // A1, A3: the published results, as the GM would post them, from the public result events.
+    announcements: seen ? publishedResults(seen.publicEvents, lang) : [],
     privateResults: view ? privateResultLines(view, lang) : [],
     roleNames: roleNames(lang),
     streamAt: streamSince(room, viewer, Number.MAX_SAFE_INTEGER).total,
-    // The GM may see the whole table, so the GM's panel reads the state itself.
+    // The GM may see the whole table, so the GM's panel reads the state itself (gm-views.ts).
     gm: viewer.kind === "gm" ? gmTable(room) : null,
   };
-}
-
-/** The GM's own table (GameDetail.gm): built only for the GM, from the full state. */
-function gmTable(room: Room): GmTable | null {
-  const m = room.match;
-  if (!m) return null;
-  const night = room.status === "running" && m.state.phase.kind === "night";
-  const question = night ? councilQuestion(room) : null;
-  return {
-    strikes: m.state.players.map((p) => ({ vote: p.voteStrikes, night: p.nightStrikes })),
-    council: question === null ? null : { question, answer: room.council },
-    day: room.status === "running" && m.state.phase.kind === "day" ? dayTally(m) : null,
-  };
-}
-
-/**
- * V4, V5, P1, P2: the day as the engine would close it now (closeDay is pure: nothing changes), so the GM
- * reads the weighted scores and penalty votes the public count never shows.
- */
-function dayTally(m: Match): GmDayTally | null {
-  const r = closeDay(m.state, m.day, m.modkills);
-  if (isRejection(r)) return null;
-  const { score, notVoted, hanged, excused } = r.outcome;
-  const scores: GmDayTally["scores"][number][] = [];
-  m.state.players.forEach((p, seat) => {
-    if (!p.alive) return;
-    // P2: the night's +2 (the engine's day state); P1: +2 for not having voted when the day closes.
-    const penalty = (m.state.day.penalty.includes(seat) ? 2 : 0) + (notVoted.includes(seat) ? 2 : 0);
-    scores.push({ seat, score: score.get(seat) ?? 0, penalty });
-  });
-  return { scores, hanged, excused };
 }
 
 function roleNames(lang: Lang): Record<RoleId, string> {
@@ -154,26 +109,6 @@ function privateResultLines(view: GameView, lang: Lang): GameDetail["privateResu
   });
 }
 
-/** R3: the published log of a finished game. */
-export function gameLog(room: Room, lang: Lang): GameLog {
-  const m = room.match!;
-  return {
-    seed: room.seed,
-    overrides: [...m.overrides],
-    moderation: [...room.moderation],
-    hiddenPosts: room.posts
-      .filter((p) => p.hidden)
-      .map((p) => ({ id: p.id, author: p.author, text: p.text, reason: p.hidden!.reason })),
-    view: gameView(room, { kind: "gm" }),
-    events: [...room.events],
-    explanations: m.outcomes.flatMap(({ outcome, players }) =>
-      outcome.phase.kind === "night"
-        ? [{ phase: outcome.phase, lines: explainNight(outcome as NightOutcome, players, lang) }]
-        : [],
-    ),
-  };
-}
-
 /** The signup state of a user who holds no seat. */
 export function signupStatus(room: Room, userId: string | null): GameDetail["me"]["kind"] {
   const i = userId === null ? -1 : room.signups.findIndex((s) => s.userId === userId);
@@ -182,12 +117,13 @@ export function signupStatus(room: Room, userId: string | null): GameDetail["me"
 }
 
 /**
- * O1, O1a: the acts and targets open to a player tonight: the engine's nightForm, which works only from
- * what the player knows (see its comment), and the player's own submissions so far.
+ * O1, O1a: the acts and targets open to a player tonight, from the player's own view (nightFormFor: the
+ * same checks as a submission's, on what the player knows), and the player's own submissions so far.
  */
-export function actionForm(room: Room, seat: number, view: GameView): ActionForm | null {
-  if (room.status !== "running") return null;
-  const form = nightForm(room.match!.state, seat);
+export function actionForm(seen: Seen): ActionForm | null {
+  const me = seen.view.me;
+  if (me === null) return null;
+  const form = nightFormFor(seen.view, seen.roleList);
   if (!form) return null;
   return {
     acts: form.acts.map((a) =>
@@ -200,24 +136,27 @@ export function actionForm(room: Room, seat: number, view: GameView): ActionForm
           },
     ),
     mafiaLimits: form.mafiaLimits,
-    submitted: view.submissions
-      .filter((s) => s.slot !== "own" || s.seat === seat)
+    submitted: seen.view.submissions
+      .filter((s) => s.slot !== "own" || s.seat === me.seat)
       .map((s) => ({ slot: s.slot, action: s.action })),
   };
 }
 
-function voteCount(room: Room, lang: Lang): VoteCount | null {
-  const m = room.match;
-  if (!m || room.status !== "running" || m.state.phase.kind !== "day") return null;
-  const post = voteCountPost(m.day, m.state, lang);
-  const sections = voteCountSections(m.day, m.state, lang);
+/** V2, V4, V6, V7: the public count of the day in play, from the public view: the same for every viewer. */
+function voteCount(seen: Seen, lang: Lang): VoteCount | null {
+  const pub = seen.publicView;
+  if (pub.phase.kind !== "day") return null;
+  const day = publicDay(pub);
+  const post = publicVoteCountPost(day, lang);
+  const sections = publicVoteCountSections(day, lang);
+  const voted = new Set(pub.votes.map((v) => v.seat));
   const cannotVote: number[] = [];
   const notVoted: number[] = [];
-  m.state.players.forEach((p, seat) => {
-    if (!p.alive) return;
-    if (m.state.day.silenced.includes(seat)) cannotVote.push(seat);
-    else if (!m.day.votes[seat]) notVoted.push(seat);
-  });
+  for (const s of pub.seats) {
+    if (!s.alive) continue;
+    if (s.cannotVote) cannotVote.push(s.seat);
+    else if (!voted.has(s.seat)) notVoted.push(s.seat);
+  }
   return {
     text: [post.title, ...post.lines].join("\n"),
     title: sections.title,
@@ -228,28 +167,15 @@ function voteCount(room: Room, lang: Lang): VoteCount | null {
   };
 }
 
-/** A1, A3: the published results, as the GM would post them (the engine writes only public lines here). */
-function announcements(room: Room, lang: Lang): GameDetail["announcements"] {
-  const m = room.match;
-  if (!m) return [];
-  return m.outcomes.map(({ outcome, players }) => {
-    const a =
-      outcome.phase.kind === "night"
-        ? nightAnnouncement(outcome as NightOutcome, players, lang)
-        : dayAnnouncement(outcome as DayOutcome, players, lang);
-    return { phase: outcome.phase, lines: [a.title, ...a.lines] };
-  });
-}
-
 /** The channels the viewer belongs to, with their messages; the GM reads every channel. */
 export function channels(room: Room, viewer: Viewer): ChannelView[] {
-  if (!room.match || viewer.kind === "public") return [];
+  if (room.phase === null || viewer.kind === "public") return [];
   if (viewer.kind === "player")
     return channelsOf(room, viewer.seat).map((c) =>
       channelView(room, c.id, room.status === "running" && c.canPost),
     );
   const ids: ChannelId[] = ["mafia", "pair", "spectators"];
-  room.match.state.players.forEach((_, seat) => ids.push(`gm:${seat}`));
+  room.seatUsers.forEach((_, seat) => ids.push(`gm:${seat}`));
   return ids.map((id) => channelView(room, id, room.status !== "signup"));
 }
 
@@ -260,28 +186,6 @@ function channelView(room: Room, id: ChannelId, canPost: boolean): ChannelView {
 
 export function posts(room: Room, after: number, limit: number): { posts: PostView[]; total: number } {
   return { posts: room.posts.slice(after, after + limit).map(postView), total: room.posts.length };
-}
-
-/** Whether a feed entry goes to this viewer: its audience was fixed when it was appended. */
-export function mayReceive(room: Room, entry: FeedEntry, viewer: Viewer): boolean {
-  const a = entry.audience;
-  switch (a.to) {
-    case "everyone":
-      return true;
-    case "gm":
-      return viewer.kind === "gm";
-    case "seats":
-      return viewer.kind === "gm" || (viewer.kind === "player" && a.seats.includes(viewer.seat));
-    case "team": {
-      if (viewer.kind === "gm") return true;
-      if (viewer.kind !== "player") return false;
-      return teamOf(room.match!.setup.players[viewer.seat]!.role) === a.team;
-    }
-    default: {
-      const never: never = a;
-      throw new Error(`unknown audience ${JSON.stringify(never)}`);
-    }
-  }
 }
 
 /**
