@@ -1,7 +1,7 @@
 import { DEFAULT_ROLES, type RoleId } from "@forum-mafia/engine";
 import type { GameDetail } from "@forum-mafia/protocol";
 import type { Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../../server/test/client.ts";
 import { detail, expectOk, NICKS, NIGHT_MS, DAY_MS } from "../../server/test/play.ts";
 import {
@@ -24,7 +24,7 @@ import {
 const missing = browserMissing();
 if (missing) console.warn(`skipping the browser tests: ${missing}`);
 
-// The three browser players sign up first, so they hold seats 0, 1 and 2.
+// The three browser players sign up first, so they hold seats 0, 1 and 2 (NICKS' first three).
 const BOSS = "Аня";
 const SERGEANT = "Борис";
 const CITIZEN = "Вика";
@@ -41,11 +41,99 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
   const app = browserApp();
   const pages = new Map<string, { page: Page; errors: string[] }>();
   const api = new Map<string, Client>();
-  let gameId = "";
 
   const page = (nick: string): Page => pages.get(nick)!.page;
   const asGm = () => page("GM");
-  const gmDetail = async (): Promise<GameDetail> => detail(api.get("GM")!, gameId);
+  const gmDetail = async (gameId: string): Promise<GameDetail> => detail(api.get("GM")!, gameId);
+
+  // Every test sets up the game it needs (no test relies on another having run): the accounts are made
+  // once, here. The GM and the three browser players register through the app, and their pages stay
+  // logged in; each has an API client on the same account for the checks. The fourteen others use the API.
+  beforeAll(async () => {
+    for (const [key, nick, size] of [
+      ["GM", "Ведущий", DESKTOP],
+      [BOSS, BOSS, PHONE],
+      [SERGEANT, SERGEANT, PHONE],
+      [CITIZEN, CITIZEN, PHONE],
+    ] as const) {
+      const p = await newPage(app.browser, size);
+      pages.set(key, p);
+      await registerInApp(p.page, app.url, nick);
+      const c = new Client(() => app.t.server.app, nick);
+      expectOk(await c.req("POST", "/api/login", { nick, password: "correct horse battery" }));
+      api.set(key, c);
+    }
+    for (const nick of NICKS.slice(3)) {
+      const c = new Client(() => app.t.server.app, nick);
+      expectOk(await c.register());
+      api.set(nick, c);
+    }
+  }, 120_000);
+
+  // No page error in any test (each test's own, not a later test's).
+  afterEach(() => {
+    const errors = [...pages].map(([who, p]) => ({ who, errors: p.errors.splice(0) }));
+    for (const e of errors) expect(e).toEqual({ who: e.who, errors: [] });
+  });
+
+  let games = 0;
+  /** A review game made by the GM through the API, the seventeen signed up and dealt HAND: night 1. */
+  const startedGame = async (): Promise<string> => {
+    const gmApi = api.get("GM")!;
+    const created = await gmApi.post<{ id: string }>("/api/games", {
+      title: `Готовая партия ${++games}`,
+      night: { amount: 12, unit: "hours" },
+      day: { amount: 24, unit: "hours" },
+      mode: "review",
+    });
+    expectOk(created);
+    const gameId = created.body.id;
+    for (const nick of NICKS) expectOk(await api.get(nick)!.post(`/api/games/${gameId}/signup`));
+    expectOk(await gmApi.post(`/api/games/${gameId}/start`, { deal: { hand: HAND } }));
+    return gameId;
+  };
+  /** The night's moves through the API: the boss kills VICTIM, the sergeant checks the boss, the rest pass. */
+  const nightActed = async (): Promise<string> => {
+    const gameId = await startedGame();
+    const post = (nick: string, body: unknown) => api.get(nick)!.post(`/api/games/${gameId}/actions`, body);
+    expectOk(await post(BOSS, { act: "mafia", kill: [NICKS.indexOf(VICTIM)], intimidate: [] }));
+    expectOk(await post(SERGEANT, { act: "check", target: NICKS.indexOf(BOSS) }));
+    await othersPass(gameId);
+    return gameId;
+  };
+  /** Everyone from seat 3 on with a form passes, but the sheriff: he shares the sergeant's one action (T1). */
+  const othersPass = async (gameId: string): Promise<void> => {
+    for (const nick of NICKS.slice(3)) {
+      if (roleOf(nick) === "sheriff") continue;
+      const d = await detail(api.get(nick)!, gameId);
+      if (d.form) expectOk(await api.get(nick)!.post(`/api/games/${gameId}/actions`, { act: "pass" }));
+    }
+  };
+  /** Day 1, after the night above is published: VICTIM is dead. */
+  const dayOne = async (): Promise<string> => {
+    const gameId = await nightActed();
+    await app.t.clock.advance(NIGHT_MS);
+    expectOk(await api.get("GM")!.post(`/api/games/${gameId}/gm/publish`));
+    await expect.poll(async () => (await gmDetail(gameId)).view!.phase.kind, { timeout: 10_000 }).toBe("day");
+    return gameId;
+  };
+  /** Night 2, after day 1 hanged HANGED: the votes through the API. */
+  const nightTwo = async (): Promise<string> => {
+    const gameId = await dayOne();
+    for (const nick of [SERGEANT, CITIZEN, ...NICKS.slice(3)]) {
+      if (nick === HANGED || nick === VICTIM) continue;
+      expectOk(
+        await api
+          .get(nick)!
+          .post(`/api/games/${gameId}/votes`, { color: "red", target: NICKS.indexOf(HANGED) }),
+      );
+    }
+    await app.t.clock.advance(DAY_MS);
+    const d = await gmDetail(gameId);
+    expect(d.view!.phase).toEqual({ kind: "night", number: 2 });
+    expect(d.view!.seats[NICKS.indexOf(HANGED)]!.alive).toBe(false);
+    return gameId;
+  };
 
   it("keeps the first load's JavaScript under the 200 KB gzip budget", () => {
     const js = initialJs(app.dist);
@@ -55,55 +143,36 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
   });
 
   it("lets a GM create a game from the app and players sign up from the lobby", async () => {
-    const gm = await newPage(app.browser, DESKTOP);
-    pages.set("GM", gm);
-    await registerInApp(gm.page, app.url, "Ведущий");
-    // The GM's API client shares the account, for the checks below.
-    const gmApi = new Client(() => app.t.server.app, "Ведущий");
-    expectOk(await gmApi.req("POST", "/api/login", { nick: "Ведущий", password: "correct horse battery" }));
-    api.set("GM", gmApi);
-
+    const title = "Партия в браузере";
+    const gm = pages.get("GM")!;
+    const gmApi = api.get("GM")!;
     await gm.page.goto(`${app.url}/new`);
-    await gm.page.getByLabel("Название").fill("Партия в браузере");
+    await gm.page.getByLabel("Название").fill(title);
     await gm.page.getByRole("button", { name: "Создать игру" }).click();
     await gm.page.waitForURL(/\/games\/[^/]+/);
-    gameId = gm.page.url().split("/games/")[1]!.split("/")[0]!;
+    const gameId = gm.page.url().split("/games/")[1]!.split("/")[0]!;
 
+    // The three browser players sign up first, so they hold seats 0, 1 and 2.
     for (const nick of [BOSS, SERGEANT, CITIZEN]) {
-      const p = await newPage(app.browser, PHONE);
-      pages.set(nick, p);
-      await registerInApp(p.page, app.url, nick);
-      await p.page.goto(app.url);
-      await p.page
-        .getByRole("button", { name: /Записаться/ })
-        .first()
-        .click();
-      await p.page
-        .getByText(/Выписаться/)
-        .first()
-        .waitFor();
-      const c = new Client(() => app.t.server.app, nick);
-      expectOk(await c.req("POST", "/api/login", { nick, password: "correct horse battery" }));
-      api.set(nick, c);
+      const p = page(nick);
+      await p.goto(app.url);
+      await p.getByRole("button", { name: new RegExp(`^Записаться.*«${title}»`) }).click();
+      await p.getByRole("button", { name: new RegExp(`^Выписаться.*«${title}»`) }).waitFor();
     }
     await screenshot(page(BOSS), "lobby-phone");
     await gm.page.goto(app.url);
-    await gm.page.getByText("Партия в браузере").first().waitFor();
+    await gm.page.getByText(title).first().waitFor();
     await screenshot(gm.page, "lobby-desktop");
-    for (const nick of NICKS.slice(3)) {
-      const c = new Client(() => app.t.server.app, nick);
-      expectOk(await c.register());
-      expectOk(await c.post(`/api/games/${gameId}/signup`));
-      api.set(nick, c);
-    }
+    for (const nick of NICKS.slice(3)) expectOk(await api.get(nick)!.post(`/api/games/${gameId}/signup`));
     // S1: a hand deal, so the test knows who is who (the random deal is covered by the server's tests).
     expectOk(await gmApi.post(`/api/games/${gameId}/start`, { deal: { hand: HAND } }));
-    const d = await gmDetail();
+    const d = await gmDetail(gameId);
     expect(d.summary.status).toBe("running");
     expect(d.view!.seats.slice(0, 3).map((s) => s.name)).toEqual([BOSS, SERGEANT, CITIZEN]);
   });
 
   it("shows each player only their own role card and their own chats", async () => {
+    const gameId = await startedGame();
     for (const nick of [BOSS, SERGEANT, CITIZEN]) await page(nick).goto(`${app.url}/games/${gameId}/role`);
     await page(BOSS).getByRole("heading", { name: "Босс мафии" }).waitFor();
     await page(SERGEANT).getByRole("heading", { name: "Сержант" }).waitFor();
@@ -129,6 +198,7 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
   });
 
   it("takes night actions through the form", async () => {
+    const gameId = await startedGame();
     const boss = page(BOSS);
     await boss.goto(`${app.url}/games/${gameId}/role`);
     await boss.getByRole("radio", { name: /Ход мафии/ }).check();
@@ -145,13 +215,8 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
     await sergeant.getByText("Ход принят").waitFor();
 
     // The others through the API: everyone passes but the ones with a night act they must not miss.
-    // The sheriff shares the sergeant's one action (T1): a pass would replace the check.
-    for (const nick of NICKS.slice(3)) {
-      if (roleOf(nick) === "sheriff") continue;
-      const d = await detail(api.get(nick)!, gameId);
-      if (d.form) expectOk(await api.get(nick)!.post(`/api/games/${gameId}/actions`, { act: "pass" }));
-    }
-    const d = await gmDetail();
+    await othersPass(gameId);
+    const d = await gmDetail(gameId);
     expect(d.view!.submissions).toContainEqual(
       expect.objectContaining({
         seat: 0,
@@ -165,6 +230,7 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
   });
 
   it("lets the GM review and publish the night from the console; the results reach the right people", async () => {
+    const gameId = await nightActed();
     await app.t.clock.advance(NIGHT_MS);
     const gm = asGm();
     await gm.goto(`${app.url}/games/${gameId}/gm`);
@@ -174,7 +240,7 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
     await screenshot(gm, "gm-console-phone");
     await gm.setViewportSize(DESKTOP);
     await gm.getByRole("button", { name: "Опубликовать итоги" }).click();
-    await expect.poll(async () => (await gmDetail()).view!.phase.kind, { timeout: 10_000 }).toBe("day");
+    await expect.poll(async () => (await gmDetail(gameId)).view!.phase.kind, { timeout: 10_000 }).toBe("day");
 
     for (const nick of [BOSS, SERGEANT, CITIZEN]) {
       const p = page(nick);
@@ -193,6 +259,7 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
   });
 
   it("counts a vote cast with the button and a vote written as a coloured post, and hangs at the day's close", async () => {
+    const gameId = await dayOne();
     const citizen = page(CITIZEN);
     await citizen.goto(`${app.url}/games/${gameId}/players`);
     // By keyboard alone: the vote button takes focus and Enter casts the vote.
@@ -216,7 +283,8 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
 
     await expect
       .poll(
-        async () => (await gmDetail()).view!.votes.filter((v) => v.target === NICKS.indexOf(HANGED)).length,
+        async () =>
+          (await gmDetail(gameId)).view!.votes.filter((v) => v.target === NICKS.indexOf(HANGED)).length,
         {
           timeout: 10_000,
         },
@@ -258,13 +326,14 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
     await boss.goto(`${app.url}/games/${gameId}/players`);
     await boss.getByText("Голоса прошлых дней").click();
     await boss.getByText(new RegExp(`против ${HANGED} \\(\\d+\\): .*${CITIZEN}`)).waitFor();
-    const day = (await gmDetail()).announcements.at(-1)!;
+    const day = (await gmDetail(gameId)).announcements.at(-1)!;
     expect(day.lines[0]).toBe("Итоги дня 1");
     expect(day.lines.join(" ")).toContain(HANGED);
   });
 
   it("R3, F1: after the end the log shows every action and the seed matches its commitment", async () => {
-    // The GM modkills the mafia and the maniac (F2); they die at the end of the night, and the town wins.
+    // Night 2. The GM modkills the mafia and the maniac (F2); they die at the end of the night, and the town wins.
+    const gameId = await nightTwo();
     const gmApi = api.get("GM")!;
     const evil = new Set<RoleId>(["boss", "troll", "elf", "lawyer", "thug", "maniac"]);
     for (const nick of NICKS)
@@ -277,7 +346,7 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
         );
     await app.t.clock.advance(NIGHT_MS);
     expectOk(await gmApi.post(`/api/games/${gameId}/gm/publish`));
-    expect((await gmDetail()).summary.status).toBe("ended");
+    expect((await gmDetail(gameId)).summary.status).toBe("ended");
 
     const citizen = page(CITIZEN);
     await citizen.goto(`${app.url}/games/${gameId}/log`);
@@ -292,6 +361,5 @@ describe.skipIf(missing !== null)("the web app in Chromium", { timeout: 120_000 
     const href = await citizen.getByRole("link", { name: "Скачать файл реплея" }).getAttribute("href");
     const replay = await citizen.evaluate(async (h) => (await fetch(h!)).json(), href);
     expect(replay).toHaveProperty("players");
-    for (const { errors } of pages.values()) expect(errors).toEqual([]);
   });
 });

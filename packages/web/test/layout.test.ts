@@ -1,9 +1,9 @@
 import { DEFAULT_ROLES, type RoleId } from "@forum-mafia/engine";
 import type { GameDetail } from "@forum-mafia/protocol";
 import type { BrowserContext, Page } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
-import type { Client } from "../../server/test/client.ts";
-import { detail, expectOk, NICKS, NIGHT_MS, setUpGame, type Table } from "../../server/test/play.ts";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "../../server/test/client.ts";
+import { detail, expectOk, NICKS, type Table } from "../../server/test/play.ts";
 import { browserApp, browserMissing, newPage, PHONE, screenshot } from "./browser.ts";
 
 /**
@@ -114,19 +114,50 @@ describe.skipIf(missing !== null)(
       }
       return p;
     };
-    const gmDetail = (): Promise<GameDetail> => detail(table.gm, id);
+    const gmDetail = (gameId = id): Promise<GameDetail> => detail(table.gm, gameId);
 
-    beforeAll(async () => {
-      table = await setUpGame(app.t, "automatic", { hand: HAND });
-      id = table.id;
-      // A thread long enough to scroll on a phone.
+    let games = 0;
+    /** A game of the GM and the seventeen (dealt HAND) at night 1, with a thread long enough to scroll on a phone. */
+    const newGame = async (accounts: Pick<Table, "gm" | "players">): Promise<Table> => {
+      const created = await accounts.gm.post<{ id: string }>("/api/games", {
+        title: `Партия на телефоне ${++games}`,
+        night: { amount: 12, unit: "hours" },
+        day: { amount: 24, unit: "hours" },
+        mode: "automatic",
+      });
+      expectOk(created);
+      const gameId = created.body.id;
+      for (const p of accounts.players) expectOk(await p.post(`/api/games/${gameId}/signup`));
+      expectOk(await accounts.gm.post(`/api/games/${gameId}/start`, { deal: { hand: HAND } }));
       for (let i = 0; i < 24; i++)
         expectOk(
-          await table.players[i % 6]!.post(`/api/games/${id}/posts`, {
+          await accounts.players[i % 6]!.post(`/api/games/${gameId}/posts`, {
             text: `Пост номер ${i + 1}: доброй ночи, город. Кто сегодня пойдёт на охоту? Я пока молчу и слушаю.`,
           }),
         );
+      return { ...accounts, id: gameId };
+    };
+
+    // The accounts, and one game at night 1 that no test changes (a test that changes a game makes its
+    // own, and moves no clock: every test may run alone or in any order).
+    beforeAll(async () => {
+      const gm = new Client(() => app.t.server.app, "Ведущий");
+      expectOk(await gm.register());
+      const players: Client[] = [];
+      for (const nick of NICKS) {
+        const c = new Client(() => app.t.server.app, nick);
+        expectOk(await c.register());
+        players.push(c);
+      }
+      table = await newGame({ gm, players });
+      id = table.id;
     }, 120_000);
+
+    // No screen logs an error, in any test (each test's own pages).
+    afterEach(() => {
+      const seen = pageErrors.splice(0);
+      for (const { who, errors } of seen) expect({ who, errors }).toEqual({ who, errors: [] });
+    });
 
     it("F1: the seed's SHA-256 shows in the header from night 1, with a button that copies it", async () => {
       const d = await gmDetail();
@@ -241,15 +272,18 @@ describe.skipIf(missing !== null)(
     });
 
     it("R3: after the end the «Роль» tab shows the player's role and moves; every tab reachable, the log in words", async () => {
-      // Night 1: the boss's move. Then the GM modkills the mafia and the maniac, and the town wins at dawn.
-      const boss = table.players[PLAYER]!;
+      // A game of its own. Night 1: the boss's move. Then the GM modkills the mafia and the maniac and
+      // closes the night (not by the clock, which every game shares), and the town wins at dawn.
+      const own = await newGame(table);
+      const id = own.id;
+      const boss = own.players[PLAYER]!;
       const victim = HAND.indexOf("citizen");
       expectOk(await boss.post(`/api/games/${id}/actions`, { act: "mafia", kill: [victim] }));
       for (let seat = 0; seat < NICKS.length; seat++)
         if (EVIL.has(HAND[seat]!))
-          expectOk(await table.gm.post(`/api/games/${id}/gm/modkill`, { seat, reason: "проверка" }));
-      await app.t.clock.advance(NIGHT_MS);
-      await expect.poll(async () => (await gmDetail()).summary.status, { timeout: 10_000 }).toBe("ended");
+          expectOk(await own.gm.post(`/api/games/${id}/gm/modkill`, { seat, reason: "проверка" }));
+      expectOk(await own.gm.post(`/api/games/${id}/gm/close`));
+      await expect.poll(async () => (await gmDetail(id)).summary.status, { timeout: 10_000 }).toBe("ended");
 
       const { page, context } = await phone("player", boss);
       await page.goto(`${app.url}/games/${id}/role`);
@@ -278,8 +312,6 @@ describe.skipIf(missing !== null)(
       await gm.page.getByText("✓ совпадает").waitFor();
       await expectTabsReachable(gm.page, ["Тема", "Игроки", "Чаты", "Итоги", "Ведущий", "Лог"]);
       await gm.context.close();
-
-      for (const { who, errors } of pageErrors) expect({ who, errors }).toEqual({ who, errors: [] });
     });
   },
 );
