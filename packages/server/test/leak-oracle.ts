@@ -1,12 +1,21 @@
-import { ROLE_IDS, teamOf, type GameView, type RoleId, type Team } from "@forum-mafia/engine";
+import type { GameEvent, GameView, NightAction, RoleId, Team } from "@forum-mafia/engine";
+import { ROLE_IDS } from "@forum-mafia/engine";
 import type { GameDetail } from "@forum-mafia/protocol";
 
 /**
  * The no-leak oracle (issue 3, "No leaks"): what a holder of a session may know at a point of the game,
- * worked out from the GM's data, and a checker that scans any body the server sent (a JSON response, an
- * error, an SSE event) for anything beyond it. What a player may know (S2, R1, R2, T3a, M3, R3):
- * their own role; the mafia know the mafia; the sheriff and the sergeant know each other; everyone knows
- * the roles the published results reveal (R1, R2, the serum) and the exposures (M3, T3a); at the end, all.
+ * and a checker that scans any body the server sent (a JSON response, an error, an SSE event) for anything
+ * beyond it. What a player may know (S1, S2, R1, R2, T3a, M3, R3): their own role; the mafia know the
+ * mafia; the sheriff and the sergeant know each other; everyone knows the role of a player who died while
+ * more than 10 were alive at the phase's start (R1), of a bloody kill's victim and of the serum's target
+ * (R2), and the exposures (M3, T3a); at the end, all (R3).
+ *
+ * It is worked out from RULES.md alone, not from the engine's decisions: the teams are the table below,
+ * not the engine's `teamOf`; alive at a phase's start is counted from the deaths the published results
+ * announce; which deaths were bloody kills and whom the serum hit come from the GM's record (each slot's
+ * last submission and the night's detail: attacks and blocks), never from the results' `revealed`,
+ * `bloodyVictims` or `serum`. `checkReveals` then holds the published results to the same reading, both
+ * ways.
  */
 
 export type Result = GameView["results"][number];
@@ -22,7 +31,35 @@ export interface Truth {
   readonly ended: boolean;
   /** The markers of the posts the GM has hidden so far (their text is published with the log at the end). */
   readonly hidden: ReadonlySet<string>;
+  /**
+   * The GM's record so far (the game's events, as the log publishes them at the end): only its
+   * submissions (`actionSubmitted`) and nights' details (`nightDetail`) are read, to know who acted on whom.
+   */
+  readonly record: readonly GameEvent[];
 }
+
+/** S2, §1's table: the mafia know each other; the sheriff and the sergeant know each other; nobody else. */
+export const TEAM: { readonly [R in RoleId]: Team | null } = {
+  boss: "mafia",
+  troll: "mafia",
+  elf: "mafia",
+  lawyer: "mafia",
+  thug: "mafia",
+  maniac: null,
+  sheriff: "pair",
+  sergeant: "pair",
+  doctor: null,
+  girl: null,
+  prosecutor: null,
+  shahid: null,
+  citizen: null,
+};
+
+/** M1: the boss's succession: the first of these still alive is the boss. */
+const SUCCESSION: readonly RoleId[] = ["boss", "troll", "elf", "lawyer", "thug"];
+
+/** R1, S3: roles are announced iff alive at the phase's start is above this (`revealAbove`, default 10). */
+export const REVEAL_ABOVE = 10;
 
 export interface Knowledge {
   readonly who: string;
@@ -47,12 +84,122 @@ function allow(map: Map<number, Set<string>>, seat: number, role: string): void 
   map.set(seat, set);
 }
 
+/** What one published result makes public by the rules, worked out by this file. */
+export interface Reveal {
+  readonly result: Result;
+  /** Where, for messages: `nightResults night 3`. */
+  readonly where: string;
+  /** The number of living players when the phase began, counted from the deaths announced before it. */
+  readonly aliveAtStart: number;
+  /** The boss when the phase began (M1), for a night; null when no ranked mafioso is alive. */
+  readonly boss: number | null;
+  /** N1a: victims of a bloody kill that itself succeeded (GM's record), this night. */
+  readonly bloody: readonly number[];
+  /** T3a: the serum's target (GM's record), this night. */
+  readonly serum: number | null;
+  /** Seat → the clauses that make its true role public in this result (R1, R2 bloody, R2 serum). */
+  readonly public: ReadonlyMap<number, readonly string[]>;
+  /** Where the GM's record itself does not add up (a published night without its detail, say). */
+  readonly problems: readonly string[];
+}
+
+/** Per night, from the GM's record: each seat's last submission in its own slot (O1) and the night's detail. */
+interface NightRecord {
+  readonly own: Map<number, NightAction>;
+  detail: Extract<GameEvent, { type: "nightDetail" }> | null;
+}
+
+function nightRecords(record: readonly GameEvent[]): Map<number, NightRecord> {
+  const out = new Map<number, NightRecord>();
+  const at = (night: number): NightRecord => {
+    let r = out.get(night);
+    if (!r) out.set(night, (r = { own: new Map(), detail: null }));
+    return r;
+  };
+  for (const e of record)
+    if (e.type === "actionSubmitted" && e.slot === "own" && e.phase.kind === "night")
+      at(e.phase.number).own.set(e.seat, e.action); // a later submission replaces an earlier one (O1)
+    else if (e.type === "nightDetail" && e.phase.kind === "night") at(e.phase.number).detail = e;
+  return out;
+}
+
+/** Truths are not changed once made: each is worked out once, however many holders ask. */
+const revealCache = new WeakMap<Truth, Reveal[]>();
+
+/**
+ * R1, R2 for every published result, in order: the deaths counted from the results themselves (each
+ * result's `died`, a modkill included, P3), the boss from the succession (M1), the bloody kill and the serum
+ * from the GM's record.
+ */
+export function reveals(truth: Truth): Reveal[] {
+  const cached = revealCache.get(truth);
+  if (cached) return cached;
+  const out: Reveal[] = [];
+  const nights = nightRecords(truth.record);
+  const dead = new Set<number>();
+  const seatOf = (role: RoleId): number | null => {
+    const s = truth.roles.indexOf(role);
+    return s < 0 ? null : s;
+  };
+  const maniac = seatOf("maniac");
+  const doctor = seatOf("doctor");
+  for (const r of truth.results) {
+    const where = `${r.type} ${r.phase.kind} ${r.phase.number}`;
+    const aliveAtStart = truth.roles.length - dead.size;
+    let boss: number | null = null;
+    for (const role of SUCCESSION) {
+      const s = truth.roles.findIndex((x, i) => x === role && !dead.has(i));
+      if (s >= 0) {
+        boss = s;
+        break;
+      }
+    }
+    const bloody: number[] = [];
+    let serum: number | null = null;
+    const problems: string[] = [];
+    if (r.type === "nightResults") {
+      const night = nights.get(r.phase.number);
+      const detail = night?.detail ?? null;
+      if (!detail) problems.push(`${where}: published, but the GM's record has no detail of the night`);
+      const blocked = new Set(detail?.blocked ?? []);
+      const own = night?.own ?? new Map<number, NightAction>();
+      // N1a: the maniac's bloody kill, not blocked (O2), whose attack on the victim was not cancelled (O5).
+      const m = maniac === null ? undefined : own.get(maniac);
+      if (maniac !== null && m?.act === "bloodyKill" && !blocked.has(maniac)) {
+        const attack = detail?.attacks.find(
+          (a) => a.by === maniac && a.kind === "bloodyKill" && a.target === m.target,
+        );
+        if (!attack && detail)
+          problems.push(
+            `${where}: the maniac's bloody kill on seat ${m.target}, not blocked, is not among the attacks`,
+          );
+        if (attack && attack.cancelledBy === null) bloody.push(m.target);
+      }
+      // T3a: the doctor's serum, not blocked (T4 does not stop a serum on the visited player, only the doctor's own block).
+      const d = doctor === null ? undefined : own.get(doctor);
+      if (doctor !== null && d?.act === "serum" && !blocked.has(doctor)) serum = d.target;
+    }
+    const pub = new Map<number, string[]>();
+    const because = (seat: number, clause: string): void => {
+      pub.set(seat, [...(pub.get(seat) ?? []), clause]);
+    };
+    if (aliveAtStart > REVEAL_ABOVE)
+      for (const s of r.died) because(s, `R1 (${aliveAtStart} alive at the start)`);
+    for (const s of bloody) because(s, "R2 (a bloody kill)");
+    if (serum !== null) because(serum, "R2 (the serum)");
+    out.push({ result: r, where, aliveAtStart, boss, bloody, serum, public: pub, problems });
+    for (const s of r.died) dead.add(s);
+  }
+  revealCache.set(truth, out);
+  return out;
+}
+
 /** R1, R2, the serum (T3a) and the exposures (M3, T3a): what every viewer knows from the published results. */
-export function publicRoles(results: readonly Result[]): Map<number, Set<string>> {
+export function publicRoles(truth: Truth): Map<number, Set<string>> {
   const out = new Map<number, Set<string>>();
-  for (const r of results) {
-    for (const m of r.revealed) allow(out, m.seat, m.role);
-    if (r.type === "nightResults") for (const x of r.exposed) allow(out, x.seat, x.as);
+  for (const x of reveals(truth)) {
+    for (const seat of x.public.keys()) allow(out, seat, truth.roles[seat]!);
+    if (x.result.type === "nightResults") for (const e of x.result.exposed) allow(out, e.seat, e.as);
   }
   return out;
 }
@@ -60,7 +207,7 @@ export function publicRoles(results: readonly Result[]): Map<number, Set<string>
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 export function knowledge(holder: Holder, truth: Truth, who: string): Knowledge {
-  const roles = publicRoles(truth.results);
+  const roles = publicRoles(truth);
   const dead = new Set(truth.results.flatMap((r) => r.died));
   let seat: number | null = null;
   let team: Team | null = null;
@@ -68,9 +215,9 @@ export function knowledge(holder: Holder, truth: Truth, who: string): Knowledge 
   if (holder.kind === "player") {
     seat = holder.seat;
     const own = truth.roles[seat]!;
-    team = teamOf(own);
+    team = TEAM[own];
     allow(roles, seat, own); // S1
-    if (team) truth.roles.forEach((role, s) => teamOf(role) === team && allow(roles, s, role)); // S2
+    if (team) truth.roles.forEach((role, s) => TEAM[role] === team && allow(roles, s, role)); // S2
   }
   return {
     who,
@@ -89,29 +236,54 @@ export function knowledge(holder: Holder, truth: Truth, who: string): Knowledge 
   };
 }
 
+const seats = (list: Iterable<number>): string => [...list].sort((a, b) => a - b).join(", ") || "none";
+
 /**
- * An independent check of the GM's published results against R1/R2: every revealed role is the true one
- * and is revealed by a death while more than 10 were alive at the phase's start, a bloody kill or the serum;
- * every exposure names a mafioso as the boss or the doctor as the doctor.
+ * The published results held to this file's reading of R1 and R2, both ways: every revealed role is the
+ * true one and is revealed where R1 or R2 make it public; every role they make public is revealed there;
+ * the bloody kills' victims (N1a) and the serum's target (T3a) announced are the ones the GM's record shows;
+ * an exposure names the boss of that night (M1) or the doctor after a serum (T3a), alive after it (M3).
  */
 export function checkReveals(truth: Truth): string[] {
   const out: string[] = [];
-  let alive = truth.roles.length;
-  for (const r of truth.results) {
-    const where = `${r.type} ${r.phase.kind} ${r.phase.number}`;
+  for (const x of reveals(truth)) {
+    const r = x.result;
+    out.push(...x.problems);
+    const shown = new Set<number>();
     for (const m of r.revealed) {
-      if (m.role !== truth.roles[m.seat]) out.push(`${where}: reveals seat ${m.seat} as ${m.role}, a lie`);
-      const r1 = alive > 10 && r.died.includes(m.seat);
-      const r2 = r.type === "nightResults" && (r.bloodyVictims.includes(m.seat) || r.serum === m.seat);
-      if (!r1 && !r2) out.push(`${where}: reveals seat ${m.seat} (${m.role}) though R1/R2 do not allow it`);
+      shown.add(m.seat);
+      if (m.role !== truth.roles[m.seat])
+        out.push(`${x.where}: reveals seat ${m.seat} as ${m.role}, a lie (it is ${truth.roles[m.seat]})`);
+      if (!x.public.has(m.seat))
+        out.push(
+          `${x.where}: reveals seat ${m.seat} (${m.role}) though R1/R2 do not allow it (${x.aliveAtStart} alive at the start)`,
+        );
     }
-    if (r.type === "nightResults")
-      for (const x of r.exposed) {
-        const role = truth.roles[x.seat]!;
-        if (x.as === "doctor" ? role !== "doctor" : teamOf(role) !== "mafia")
-          out.push(`${where}: exposes seat ${x.seat} (${role}) as ${x.as}`);
-      }
-    alive -= r.died.length;
+    for (const [seat, why] of x.public)
+      if (!shown.has(seat))
+        out.push(
+          `${x.where}: does not reveal seat ${seat} (${truth.roles[seat]}), which ${why.join(" and ")} make public`,
+        );
+    if (r.type !== "nightResults") continue;
+    if (seats(r.bloodyVictims) !== seats(x.bloody))
+      out.push(
+        `${x.where}: announces bloody kill victims ${seats(r.bloodyVictims)}, the GM's record ${seats(x.bloody)} (N1a)`,
+      );
+    for (const s of x.bloody)
+      if (!r.died.includes(s))
+        out.push(`${x.where}: seat ${s}'s bloody kill succeeded, but it did not die (N1a)`);
+    if (r.serum !== x.serum)
+      out.push(
+        `${x.where}: announces the serum on seat ${r.serum ?? "none"}, the GM's record ${x.serum ?? "none"} (T3a)`,
+      );
+    for (const e of r.exposed) {
+      const role = truth.roles[e.seat]!;
+      const ok = e.as === "doctor" ? role === "doctor" && x.serum !== null : e.seat === x.boss; // T3a; M1, M3
+      if (!ok || r.died.includes(e.seat))
+        out.push(
+          `${x.where}: exposes seat ${e.seat} (${role}) as ${e.as} (boss at the start: ${x.boss ?? "none"})`,
+        );
+    }
   }
   return out;
 }
