@@ -257,7 +257,7 @@ describe("no leaks in random games", () => {
               expect(s.role === null ? null : s.seat).toBe(may.has(s.seat) ? s.seat : null);
           }
       }),
-      { seed: 7, numRuns: 25 },
+      { seed: 7, numRuns: 100 },
     );
   });
 
@@ -294,7 +294,7 @@ describe("no leaks in random games", () => {
           );
         }
       }),
-      { seed: 11, numRuns: 60 },
+      { seed: 11, numRuns: 100 },
     );
     expect(compared).toBeGreaterThan(5);
   });
