@@ -1,0 +1,380 @@
+// Secrets through the server's views (views.ts): who receives each feed entry, what each viewer's stream
+// holds, the channels a viewer reads and whose engine view they get. A room is built in memory from log
+// entries, as Games rebuilds one; the expected receivers are written out here from RULES.md (S1, S2, G6,
+// G8, R3, F2), never computed with the code under test. These tests are also the ones
+// `npm run mutate:secrets` runs against views.ts (docs/testing.md, "Mutation testing of the secrets").
+import type { Audience, RoleId } from "@forum-mafia/engine";
+import type { ChannelId, FeedItem, GameSettings, MessageView } from "@forum-mafia/protocol";
+import { describe, expect, it } from "vitest";
+import type { Entry, EntryBody } from "../src/entries.ts";
+import { Room, type FeedEntry } from "../src/room.ts";
+import type { Viewer } from "../src/viewer.ts";
+import { mayReceive, seenBy } from "../src/seen.ts";
+import { channels, current, gameView, streamFor, streamSince } from "../src/views.ts";
+
+const SETTINGS: GameSettings = {
+  night: { amount: 24, unit: "hours" },
+  day: { amount: 24, unit: "hours" },
+  dayDeadline: null,
+  timeZone: "Europe/Moscow",
+  options: { earlyClose: "majority", strikes: "shared" },
+  mode: "automatic",
+  seats: 6,
+};
+
+/** The table, seat by seat: two mafia (S2's mafia chat), the pair (its chat), two with no chat. */
+const HAND: readonly RoleId[] = ["boss", "thug", "sheriff", "sergeant", "doctor", "citizen"];
+const NAMES = ["Босс", "Громила", "Шериф", "Сержант", "Доктор", "Мирный"];
+const BOSS = 0;
+const THUG = 1;
+const SHERIFF = 2;
+const SERGEANT = 3;
+const DOCTOR = 4;
+const CITIZEN = 5;
+
+const GM: Viewer = { kind: "gm" };
+const PUBLIC: Viewer = { kind: "public" };
+const player = (seat: number): Viewer => ({ kind: "player", seat });
+/** Every receiver, in this order: the GM, the public, then seats 0…5. */
+const RECEIVERS: readonly Viewer[] = [GM, PUBLIC, ...HAND.map((_, seat) => player(seat))];
+
+let at = Date.UTC(2026, 11, 1, 9, 0);
+const entry = (body: EntryBody): Entry => ({ at: at++, ...body }) as Entry;
+
+/** A room in signup: created, with six players signed up. */
+function signupRoom(): Room {
+  const room = new Room("secrets");
+  room.apply(entry({ kind: "created", gmId: "gm", gmNick: "Ведущий", title: "Тайны", settings: SETTINGS }));
+  NAMES.forEach((nick, i) => room.apply(entry({ kind: "signup", userId: `u${i}`, nick })));
+  return room;
+}
+
+/** A running room: the hand above dealt, night 1 under way. Everything appended so far is durable. */
+function runningRoom(): Room {
+  const room = signupRoom();
+  room.apply(entry({ kind: "started", seed: "seed-of-secrets", hand: HAND }));
+  room.durable = room.feed.length;
+  return room;
+}
+
+/** Who of RECEIVERS receives a feed entry, by name. */
+const NAMES_OF_RECEIVERS = ["GM", "public", ...NAMES];
+const receivers = (room: Room, e: FeedEntry): string[] =>
+  RECEIVERS.flatMap((v, i) => (mayReceive(room, e, v) ? [NAMES_OF_RECEIVERS[i]!] : []));
+
+const clock: FeedItem = {
+  type: "clock",
+  clock: { phase: null, deadline: null, paused: false, resultsPending: false, mafiaReopened: false },
+};
+const to = (audience: Audience): FeedEntry => ({ audience, item: clock });
+
+const message = (room: Room, channel: ChannelId, seat: number | null, text: string): void =>
+  room.apply(entry({ kind: "message", id: `m-${text}`, channel, seat, text }));
+const texts = (messages: readonly MessageView[]): string[] => messages.map((m) => m.html);
+/** The game events in a viewer's stream, by type, and whether a text appears anywhere in it. */
+const stream = (room: Room, v: Viewer) => streamSince(room, v, 0).items;
+const streamText = (room: Room, v: Viewer): string => JSON.stringify(stream(room, v));
+
+// Rooms are built inside the tests, never in a describe's body: Stryker counts what runs outside a test as
+// covered by every test, and runs them all for each such mutant.
+describe("who receives a feed entry (mayReceive)", () => {
+  it("G1, S1, S2: each audience reaches exactly its receivers, and the GM always", () => {
+    const room = runningRoom();
+    expect(receivers(room, to({ to: "everyone" }))).toEqual(NAMES_OF_RECEIVERS);
+    expect(receivers(room, to({ to: "gm" }))).toEqual(["GM"]);
+    expect(receivers(room, to({ to: "seats", seats: [DOCTOR] }))).toEqual(["GM", "Доктор"]);
+    expect(receivers(room, to({ to: "seats", seats: [THUG, CITIZEN] }))).toEqual(["GM", "Громила", "Мирный"]);
+    expect(receivers(room, to({ to: "seats", seats: [] }))).toEqual(["GM"]);
+    // S2: the mafia's channel is the boss's and the thug's, the pair's the sheriff's and the sergeant's.
+    expect(receivers(room, to({ to: "team", team: "mafia" }))).toEqual(["GM", "Босс", "Громила"]);
+    expect(receivers(room, to({ to: "team", team: "pair" }))).toEqual(["GM", "Шериф", "Сержант"]);
+  });
+
+  it("G6: an audience of no known kind throws instead of reaching anyone", () => {
+    const room = runningRoom();
+    const odd = { audience: { to: "nobody" }, item: clock } as unknown as FeedEntry;
+    expect(() => mayReceive(room, odd, PUBLIC)).toThrow(/unknown audience/);
+    expect(() => mayReceive(room, odd, player(CITIZEN))).toThrow(/unknown audience/);
+  });
+});
+
+describe("a viewer's stream (streamSince, streamFor)", () => {
+  it("S1: each player's stream holds their own role message and no one else's role", () => {
+    const room = runningRoom();
+    const roleDealt = (v: Viewer): number[] =>
+      stream(room, v).flatMap(({ item }) =>
+        item.type === "game" && item.event.type === "roleDealt" ? [item.event.seat] : [],
+      );
+    expect(roleDealt(player(DOCTOR))).toEqual([DOCTOR]);
+    expect(roleDealt(player(BOSS))).toEqual([BOSS]);
+    expect(roleDealt(PUBLIC)).toEqual([]);
+    expect(roleDealt(GM)).toEqual([BOSS, THUG, SHERIFF, SERGEANT, DOCTOR, CITIZEN]);
+    // The role message in the GM's channel with the player (room.ts) goes to that player only.
+    const roleMessages = (v: Viewer): string[] =>
+      stream(room, v).flatMap(({ item }) => (item.type === "message" ? [item.message.channel] : []));
+    expect(roleMessages(player(DOCTOR))).toEqual(["gm:4"]);
+    expect(roleMessages(PUBLIC)).toEqual([]);
+    expect(roleMessages(GM)).toEqual(["gm:0", "gm:1", "gm:2", "gm:3", "gm:4", "gm:5"]);
+  });
+
+  it("S2, G6: a faction's messages reach its members and the GM, nobody else", () => {
+    const room = runningRoom();
+    message(room, "mafia", BOSS, "МАРКЕР-МАФИЯ");
+    message(room, "pair", SHERIFF, "МАРКЕР-ПАРА");
+    message(room, `gm:${CITIZEN}`, CITIZEN, "МАРКЕР-ЛИЧНОЕ");
+    room.durable = room.feed.length;
+    const holds = (v: Viewer): string[] =>
+      ["МАРКЕР-МАФИЯ", "МАРКЕР-ПАРА", "МАРКЕР-ЛИЧНОЕ"].filter((m) => streamText(room, v).includes(m));
+    expect(holds(GM)).toEqual(["МАРКЕР-МАФИЯ", "МАРКЕР-ПАРА", "МАРКЕР-ЛИЧНОЕ"]);
+    expect(holds(PUBLIC)).toEqual([]);
+    expect(holds(player(BOSS))).toEqual(["МАРКЕР-МАФИЯ"]);
+    expect(holds(player(THUG))).toEqual(["МАРКЕР-МАФИЯ"]);
+    expect(holds(player(SHERIFF))).toEqual(["МАРКЕР-ПАРА"]);
+    expect(holds(player(SERGEANT))).toEqual(["МАРКЕР-ПАРА"]);
+    expect(holds(player(DOCTOR))).toEqual([]);
+    expect(holds(player(CITIZEN))).toEqual(["МАРКЕР-ЛИЧНОЕ"]);
+  });
+
+  it("G6: a stream is numbered 1…n in the viewer's own order, with no gap where another's item was", () => {
+    const room = runningRoom();
+    const before = streamSince(room, player(CITIZEN), 0).total;
+    message(room, "mafia", BOSS, "первое");
+    message(room, `gm:${CITIZEN}`, CITIZEN, "второе");
+    message(room, "pair", SHERIFF, "третье");
+    message(room, `gm:${CITIZEN}`, null, "четвёртое");
+    room.durable = room.feed.length;
+    const all = streamSince(room, player(CITIZEN), 0);
+    expect(all.total).toBe(before + 2);
+    expect(all.items.map((i) => i.id)).toEqual(Array.from({ length: before + 2 }, (_, i) => i + 1));
+    const tail = streamSince(room, player(CITIZEN), before);
+    expect(tail.total).toBe(before + 2);
+    expect(tail.items.map((i) => i.id)).toEqual([before + 1, before + 2]);
+    expect(tail.items.map((i) => (i.item.type === "message" ? i.item.message.html : i.item.type))).toEqual([
+      "второе",
+      "четвёртое",
+    ]);
+    expect(streamFor(room, player(CITIZEN), before)).toEqual(tail.items);
+    expect(streamSince(room, player(CITIZEN), before + 2)).toEqual({ items: [], total: before + 2 });
+    expect(streamSince(room, player(CITIZEN), before + 1).items.map((i) => i.id)).toEqual([before + 2]);
+  });
+
+  it("G6: nothing beyond the durable mark is sent, and it is not counted", () => {
+    const room = runningRoom();
+    const durable = room.durable;
+    const before = streamSince(room, GM, 0);
+    message(room, `gm:${DOCTOR}`, DOCTOR, "ещё не записано");
+    expect(room.feed.length).toBe(durable + 1);
+    expect(streamSince(room, GM, 0)).toEqual(before);
+    expect(streamText(room, player(DOCTOR))).not.toContain("ещё не записано");
+    room.durable = room.feed.length;
+    expect(streamText(room, player(DOCTOR))).toContain("ещё не записано");
+    room.durable = 0;
+    expect(streamSince(room, GM, 0)).toEqual({ items: [], total: 0 });
+  });
+
+  it("F2: a post hidden after it was sent is sent hidden to everyone who reads the stream again", () => {
+    const room = runningRoom();
+    room.apply(entry({ kind: "post", id: "p1", seat: CITIZEN, text: "ТАЙНЫЙ-ТЕКСТ", vote: null }));
+    room.apply(entry({ kind: "post", id: "p2", seat: DOCTOR, text: "ОТКРЫТЫЙ-ТЕКСТ", vote: null }));
+    room.apply(entry({ kind: "hide", postId: "p1", reason: "оскорбление" }));
+    room.durable = room.feed.length;
+    for (const v of RECEIVERS) {
+      const text = streamText(room, v);
+      expect(text).not.toContain("ТАЙНЫЙ-ТЕКСТ");
+      expect(text).toContain("ОТКРЫТЫЙ-ТЕКСТ");
+    }
+    const posts = stream(room, PUBLIC).flatMap(({ item }) => (item.type === "post" ? [item.post] : []));
+    expect(posts.map((p) => [p.id, p.author, p.hidden])).toEqual([
+      ["p1", "Мирный", { reason: "оскорбление" }],
+      ["p2", "Доктор", null],
+    ]);
+  });
+});
+
+const postOf = (item: FeedItem) => {
+  if (item.type !== "post") throw new Error(`not a post: ${item.type}`);
+  return item.post;
+};
+
+describe("a feed item as it stands now (current)", () => {
+  it("F2: a hidden post loses its text, a visible one and every other item pass unchanged", () => {
+    const room = runningRoom();
+    room.apply(entry({ kind: "post", id: "p1", seat: CITIZEN, text: "скрыть меня", vote: null }));
+    room.apply(entry({ kind: "post", id: "p2", seat: DOCTOR, text: "оставить", vote: null }));
+    const [first, second] = room.feed.slice(-2).map((e) => e.item);
+    room.apply(entry({ kind: "hide", postId: "p1", reason: "флуд" }));
+    expect(current(room, second!)).toBe(second);
+    expect(current(room, clock)).toBe(clock);
+    const hidden = current(room, first!);
+    expect(hidden).toMatchObject({
+      type: "post",
+      post: { id: "p1", author: "Мирный", hidden: { reason: "флуд" } },
+    });
+    expect(JSON.stringify(hidden)).not.toContain("скрыть меня");
+    // A post the room does not know is passed as it is.
+    const stranger: FeedItem = { type: "post", post: { ...postOf(second!), id: "p9" } };
+    expect(current(room, stranger)).toBe(stranger);
+    // Shown again (F2), it is sent with its text.
+    room.apply(entry({ kind: "unhide", postId: "p1", reason: "ошибка" }));
+    expect(current(room, first!)).toBe(first);
+  });
+});
+
+describe("the channels a viewer reads (channels)", () => {
+  const ids = (list: readonly { id: string }[]): string[] => list.map((c) => c.id);
+
+  it("S2, G6: a player reads their faction's channel and their own with the GM; the public none", () => {
+    const room = runningRoom();
+    message(room, "mafia", THUG, "мафия");
+    message(room, "pair", SERGEANT, "пара");
+    expect(channels(room, PUBLIC)).toEqual([]);
+    expect(ids(channels(room, player(BOSS)))).toEqual(["mafia", "gm:0"]);
+    expect(ids(channels(room, player(SHERIFF)))).toEqual(["pair", "gm:2"]);
+    expect(ids(channels(room, player(CITIZEN)))).toEqual(["gm:5"]);
+    const mafia = channels(room, player(THUG))[0]!;
+    expect(mafia).toMatchObject({ id: "mafia", canPost: true });
+    expect(texts(mafia.messages)).toEqual(["мафия"]);
+    const own = channels(room, player(DOCTOR))[0]!;
+    expect(own.id).toBe("gm:4");
+    expect(own.canPost).toBe(true);
+    expect(texts(own.messages)[0]).toContain("Доктор");
+  });
+
+  it("G1: the GM reads every channel, each seat's included, and may write in them", () => {
+    const room = runningRoom();
+    message(room, "pair", SHERIFF, "пара");
+    const list = channels(room, GM);
+    expect(ids(list)).toEqual([
+      "mafia",
+      "pair",
+      "spectators",
+      "gm:0",
+      "gm:1",
+      "gm:2",
+      "gm:3",
+      "gm:4",
+      "gm:5",
+    ]);
+    expect(list.map((c) => c.canPost)).toEqual(list.map(() => true));
+    expect(texts(list[0]!.messages)).toEqual([]);
+    expect(texts(list[1]!.messages)).toEqual(["пара"]);
+    expect(texts(list[2]!.messages)).toEqual([]);
+  });
+
+  it("G6: before the start there are no channels, for the GM either", () => {
+    const room = signupRoom();
+    expect(channels(room, GM)).toEqual([]);
+    expect(channels(room, PUBLIC)).toEqual([]);
+  });
+
+  it("G6: a channel's messages are a copy: what is appended later is not in an answer already built", () => {
+    const room = runningRoom();
+    message(room, "mafia", BOSS, "раз");
+    const answer = channels(room, player(BOSS))[0]!;
+    message(room, "mafia", BOSS, "два");
+    expect(texts(answer.messages)).toEqual(["раз"]);
+    expect(texts(channels(room, player(BOSS))[0]!.messages)).toEqual(["раз", "два"]);
+  });
+
+  it("G7, R3: nobody writes in a channel once the game has ended, though everyone reads their own", () => {
+    const room = endedRoom();
+    const boss = channels(room, player(BOSS));
+    expect(ids(boss)).toEqual(["mafia", "gm:0"]);
+    expect(boss.map((c) => c.canPost)).toEqual([false, false]);
+    expect(channels(room, player(CITIZEN)).map((c) => c.canPost)).toEqual([false]);
+    // The GM may still write: the status is no longer "signup".
+    expect(channels(room, GM).every((c) => c.canPost)).toBe(true);
+  });
+});
+
+/**
+ * An ended room: the sergeant checks the boss, and the GM modkills the whole mafia (the boss and the
+ * thug) in night 1 (F2); at the night's end no mafia and no maniac is alive, and the town wins (W1).
+ */
+function endedRoom(): Room {
+  const room = runningRoom();
+  // T2: the sergeant checks the boss (A2: the pair's until the end)
+  room.apply(entry({ kind: "act", seat: SERGEANT, action: { act: "check", target: BOSS } }));
+  room.apply(entry({ kind: "modkill", seat: BOSS, reason: "ругань" }));
+  room.apply(entry({ kind: "modkill", seat: THUG, reason: "ругань" }));
+  room.apply(entry({ kind: "publishNight" }));
+  room.durable = room.feed.length;
+  return room;
+}
+
+describe("what a viewer may see of a room (seenBy)", () => {
+  const types = (events: readonly { type: string }[]): string[] => events.map((e) => e.type);
+
+  it("S1, S2: a player's events and view are theirs; the public ones hold no role and no team", () => {
+    const room = runningRoom();
+    const seen = seenBy(room, player(THUG))!;
+    expect(seen.viewer).toEqual(player(THUG));
+    // The start, the thug's own role, the mafia's team (S1, S2).
+    expect(types(seen.events)).toEqual(["gameStarted", "roleDealt", "teamRevealed"]);
+    expect(seen.events[1]).toEqual({ type: "roleDealt", seat: THUG, role: "thug" });
+    expect(seen.view.me).toMatchObject({ seat: THUG, role: "thug", team: "mafia" });
+    expect(types(seen.publicEvents)).toEqual(["gameStarted"]);
+    expect(seen.publicView.viewer).toEqual(PUBLIC);
+    expect(seen.publicView.me).toBeNull();
+    expect(seen.publicView.seats.map((x) => x.role)).toEqual([null, null, null, null, null, null]);
+    // The role list with no seats, sorted: what a forum game announces.
+    expect(seen.roleList).toEqual(["boss", "citizen", "doctor", "sergeant", "sheriff", "thug"]);
+  });
+
+  it("S2: the public's own events are the public events", () => {
+    const seen = seenBy(runningRoom(), PUBLIC)!;
+    expect(types(seen.events)).toEqual(["gameStarted"]);
+    expect(seen.publicEvents).toEqual(seen.events);
+    expect(seen.publicView).toEqual(seen.view);
+  });
+
+  it("R3: once the game is over everyone sees as the GM; before the start there is nothing to see", () => {
+    expect(seenBy(endedRoom(), player(CITIZEN))?.viewer).toEqual(GM);
+    expect(seenBy(signupRoom(), GM)).toBeNull();
+  });
+});
+
+describe("whose engine view a viewer gets (gameView)", () => {
+  const known = (room: Room, v: Viewer): Record<string, RoleId> =>
+    Object.fromEntries(
+      (gameView(room, v)?.seats ?? []).flatMap((s) => (s.role === null ? [] : [[s.name, s.role]])),
+    );
+
+  it("S2: while the game runs, a player knows their own role and their faction's, the public none", () => {
+    const room = runningRoom();
+    expect(known(room, player(CITIZEN))).toEqual({ Мирный: "citizen" });
+    expect(known(room, player(THUG))).toEqual({ Босс: "boss", Громила: "thug" });
+    expect(known(room, player(SERGEANT))).toEqual({ Шериф: "sheriff", Сержант: "sergeant" });
+    expect(known(room, PUBLIC)).toEqual({});
+    expect(Object.keys(known(room, GM))).toHaveLength(6);
+    expect(gameView(room, player(CITIZEN))?.viewer).toEqual(player(CITIZEN));
+    room.apply(entry({ kind: "act", seat: SERGEANT, action: { act: "check", target: BOSS } }));
+    room.apply(entry({ kind: "publishNight" }));
+    expect(room.status).toBe("running");
+    // A2: the check's result is the pair's while the game runs
+    expect(gameView(room, player(CITIZEN))?.privateResults).toEqual([]);
+    expect(gameView(room, PUBLIC)?.privateResults).toEqual([]);
+    expect(gameView(room, player(SHERIFF))?.privateResults).toHaveLength(1);
+  });
+
+  it("R3: when the game has ended every role is published to everyone", () => {
+    const room = endedRoom();
+    expect(room.status).toBe("ended");
+    const all = Object.fromEntries(NAMES.map((n, i) => [n, HAND[i]!]));
+    expect(known(room, PUBLIC)).toEqual(all);
+    expect(known(room, player(CITIZEN))).toEqual(all);
+    // R3: every night action is published too: the pair's check, which A2 kept from the others while the
+    // game ran, is now in the citizen's and the public's view, read as the GM reads it.
+    const check = [
+      { phase: { kind: "night", number: 1 }, check: { target: BOSS, result: "mafia" }, council: null },
+    ];
+    for (const v of [PUBLIC, player(CITIZEN), player(BOSS)]) {
+      expect(gameView(room, v)?.privateResults).toEqual(check);
+      expect(gameView(room, v)?.viewer).toEqual(GM);
+    }
+  });
+
+  it("S1: before the start there is no view", () => {
+    expect(gameView(signupRoom(), GM)).toBeNull();
+  });
+});
