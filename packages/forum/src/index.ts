@@ -20,3 +20,4 @@ export {
 } from "./votecount.ts";
 export { runVoteCount, threadPosts, type VoteCountRun } from "./votecount-run.ts";
 export { nearestNames, unmatchedColours, votesInPost, type PostVote, type UnmatchedColour } from "./votes.ts";
+export { voteMarks, type ColourTag, type NameReader, type PostMarks, type VoteMark } from "./vote-marks.ts";

@@ -1,10 +1,8 @@
 import { htmlToBBCode, looksLikeHtml } from "./html.ts";
 import { NameResolver, type NameMatch, type RosterPlayer } from "./names.ts";
 import { nickKey } from "./nick.ts";
-import { plainTextOutsideQuotes, type PlainText } from "./plain-text.ts";
-import { parsePost, type PostNode } from "./post-tree.ts";
-import { voteColorOf, type VoteColor } from "./vote-color.ts";
-import { nameText } from "./votes.ts";
+import type { VoteColor } from "./vote-color.ts";
+import { voteMarks, type NameReader, type VoteMark } from "./vote-marks.ts";
 
 /** A post of THREAD.json: BBCode or HTML as copied from a forum page. */
 export interface ThreadPost {
@@ -80,31 +78,12 @@ export interface VoteCount {
   readonly ignored: readonly IgnoredVote[];
 }
 
-/** V2: the words that give a name a colour, in any case. */
-const VOTE_WORD = /(?<![\p{L}\p{N}_])(красным|синим)(?![\p{L}\p{N}_])/giu;
-/** The same, to test one text. */
-const HAS_VOTE_WORD = new RegExp(VOTE_WORD.source, "iu");
-/** V7: the word that asks for an early close. */
-const EARLY_WORD = /(?<![\p{L}\p{N}_])досрочно(?![\p{L}\p{N}_])/iu;
 /** A coloured text longer than this is prose, not a name. */
 const MAX_NAME_TEXT = 40;
 /** A coloured text up to this long that names nobody is reported as a vote for a non-player. */
 const MAX_REPORTED_TEXT = 24;
-/** How far back from `КРАСНЫМ` a name is looked for. */
-const WORD_REACH = 120;
 /** Reported texts are cut to this many characters. */
 const MAX_TEXT = 80;
-
-/** A vote-like mark in a post: a name in a vote colour, or a name before `КРАСНЫМ` / `СИНИМ`. */
-interface Mark {
-  readonly color: VoteColor;
-  readonly text: string;
-  readonly match: NameMatch;
-  /** Source offset, for the order of marks in a post. */
-  readonly index: number;
-  /** For colour marks: where the tag ends, so a word vote on the same name is not counted twice. */
-  readonly to: number;
-}
 
 const compareCodePoints = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -117,6 +96,7 @@ const compareCodePoints = (a: string, b: string): number => (a < b ? -1 : a > b 
  */
 export function countVotes(posts: readonly ThreadPost[], options: VoteCountOptions): VoteCount {
   const resolver = new NameResolver(options.players);
+  const reader = tolerantReader(resolver);
   const silenced = new Set(
     options.silenced.map((name) => {
       const player = resolver.author(name);
@@ -134,18 +114,16 @@ export function countVotes(posts: readonly ThreadPost[], options: VoteCountOptio
 
   posts.forEach((post, index) => {
     const source = looksLikeHtml(post.body) ? htmlToBBCode(post.body) : post.body;
-    const tree = parsePost(source);
-    const plain = plainTextOutsideQuotes(tree);
-    const marks = marksInPost(tree, plain, resolver);
+    const { marks, early } = voteMarks(source, reader);
     if (marks.length === 0) return;
     const all = marks.map((m) => m.text).join(", ");
     const author = resolver.author(post.author);
     if (gmKey !== null && nickKey(post.author) === gmKey) return ignore(index, all, why.gmPost());
     if (author === null) return ignore(index, all, why.notPlayer(post.author));
     if (silenced.has(author)) return ignore(index, all, why.silenced(author));
-    const valid: (Mark & { readonly target: string })[] = [];
+    const valid: (VoteMark<NameMatch> & { readonly target: string })[] = [];
     for (const mark of marks) {
-      const { match } = mark;
+      const match = mark.name;
       if (match.kind === "ambiguous") ignore(index, mark.text, why.ambiguous(match.names));
       else if (match.kind === "none") ignore(index, mark.text, why.nonPlayer());
       else if (match.name === author) ignore(index, mark.text, why.self());
@@ -155,8 +133,9 @@ export function countVotes(posts: readonly ThreadPost[], options: VoteCountOptio
     if (last === undefined) return;
     const before = votes.get(author);
     if (before?.early === true) return ignore(index, last.text, why.afterEarly(author, before.post));
-    const early = options.day !== null && options.day >= 3 && EARLY_WORD.test(plain.text);
-    votes.set(author, { by: author, color: last.color, target: last.target, early, post: index });
+    // V7: the word has effect from day 3 on.
+    const isEarly = early && options.day !== null && options.day >= 3;
+    votes.set(author, { by: author, color: last.color, target: last.target, early: isEarly, post: index });
   });
 
   const names = options.players.map((p) => p.name);
@@ -217,83 +196,30 @@ export function voteCountPost(count: VoteCount, day: number | null, texts: VoteC
   return lines.join("\n");
 }
 
-/** Every mark outside quotes, in order of appearance; the last valid one is the post's vote (V1). */
-function marksInPost(tree: readonly PostNode[], plain: PlainText, resolver: NameResolver): Mark[] {
-  const coloured = colourMarks(tree, resolver);
-  const worded = wordMarks(plain, resolver).filter(
-    (w) => !coloured.some((c) => c.color === w.color && c.index <= w.index && w.index < c.to),
-  );
-  return [...coloured, ...worded].sort((a, b) => a.index - b.index);
-}
-
-/** V2: colour tags of a vote colour whose whole text is a name; a vote may be nested in other colours. */
-function colourMarks(nodes: readonly PostNode[], resolver: NameResolver): Mark[] {
-  return nodes.flatMap((node): Mark[] => {
-    switch (node.kind) {
-      case "text":
-      case "markup":
-      case "quote":
-        return [];
-      case "style":
-      case "spoiler":
-      case "link":
-      case "size":
-      case "list":
-      case "item":
-        return colourMarks(node.children, resolver);
-      case "color": {
-        const color = voteColorOf(node.color);
-        const text = nameText(node.children)?.trim() ?? null;
-        if (color === null || text === null || text === "" || text.length > MAX_NAME_TEXT)
-          return colourMarks(node.children, resolver);
-        // "[color=red]Вася КРАСНЫМ[/color]" is a word vote, read from the plain text.
-        if (HAS_VOTE_WORD.test(text)) return [];
-        const match = resolver.resolve(text);
-        if (match.kind === "none" && Array.from(text).length > MAX_REPORTED_TEXT) return [];
-        const mark = { color, match, index: node.span.from, to: node.span.to };
-        return [{ ...mark, text: `[color=${node.color}]${text}[/color]` }];
-      }
-      default: {
-        const never: never = node;
-        throw new Error(`unknown post node ${JSON.stringify(never)}`);
-      }
-    }
-  });
-}
-
 /**
- * V2: `Ник КРАСНЫМ` / `Ник СИНИМ` outside quotes. The name is the last one to four words before the
- * word on the same line; the longest that names a player wins ("Оля К" over "К"), then the longest
- * ambiguous one; when none names anyone, the last word is reported as a vote for a non-player.
+ * The counter's reading of names (V2 marks are found by voteMarks): tolerant, and every name is a mark,
+ * so that a vote for a non-player or an ambiguous name can be reported. A coloured text over
+ * MAX_NAME_TEXT characters, or one over MAX_REPORTED_TEXT that names nobody, is prose, not a mark.
+ * Before a word, the longest candidate that names a player wins ("Оля К" over "К"), then the longest
+ * ambiguous one; when none names anyone, the last word is a vote for a non-player.
  */
-function wordMarks(plain: PlainText, resolver: NameResolver): Mark[] {
-  const text = plain.text;
-  return [...text.matchAll(VOTE_WORD)].flatMap((m): Mark[] => {
-    const color: VoteColor = m[1]!.toLowerCase() === "красным" ? "red" : "blue";
-    const from = Math.max(0, m.index - WORD_REACH);
-    const line =
-      text
-        .slice(from, m.index)
-        .split(/[\r\n]/u)
-        .at(-1) ?? "";
-    const lineStart = m.index - line.length;
-    const words = [...line.matchAll(/\S+/gu)].slice(-4);
-    if (words.length === 0) return [];
-    let best: { match: NameMatch; start: number } | null = null;
-    for (let n = words.length; n >= 1; n--) {
-      const start = words[words.length - n]!.index;
-      const match = resolver.resolve(line.slice(start));
-      if (match.kind === "player") {
-        best = { match, start };
-        break;
+function tolerantReader(resolver: NameResolver): NameReader<NameMatch> {
+  return {
+    coloured: ({ text }) => {
+      if (text.length > MAX_NAME_TEXT) return null;
+      const match = resolver.resolve(text);
+      return match.kind === "none" && Array.from(text).length > MAX_REPORTED_TEXT ? null : match;
+    },
+    written: (candidates) => {
+      let best: { readonly at: number; readonly name: NameMatch } | null = null;
+      for (const [at, candidate] of candidates.entries()) {
+        const match = resolver.resolve(candidate);
+        if (match.kind === "player") return { at, name: match };
+        if (match.kind === "ambiguous" && best === null) best = { at, name: match };
       }
-      if (match.kind === "ambiguous" && best === null) best = { match, start };
-    }
-    const start = best?.start ?? words.at(-1)!.index;
-    const written = `${line.slice(start).trim()} ${m[1]!}`;
-    const index = plain.sourceOffset(lineStart + start);
-    return [{ color, text: written, match: best?.match ?? { kind: "none" }, index, to: index }];
-  });
+      return best ?? { at: candidates.length - 1, name: { kind: "none" } };
+    },
+  };
 }
 
 /** Reported text: plain, short, and never HTML (angle brackets become look-alike quotes). */

@@ -94,7 +94,7 @@ describe("votesInPost", () => {
     // V2: the name stands right before the word, from a word boundary
     ["V2: a name ending another word is no vote", "Коля КРАСНЫМ", []],
     ["V2: a name glued to the word is no vote", "ВасяКРАСНЫМ", []],
-    ["V2: a comma between is no vote", "Вася, КРАСНЫМ", []],
+    ["V2: one comma between is a vote", "Вася, КРАСНЫМ", [["red", "Вася"]]],
     ["V2: the word before the name is no vote", "КРАСНЫМ Вася", []],
     ["V2: a longer word is no vote", "Вася КРАСНЫМИ", []],
     ["V2: a name on the line before the word", "Вася\nКРАСНЫМ", [["red", "Вася"]]],
