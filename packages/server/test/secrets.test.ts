@@ -4,58 +4,31 @@
 // G8, R3, F2), never computed with the code under test. These tests are also the ones
 // `npm run mutate:secrets` runs against views.ts (docs/testing.md, "Mutation testing of the secrets").
 import type { Audience, RoleId } from "@forum-mafia/engine";
-import type { ChannelId, FeedItem, GameSettings, MessageView } from "@forum-mafia/protocol";
+import type { ChannelId, FeedItem, MessageView } from "@forum-mafia/protocol";
 import { describe, expect, it } from "vitest";
-import type { Entry, EntryBody } from "../src/entries.ts";
 import { Room, type FeedEntry } from "../src/room.ts";
 import type { Viewer } from "../src/viewer.ts";
 import { mayReceive, seenBy } from "../src/seen.ts";
 import { channels, current, gameView, streamFor, streamSince } from "../src/views.ts";
+import {
+  HAND,
+  NAMES,
+  BOSS,
+  THUG,
+  SHERIFF,
+  SERGEANT,
+  DOCTOR,
+  CITIZEN,
+  GM,
+  PUBLIC,
+  player,
+  entry,
+  signupRoom,
+  runningRoom,
+} from "./rooms.ts";
 
-const SETTINGS: GameSettings = {
-  night: { amount: 24, unit: "hours" },
-  day: { amount: 24, unit: "hours" },
-  dayDeadline: null,
-  timeZone: "Europe/Moscow",
-  options: { earlyClose: "majority", strikes: "shared" },
-  mode: "automatic",
-  seats: 6,
-};
-
-/** The table, seat by seat: two mafia (S2's mafia chat), the pair (its chat), two with no chat. */
-const HAND: readonly RoleId[] = ["boss", "thug", "sheriff", "sergeant", "doctor", "citizen"];
-const NAMES = ["Босс", "Громила", "Шериф", "Сержант", "Доктор", "Мирный"];
-const BOSS = 0;
-const THUG = 1;
-const SHERIFF = 2;
-const SERGEANT = 3;
-const DOCTOR = 4;
-const CITIZEN = 5;
-
-const GM: Viewer = { kind: "gm" };
-const PUBLIC: Viewer = { kind: "public" };
-const player = (seat: number): Viewer => ({ kind: "player", seat });
 /** Every receiver, in this order: the GM, the public, then seats 0…5. */
 const RECEIVERS: readonly Viewer[] = [GM, PUBLIC, ...HAND.map((_, seat) => player(seat))];
-
-let at = Date.UTC(2026, 11, 1, 9, 0);
-const entry = (body: EntryBody): Entry => ({ at: at++, ...body }) as Entry;
-
-/** A room in signup: created, with six players signed up. */
-function signupRoom(): Room {
-  const room = new Room("secrets");
-  room.apply(entry({ kind: "created", gmId: "gm", gmNick: "Ведущий", title: "Тайны", settings: SETTINGS }));
-  NAMES.forEach((nick, i) => room.apply(entry({ kind: "signup", userId: `u${i}`, nick })));
-  return room;
-}
-
-/** A running room: the hand above dealt, night 1 under way. Everything appended so far is durable. */
-function runningRoom(): Room {
-  const room = signupRoom();
-  room.apply(entry({ kind: "started", seed: "seed-of-secrets", hand: HAND }));
-  room.durable = room.feed.length;
-  return room;
-}
 
 /** Who of RECEIVERS receives a feed entry, by name. */
 const NAMES_OF_RECEIVERS = ["GM", "public", ...NAMES];

@@ -5,58 +5,30 @@
 // test. These tests are also among those `npm run mutate:secrets` runs against views.ts and seen.ts
 // (docs/testing.md, "Mutation testing of the secrets").
 import { ROLE_CARDS, type RoleId } from "@forum-mafia/engine";
-import type { GameSettings } from "@forum-mafia/protocol";
+import type { EntryBody } from "../src/entries.ts";
+import type { Room } from "../src/room.ts";
 import { describe, expect, it } from "vitest";
-import type { Entry, EntryBody } from "../src/entries.ts";
-import { Room } from "../src/room.ts";
 import { seenBy } from "../src/seen.ts";
-import type { Viewer } from "../src/viewer.ts";
 import { actionForm, gameDetail, posts, signupStatus, summaryOf } from "../src/views.ts";
-
-const SETTINGS: GameSettings = {
-  night: { amount: 24, unit: "hours" },
-  day: { amount: 24, unit: "hours" },
-  dayDeadline: null,
-  timeZone: "Europe/Moscow",
-  options: { earlyClose: "majority", strikes: "shared" },
-  mode: "automatic",
-  seats: 6,
-};
-
-/** The table, seat by seat: two mafia, the sheriff and the sergeant, the doctor and a citizen. */
-const HAND: readonly RoleId[] = ["boss", "thug", "sheriff", "sergeant", "doctor", "citizen"];
-const NAMES = ["Босс", "Громила", "Шериф", "Сержант", "Доктор", "Мирный"];
-const BOSS = 0;
-const THUG = 1;
-const SHERIFF = 2;
-const SERGEANT = 3;
-const DOCTOR = 4;
-const CITIZEN = 5;
-
-const GM: Viewer = { kind: "gm" };
-const PUBLIC: Viewer = { kind: "public" };
-const player = (seat: number): Viewer => ({ kind: "player", seat });
-
-const HOUR = 3_600_000;
-let at = Date.UTC(2026, 11, 1, 9, 0);
-const entry = (body: EntryBody): Entry => ({ at: at++, ...body }) as Entry;
-
-/** A room in signup: created, with `n` players signed up (u0, u1, …), the first six by the names above. */
-function signupRoom(n = 6, settings: GameSettings = SETTINGS): Room {
-  const room = new Room("builders");
-  room.apply(entry({ kind: "created", gmId: "gm", gmNick: "Ведущий", title: "Сборка", settings }));
-  for (let i = 0; i < n; i++)
-    room.apply(entry({ kind: "signup", userId: `u${i}`, nick: NAMES[i] ?? `Запасной${i}` }));
-  return room;
-}
-
-/** A running room, night 1: the hand above dealt to u0…u5; a seventh signup (u6) is left in the reserve. */
-function runningRoom(reserve = 0): Room {
-  const room = signupRoom(6 + reserve);
-  room.apply(entry({ kind: "started", seed: "seed-of-builders", hand: HAND }));
-  room.durable = room.feed.length;
-  return room;
-}
+import {
+  SETTINGS,
+  HAND,
+  NAMES,
+  BOSS,
+  THUG,
+  SHERIFF,
+  SERGEANT,
+  DOCTOR,
+  CITIZEN,
+  GM,
+  PUBLIC,
+  player,
+  HOUR,
+  entry,
+  nextAt,
+  signupRoom,
+  runningRoom,
+} from "./rooms.ts";
 
 const act = (room: Room, seat: number, action: Extract<EntryBody, { kind: "act" }>["action"]): void =>
   room.apply(entry({ kind: "act", seat, action }));
@@ -135,7 +107,7 @@ describe("a game's summary (summaryOf, signupStatus)", () => {
 
   it("S1, G4, P4: once started, the seats are players', a signup left over is in the reserve, night 1 runs", () => {
     const room = signupRoom(7);
-    const start = at;
+    const start = nextAt();
     room.apply(entry({ kind: "started", seed: "seed-of-builders", hand: HAND }));
     const summary = summaryOf(room, "u6");
     expect(summary).toMatchObject({
