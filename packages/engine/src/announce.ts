@@ -190,12 +190,8 @@ export function voteCountPost(ballots: DayBallots, state: GameState, lang: Lang)
   return countPost(voteCountSections(ballots, state, lang), lang);
 }
 
-/** The same post from what everyone sees: a day's public view (publicDay). */
-export function publicVoteCountPost(day: PublicDay, lang: Lang): Announcement {
-  return countPost(publicVoteCountSections(day, lang), lang);
-}
-
-function countPost(c: VoteCountSections, lang: Lang): Announcement {
+/** The post laid out from its parts (voteCountSections or publicVoteCountSections). */
+export function countPost(c: VoteCountSections, lang: Lang): Announcement {
   const lines: string[] = [];
   if (c.red.length > 0) lines.push(TEXTS.against[lang](), ...c.red);
   if (c.blue.length > 0) lines.push(TEXTS.inDefence[lang](), ...c.blue);

@@ -1,4 +1,4 @@
-import { maySee, type GameEvent, type Team, type Viewer } from "./events.ts";
+import { eventsSeenBy, type GameEvent, type SeenEvents, type Team, type Viewer } from "./events.ts";
 import type { NightAction, Slot } from "./night-action.ts";
 import type { CheckResult, CouncilAnswer } from "./night.ts";
 import type { Seat } from "./player.ts";
@@ -93,7 +93,11 @@ interface Draft {
  * receives (their own team); it never goes into the view.
  */
 export function viewFor(events: readonly GameEvent[], viewer: Viewer, roles: readonly RoleId[]): GameView {
-  const visible = events.filter((e) => maySee(e, viewer, roles));
+  return foldView(eventsSeenBy(events, viewer, roles), viewer);
+}
+
+/** The same fold, from the events already chosen for this viewer (eventsSeenBy): they are not filtered again. */
+export function foldView(visible: SeenEvents, viewer: Viewer): GameView {
   const d: Draft = {
     phase: { kind: "night", number: 1 },
     names: [],

@@ -1,7 +1,7 @@
 import {
   eventsSeenBy,
+  foldView,
   mayReach,
-  viewFor,
   type GameView,
   type RoleId,
   type SeenEvents,
@@ -37,14 +37,22 @@ export function seenBy(room: Room, viewer: Viewer): Seen | null {
   const roles = room.roles;
   const who = effective(room, viewer);
   const events = eventsSeenBy(room.events, who, roles);
-  const publicEvents = who.kind === "public" ? events : eventsSeenBy(room.events, { kind: "public" }, roles);
-  const view = viewFor(events, who, roles);
+  const view = foldView(events, who);
+  // The public events and view are read only by some builders (the count, the results): worked out on
+  // first use, once, and never for a bot's move or a view alone.
+  let publicEvents: SeenEvents | null = who.kind === "public" ? events : null;
+  let publicView: GameView | null = who.kind === "public" ? view : null;
+  const pub = (): SeenEvents => (publicEvents ??= eventsSeenBy(room.events, { kind: "public" }, roles));
   return {
     viewer: who,
     events,
     view,
-    publicEvents,
-    publicView: who.kind === "public" ? view : viewFor(publicEvents, { kind: "public" }, roles),
+    get publicEvents() {
+      return pub();
+    },
+    get publicView() {
+      return (publicView ??= foldView(pub(), { kind: "public" }));
+    },
     roleList: [...roles].sort(),
   };
 }

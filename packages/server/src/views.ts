@@ -1,7 +1,7 @@
 import {
   nightFormFor,
   publicDay,
-  publicVoteCountPost,
+  countPost,
   publicVoteCountSections,
   publishedResults,
   ROLE_CARDS,
@@ -147,8 +147,8 @@ function voteCount(seen: Seen, lang: Lang): VoteCount | null {
   const pub = seen.publicView;
   if (pub.phase.kind !== "day") return null;
   const day = publicDay(pub);
-  const post = publicVoteCountPost(day, lang);
   const sections = publicVoteCountSections(day, lang);
+  const post = countPost(sections, lang);
   const voted = new Set(pub.votes.map((v) => v.seat));
   const cannotVote: number[] = [];
   const notVoted: number[] = [];
