@@ -1,30 +1,12 @@
 import { z } from "zod";
-import { ROLE_IDS } from "./roles.ts";
+import { HEAL_FROM_ROLES, ROLE_IDS, TARGETED_ACTS } from "./roles.ts";
 
 /**
  * Every request body the server accepts, validated at the edge. Objects are strict: an unknown field is
  * refused with a message naming it, so a typo never silently does nothing.
  */
 
-export { DEFAULT_DEAL, ROLE_IDS, type RoleId } from "./roles.ts";
-
-export const TARGETED_ACTS = [
-  "protect",
-  "block",
-  "bloodyKill",
-  "quickKill",
-  "torture",
-  "shoot",
-  "check",
-  "serum",
-  "heal",
-  "poison",
-  "visit",
-  "unprotect",
-  "mark",
-] as const;
-export type TargetedAct = (typeof TARGETED_ACTS)[number];
-export const HEAL_FROM_ROLES = ["mafia", "maniac", "sheriff"] as const;
+export * from "./roles.ts";
 
 const seat = z.number().int().min(0).max(63);
 

@@ -1,41 +1,27 @@
 /**
- * The role ids and the standard deal, in a module of their own without zod, so the web app can import
- * these values (`@forum-mafia/protocol/roles`) without bundling the request schemas.
+ * The rules' facts the web app needs (roles, factions, the pair, the acts), re-exported from the rules
+ * package without zod, so the web app can import them (`@forum-mafia/protocol/roles`) without bundling the
+ * request schemas. Nothing is copied here: each fact lives once, in @forum-mafia/rules.
  */
-export const ROLE_IDS = [
-  "boss",
-  "troll",
-  "elf",
-  "lawyer",
-  "thug",
-  "maniac",
-  "sheriff",
-  "sergeant",
-  "doctor",
-  "girl",
-  "prosecutor",
-  "shahid",
-  "citizen",
-] as const;
-export type RoleId = (typeof ROLE_IDS)[number];
-
-/** S3: the standard table of 17, in the order of RULES.md §1 (the engine's DEFAULT_ROLES; a test keeps them equal). */
-export const DEFAULT_DEAL: readonly RoleId[] = [
-  "boss",
-  "troll",
-  "elf",
-  "lawyer",
-  "thug",
-  "maniac",
-  "sheriff",
-  "sergeant",
-  "doctor",
-  "girl",
-  "prosecutor",
-  "shahid",
-  "citizen",
-  "citizen",
-  "citizen",
-  "citizen",
-  "citizen",
-];
+export {
+  ACT_CLAUSE,
+  ACT_KINDS,
+  DEFAULT_ROLES,
+  DEFAULT_ROLES as DEFAULT_DEAL,
+  HEAL_FROM_ROLES,
+  MAFIA_ROLES,
+  PAIR_ROLES,
+  ROLE_IDS,
+  ROLES,
+  SUCCESSION,
+  TARGETED_ACTS,
+  factionOf,
+  inPair,
+  isRoleId,
+  type ActKind,
+  type Faction,
+  type HealFromRole,
+  type RoleId,
+  type RoleSpec,
+  type TargetedAct,
+} from "@forum-mafia/rules";

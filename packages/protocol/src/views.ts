@@ -180,7 +180,20 @@ export interface GmTable {
    * the public count never shows (V4); null outside the day.
    */
   readonly day: GmDayTally | null;
+  /**
+   * O1, M4, T1, P2: where each seat's night move stands tonight, seat by seat; null outside the night.
+   * Worked out by the server from the rules (who has a move, the team slots), so the console never
+   * repeats that logic.
+   */
+  readonly tonight: readonly SeatTonight[] | null;
 }
+
+/**
+ * One seat's night move tonight: `none` (dead, or no move: a citizen, T7); `owes` (alive, has a move, has
+ * sent nothing yet: P2's strike if it stays so); `sent` (sent their own); `mafia` or `pair` (a teammate
+ * sent the team's shared move, which covers this seat: M4, T1).
+ */
+export type SeatTonight = "none" | "owes" | "sent" | "mafia" | "pair";
 
 export interface GmDayTally {
   /** Every living seat: its score with the weights (V4) and penalties, and the penalty votes in it (P1, P2). */

@@ -27,6 +27,7 @@ export function gmTable(room: Room): GmTable | null {
     strikes: m.state.players.map((p) => ({ vote: p.voteStrikes, night: p.nightStrikes })),
     council: question === null ? null : { question, answer: room.council },
     day: room.status === "running" && m.state.phase.kind === "day" ? dayTally(m) : null,
+    tonight: null, // filled in by the rules-data change (issue 14) that follows
   };
 }
 

@@ -1,0 +1,192 @@
+/**
+ * The rules' facts, each written once (issue 14): the roles of RULES.md §1 with their factions, the boss
+ * succession (M1), the sheriff/sergeant pair (S2, T1), the night's acts and who has them (O1), the vote
+ * weights (V4) and the standard deal (S3). No dependencies and no behaviour: the engine resolves the rules
+ * from these tables, and the protocol package hands them to the web app, so a role or an act changed here
+ * changes everywhere at once, and the compiler finds every switch that must learn of it.
+ */
+
+export const ROLE_IDS = [
+  "boss",
+  "troll",
+  "elf",
+  "lawyer",
+  "thug",
+  "maniac",
+  "sheriff",
+  "sergeant",
+  "doctor",
+  "girl",
+  "prosecutor",
+  "shahid",
+  "citizen",
+] as const;
+export type RoleId = (typeof ROLE_IDS)[number];
+
+export const isRoleId = (value: string): value is RoleId => (ROLE_IDS as readonly string[]).includes(value);
+
+/** S1: the three sides. */
+export type Faction = "mafia" | "town" | "maniac";
+
+/** M1: the boss succession, first to last: when the boss dies, the next living one in this list leads. */
+export const SUCCESSION: readonly RoleId[] = ["boss", "troll", "elf", "lawyer", "thug"];
+
+/** S2, T1: the sheriff and the sergeant know each other and share one night move. */
+export const PAIR_ROLES: readonly RoleId[] = ["sheriff", "sergeant"];
+export const inPair = (role: RoleId): boolean => role === "sheriff" || role === "sergeant";
+
+/** Every targeted act: one living player is named (O1a). */
+export const TARGETED_ACTS = [
+  "block",
+  "protect",
+  "bloodyKill",
+  "quickKill",
+  "torture",
+  "shoot",
+  "check",
+  "serum",
+  "heal",
+  "poison",
+  "visit",
+  "unprotect",
+  "mark",
+] as const;
+export type TargetedAct = (typeof TARGETED_ACTS)[number];
+
+/** T3c: the roles the doctor may heal a player from. */
+export const HEAL_FROM_ROLES = ["mafia", "maniac", "sheriff"] as const;
+export type HealFromRole = (typeof HEAL_FROM_ROLES)[number];
+
+/** Every act, in the order forms list them: the mafia's first, the player's own next, the pass last. */
+export const ACT_KINDS = [
+  "mafia",
+  "council",
+  "protect",
+  "block",
+  "bloodyKill",
+  "quickKill",
+  "torture",
+  "shoot",
+  "check",
+  "serum",
+  "heal",
+  "healFrom",
+  "poison",
+  "visit",
+  "unprotect",
+  "mark",
+  "pass",
+] as const;
+export type ActKind = (typeof ACT_KINDS)[number];
+
+/** The clause each act comes from. */
+export const ACT_CLAUSE: { readonly [A in ActKind]: string } = {
+  mafia: "M2",
+  council: "M2c",
+  block: "M6",
+  protect: "M5",
+  bloodyKill: "N1a",
+  quickKill: "N1b",
+  torture: "N1c",
+  shoot: "T1",
+  check: "T2",
+  serum: "T3a",
+  heal: "T3b",
+  healFrom: "T3c",
+  poison: "T3d",
+  visit: "T4",
+  unprotect: "T5",
+  mark: "T6",
+  pass: "P2",
+};
+
+/** What a player's own night slot is for (P2: whether a missing action earns a strike). */
+export type OwnAct =
+  "protect" | "block" | "maniac" | "pair" | "doctor" | "visit" | "unprotect" | "mark" | null;
+
+export interface RoleSpec {
+  readonly id: RoleId;
+  readonly faction: Faction;
+  /** M1: place in the boss succession (SUCCESSION), 1 first; null for roles outside it. */
+  readonly succession: number | null;
+  /** The role's own night act (the mafia's shared action is separate, M4). */
+  readonly ownAct: OwnAct;
+  /** O1: the acts a holder of the role may send, in ACT_KINDS order. */
+  readonly acts: readonly ActKind[];
+  /** The same for the current boss (M5: a lawyer who leads loses the protect; M6: a thug keeps the block). */
+  readonly bossActs: readonly ActKind[];
+  /** V4: weight of a red and of a blue vote. */
+  readonly redWeight: number;
+  readonly blueWeight: number;
+  /** T2: how the sergeant's check reads this role (the maniac reads "not mafia"). */
+  readonly checksAs: "mafia" | "not mafia";
+}
+
+const MAFIA_ACTS: readonly ActKind[] = ["mafia", "council"];
+
+function row(
+  id: RoleId,
+  faction: Faction,
+  ownAct: OwnAct,
+  own: readonly ActKind[],
+  weights: { red: number; blue: number } = { red: 1, blue: 1 },
+): RoleSpec {
+  const mafia = faction === "mafia";
+  const rank = SUCCESSION.indexOf(id);
+  const acts: readonly ActKind[] = [...(mafia ? MAFIA_ACTS : []), ...own];
+  const withPass = (list: readonly ActKind[]): readonly ActKind[] =>
+    mafia || list.length > 0 ? [...list, "pass"] : [];
+  return {
+    id,
+    faction,
+    succession: rank < 0 ? null : rank + 1,
+    ownAct,
+    acts: withPass(acts),
+    // M5: the lawyer's protect is not the boss's; every other act stays.
+    bossActs: withPass(id === "lawyer" ? MAFIA_ACTS : acts),
+    redWeight: weights.red,
+    blueWeight: weights.blue,
+    checksAs: mafia ? "mafia" : "not mafia",
+  };
+}
+
+/** RULES.md §1, one row per role. */
+export const ROLES: { readonly [R in RoleId]: RoleSpec } = {
+  boss: row("boss", "mafia", null, []),
+  troll: row("troll", "mafia", null, []),
+  elf: row("elf", "mafia", null, []),
+  lawyer: row("lawyer", "mafia", "protect", ["protect"]),
+  thug: row("thug", "mafia", "block", ["block"]),
+  maniac: row("maniac", "maniac", "maniac", ["bloodyKill", "quickKill", "torture"]),
+  sheriff: row("sheriff", "town", "pair", ["shoot"]),
+  sergeant: row("sergeant", "town", "pair", ["check"]),
+  doctor: row("doctor", "town", "doctor", ["serum", "heal", "healFrom", "poison"], { red: 1, blue: 3 }),
+  girl: row("girl", "town", "visit", ["visit"]),
+  prosecutor: row("prosecutor", "town", "unprotect", ["unprotect"], { red: 2, blue: 1 }),
+  shahid: row("shahid", "town", "mark", ["mark"]),
+  citizen: row("citizen", "town", null, []),
+};
+
+export const factionOf = (role: RoleId): Faction => ROLES[role].faction;
+export const MAFIA_ROLES: readonly RoleId[] = ROLE_IDS.filter((r) => ROLES[r].faction === "mafia");
+
+/** S3: the standard table of 17, in the order of RULES.md §1. */
+export const DEFAULT_ROLES: readonly RoleId[] = [
+  "boss",
+  "troll",
+  "elf",
+  "lawyer",
+  "thug",
+  "maniac",
+  "sheriff",
+  "sergeant",
+  "doctor",
+  "girl",
+  "prosecutor",
+  "shahid",
+  "citizen",
+  "citizen",
+  "citizen",
+  "citizen",
+  "citizen",
+];
