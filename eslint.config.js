@@ -24,6 +24,17 @@ export default tseslint.config(
     },
   },
   {
+    // Issue 14: no function in a package's src is longer than 120 lines (a longer one is cut along the
+    // rules' lines: steps, handlers in a table, screens by task). Tests, benches and commands may be longer.
+    files: ["packages/*/src/**/*.{ts,tsx}"],
+    rules: {
+      "max-lines-per-function": [
+        "error",
+        { max: 120, skipBlankLines: false, skipComments: false, IIFEs: true },
+      ],
+    },
+  },
+  {
     // The engine is pure: no I/O, no clock, no Math.random (STYLE.md, "The engine").
     files: ["packages/engine/src/**/*.ts"],
     rules: {
@@ -99,6 +110,27 @@ export default tseslint.config(
           selector: "MemberExpression[property.name='match']",
           message:
             "views.ts never reads the match: build from a Seen (seen.ts), or in gm-views.ts for the GM.",
+        },
+      ],
+    },
+  },
+  {
+    // Route handlers read bodies through the typed schema helper (routes/context.ts, `bodyRoute`): the
+    // schema that documents a body is the one that parses it, and no cast can stand in for it.
+    files: ["packages/server/src/routes/**/*.ts", "packages/server/src/app.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            "TSAsExpression:not([typeAnnotation.type='TSTypeReference'][typeAnnotation.typeName.name='const'])",
+          message:
+            "No casts in the routes: route handlers read bodies through the typed schema helper (bodyRoute, parse).",
+        },
+        {
+          selector: "TSTypeAssertion",
+          message:
+            "No casts in the routes: route handlers read bodies through the typed schema helper (bodyRoute, parse).",
         },
       ],
     },

@@ -3,7 +3,8 @@
 // interleave the two, each figure is the median of the rounds, and the ratio is taken per round.
 //   ROUNDS=5 ROUND_MS=2000 npm run bench:bots
 import { performance } from "node:perf_hooks";
-import { playBotGame, playRandomGame, type Match } from "../src/index.ts";
+import { playBotGame, playRandomGame } from "../src/bots-entry.ts";
+import type { Match } from "../src/index.ts";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const ROUND_MS = Number(process.env.ROUND_MS ?? 2000);

@@ -9,11 +9,7 @@ import {
   act,
   castVote,
   closeDay,
-  createGame,
-  emptyBallots,
-  emptyDayBallots,
   isRejection,
-  matchEvents,
   submitNightAction,
   type GameOptions,
   type LogEvent,
@@ -21,16 +17,16 @@ import {
   endDay,
   endNight,
   modkill,
-  nextU32,
-  resolveNight,
-  rngFromSeed,
   startMatch,
-  vote,
   type GameState,
   type NightBallots,
-  type NightInput,
-  type RngState,
 } from "../src/index.ts";
+import { createGame } from "../src/game.ts";
+import { emptyBallots } from "../src/night-action.ts";
+import { emptyDayBallots } from "../src/vote.ts";
+import { matchEvents, vote } from "../src/match.ts";
+import { nextU32, rngFromSeed, type RngState } from "../src/rng.ts";
+import { resolveNight, type NightInput } from "../src/night.ts";
 import { MATCH_CALLS, RANDOM_PLAYER_NAMES, randomGame, type MatchCalls } from "../src/random-play.ts";
 
 const TARGET = 20_000;

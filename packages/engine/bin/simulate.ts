@@ -9,21 +9,18 @@ import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
+import { DEFAULT_OPTIONS, OPTION_VALUES, ROLE_IDS, type GameOptions } from "../src/index.ts";
 import {
-  DEFAULT_OPTIONS,
-  OPTION_VALUES,
-  ROLE_IDS,
   WINNERS,
   WINNER_LABELS,
-  WIN_CONDITIONS,
   emptyTally,
   mergeTallies,
   simulate,
   summaryOf,
   winRateSvg,
-  type GameOptions,
   type Tally,
-} from "../src/index.ts";
+} from "../src/bots-entry.ts";
+import { WIN_CONDITIONS } from "../src/state.ts";
 
 /** Games per chunk: fixed, so the chunks are the same for any worker count. */
 const CHUNK = 25;

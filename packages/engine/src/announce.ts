@@ -190,19 +190,29 @@ export function voteCountPost(ballots: DayBallots, state: GameState, lang: Lang)
   return countPost(voteCountSections(ballots, state, lang), lang);
 }
 
-/** The post laid out from its parts (voteCountSections or publicVoteCountSections). */
+/**
+ * The post laid out from its parts (voteCountSections or publicVoteCountSections). The server's count and
+ * the BBCode post of the vote counter for other forums (packages/forum) are both laid out here.
+ */
 export function countPost(c: VoteCountSections, lang: Lang): Announcement {
+  return { title: c.title, lines: countLines(c, lang) };
+}
+
+/**
+ * The post's lines under its title: "Против:" and a line per target, "В защиту:" and a line per target
+ * (each left out when it has no votes), then who cannot vote and who has not voted (each when anyone).
+ */
+export function countLines(c: VoteCountLines, lang: Lang): string[] {
   const lines: string[] = [];
   if (c.red.length > 0) lines.push(TEXTS.against[lang](), ...c.red);
   if (c.blue.length > 0) lines.push(TEXTS.inDefence[lang](), ...c.blue);
   if (c.lost !== null) lines.push(c.lost);
   if (c.notVoted !== null) lines.push(c.notVoted);
-  return { title: c.title, lines };
+  return lines;
 }
 
-/** The vote count's parts, for a page that lays them out itself: a line per target, red and blue apart. */
-export interface VoteCountSections {
-  readonly title: string;
+/** The vote count's parts under its title: a line per target, red and blue apart. */
+export interface VoteCountLines {
   /** "Вася (3): Петя, Коля, Маша", most votes first. */
   readonly red: readonly string[];
   readonly blue: readonly string[];
@@ -212,12 +222,16 @@ export interface VoteCountSections {
   readonly notVoted: string | null;
 }
 
+/** The vote count's parts with its title, for a page that lays them out itself. */
+export interface VoteCountSections extends VoteCountLines {
+  readonly title: string;
+}
+
 /**
- * What the vote count reads, all of it public (V2, A1): the day's number, each seat's name, whether it is
- * alive and whether it was announced unable to vote, and each voter's last vote in the order cast.
+ * What the vote count reads, all of it public (V2, A1): each seat's name, whether it is alive and whether
+ * it was announced unable to vote, and each voter's last vote in the order cast.
  */
-export interface PublicDay {
-  readonly day: number;
+export interface PublicCount {
   readonly seats: readonly {
     readonly name: string;
     readonly alive: boolean;
@@ -229,6 +243,11 @@ export interface PublicDay {
     readonly target: Seat;
     readonly early: boolean;
   }[];
+}
+
+/** The same for the day in play, with the day's number. */
+export interface PublicDay extends PublicCount {
+  readonly day: number;
 }
 
 /** The day in play as the public sees it, from a view (any viewer's: the fields read are public). */
@@ -257,7 +276,22 @@ export function voteCountSections(ballots: DayBallots, state: GameState, lang: L
 }
 
 export function publicVoteCountSections(day: PublicDay, lang: Lang): VoteCountSections {
-  const { seats } = day;
+  return {
+    title: TEXTS.voteCountTitle[lang](day.day),
+    ...publicVoteCountLines(day, earlyCounts(day.day), lang),
+  };
+}
+
+/**
+ * The count's parts under its title, for a count that may not know its day (the vote counter for other
+ * forums): `earlyHasEffect` says whether the word `досрочно` has effect (V7: from day 3 on).
+ */
+export function publicVoteCountLines(
+  count: PublicCount,
+  earlyHasEffect: boolean,
+  lang: Lang,
+): VoteCountLines {
+  const { seats } = count;
   const nameOf = (seat: Seat): string => {
     const p = seats[seat];
     if (!p) throw new Error(`announce: no player at seat ${seat}`);
@@ -265,20 +299,19 @@ export function publicVoteCountSections(day: PublicDay, lang: Lang): VoteCountSe
   };
   // V6: the living players who may vote today (the M3 boss keeps the right in public).
   const mayVote = (seat: Seat): boolean => seats[seat]?.alive === true && !seats[seat].cannotVote;
-  const voted = new Map(day.votes.map((v) => [v.seat, v]));
+  const voted = new Map(count.votes.map((v) => [v.seat, v]));
   const groups: { readonly [C in VoteColor]: Map<Seat, Seat[]> } = { red: new Map(), blue: new Map() };
   const notVoted: string[] = [];
   for (let seat = 0; seat < seats.length; seat++)
     if (mayVote(seat) && !voted.has(seat)) notVoted.push(nameOf(seat));
-  for (const vote of day.votes) {
+  for (const vote of count.votes) {
     if (!mayVote(vote.seat)) continue;
     const voters = groups[vote.color].get(vote.target) ?? [];
     voters.push(vote.seat);
     groups[vote.color].set(vote.target, voters);
   }
-  const early = earlyCounts(day.day);
   const voter = (seat: Seat): string =>
-    early && voted.get(seat)!.early ? TEXTS.earlyVoter[lang](nameOf(seat)) : nameOf(seat);
+    earlyHasEffect && voted.get(seat)!.early ? TEXTS.earlyVoter[lang](nameOf(seat)) : nameOf(seat);
   const section = (color: VoteColor): string[] =>
     [...groups[color]]
       .map(([target, voters]) => ({ target: nameOf(target), voters: voters.map(voter) }))
@@ -287,7 +320,6 @@ export function publicVoteCountSections(day: PublicDay, lang: Lang): VoteCountSe
   const lost = seats.flatMap((p) => (p.alive && p.cannotVote ? [p.name] : [])).sort(compareNames);
   notVoted.sort(compareNames);
   return {
-    title: TEXTS.voteCountTitle[lang](day.day),
     red: section("red"),
     blue: section("blue"),
     lost: lost.length > 0 ? TEXTS.lostVote[lang](lost) : null,

@@ -1,5 +1,5 @@
 import type { Seat } from "./player.ts";
-import { isMafia } from "./roles.ts";
+import { inPair, isMafia } from "./roles.ts";
 import type { GameState } from "./state.ts";
 
 /**
@@ -18,11 +18,11 @@ export function channelsFor(state: GameState, seat: Seat): Membership[] {
   const p = state.players[seat];
   if (!p) return [];
   const out: Membership[] = [];
-  const inPair = p.role === "sheriff" || p.role === "sergeant";
+  const pair = inPair(p.role);
   if (isMafia(p.role)) out.push({ channel: "mafia", canPost: p.alive }); // S2
-  if (inPair) out.push({ channel: "pair", canPost: p.alive }); // S2
+  if (pair) out.push({ channel: "pair", canPost: p.alive }); // S2
   // G8: the dead outside a faction chat may join the spectators' room; factions never share a channel.
-  if (!p.alive && !isMafia(p.role) && !inPair) out.push({ channel: "spectators", canPost: true });
+  if (!p.alive && !isMafia(p.role) && !pair) out.push({ channel: "spectators", canPost: true });
   return out;
 }
 

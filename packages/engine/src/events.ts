@@ -5,15 +5,14 @@ import type { Attack, CheckResult, CouncilAnswer, NightOutcome, Roll } from "./n
 import type { GameOptions } from "./options.ts";
 import type { Seat } from "./player.ts";
 import { seedCommitment } from "./rng.ts";
-import { isMafia, type RoleId } from "./roles.ts";
+import { inPair, isMafia, type RoleId } from "./roles.ts";
 import { currentBoss, type Phase, type Winner } from "./state.ts";
 import type { VoteColor } from "./vote.ts";
 
 /** The two teams that share a private channel (S2). */
 export type Team = "mafia" | "pair";
 
-export const teamOf = (role: RoleId): Team | null =>
-  isMafia(role) ? "mafia" : role === "sheriff" || role === "sergeant" ? "pair" : null;
+export const teamOf = (role: RoleId): Team | null => (isMafia(role) ? "mafia" : inPair(role) ? "pair" : null);
 
 interface Member {
   readonly seat: Seat;
@@ -209,10 +208,10 @@ const members = (entries: Iterable<[Seat, RoleId]>): Member[] =>
 export interface EventCursor {
   readonly mark: LogMark;
   readonly phase: Phase;
-  readonly boss: Seat | null;
   readonly finished: number;
   readonly names: readonly string[];
   readonly roles: readonly RoleId[];
+  readonly boss: Seat | null;
   readonly ended: boolean;
 }
 

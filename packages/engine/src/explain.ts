@@ -11,12 +11,12 @@ const BY: { readonly [K in Attack["kind"]]: Phrase<string> } = {
   kill: { ru: "убийство мафии", en: "the mafia's kill" },
   bloodyKill: { ru: "кровавое убийство маньяка", en: "the maniac's bloody kill" },
   quickKill: { ru: "быстрое убийство маньяка", en: "the maniac's quick kill" },
+  shot: { ru: "выстрел шерифа", en: "the sheriff's shot" },
+  mark: { ru: "метка шахида (T6)", en: "the shahid's mark (T6)" },
   collateral: {
     ru: "кровавое убийство маньяка у цели (N1a, M8)",
     en: "the maniac's bloody kill on their target (N1a, M8)",
   },
-  shot: { ru: "выстрел шерифа", en: "the sheriff's shot" },
-  mark: { ru: "метка шахида (T6)", en: "the shahid's mark (T6)" },
 };
 
 const SAVED: { readonly [K in "heal" | "healFrom"]: Phrase<string> } = {

@@ -31,7 +31,7 @@ export function checkNewName(players: readonly { readonly name: string }[], name
 }
 
 /** The named [reading] options, each at its documented default unless set. */
-export function withDefaults(options: Partial<GameOptions> | undefined): GameOptions {
+function withDefaults(options: Partial<GameOptions> | undefined): GameOptions {
   return {
     earlyClose: options?.earlyClose ?? DEFAULT_OPTIONS.earlyClose,
     strikes: options?.strikes ?? DEFAULT_OPTIONS.strikes,

@@ -1,28 +1,25 @@
+import {
+  ACT_CLAUSE as RULES_ACT_CLAUSE,
+  ROLES,
+  ROLE_IDS,
+  type ActKind,
+  type HealFromRole,
+  type TargetedAct,
+} from "@forum-mafia/rules";
 import type { ClauseId } from "./clauses.ts";
 import { playerLabel, type Seat } from "./player.ts";
 import { reject, type Rejection } from "./rejection.ts";
-import { ROLE_IDS, isMafia, roleSpec, type RoleId } from "./roles.ts";
+import { inPair, isMafia, roleSpec, type RoleId } from "./roles.ts";
 import type { GameState } from "./state.ts";
 
-export const HEAL_FROM_ROLES = ["mafia", "maniac", "sheriff"] as const;
-export type HealFromRole = (typeof HEAL_FROM_ROLES)[number];
-
-export const TARGETED_ACTS = [
-  "block",
-  "protect",
-  "bloodyKill",
-  "quickKill",
-  "torture",
-  "shoot",
-  "check",
-  "serum",
-  "heal",
-  "poison",
-  "visit",
-  "unprotect",
-  "mark",
-] as const;
-export type TargetedAct = (typeof TARGETED_ACTS)[number];
+export {
+  ACT_KINDS,
+  HEAL_FROM_ROLES,
+  TARGETED_ACTS,
+  type ActKind,
+  type HealFromRole,
+  type TargetedAct,
+} from "@forum-mafia/rules";
 
 export type NightAction =
   | { readonly act: "mafia"; readonly kill: readonly Seat[]; readonly intimidate: readonly Seat[] }
@@ -31,7 +28,10 @@ export type NightAction =
   | { readonly act: "healFrom"; readonly role: HealFromRole }
   | { readonly act: "pass" };
 
-export type ActKind = NightAction["act"];
+/** The rules' list of acts and the acts a NightAction can carry are the same set (checked by the compiler). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const ACTS_MATCH: Same<ActKind, NightAction["act"]> = true;
+void ACTS_MATCH;
 
 /**
  * The night's submissions, slot by slot (REPLAY.md): each player's own action, each mafioso's mafia
@@ -43,13 +43,15 @@ export interface NightBallots {
   readonly own: readonly (NightAction | null)[];
   readonly mafia: readonly (NightAction | null)[];
   readonly pair: NightAction | null;
+  /** T1: which of the pair sent its action (the GM's table shows who did); null while none is in. */
+  readonly pairBy: Seat | null;
   /** G10: intake closes at the deadline; the GM may reopen the mafia's action alone as a penalty. */
   readonly intake: "open" | "closed" | "mafiaReopened";
 }
 
 export function emptyBallots(seats: number): NightBallots {
   const none: (NightAction | null)[] = new Array<NightAction | null>(seats).fill(null);
-  return { own: none, mafia: none, pair: null, intake: "open" };
+  return { own: none, mafia: none, pair: null, pairBy: null, intake: "open" };
 }
 
 /** The ballots with some fields changed, written out field by field (object spread is slow on Node 20). */
@@ -58,6 +60,7 @@ function withBallots(b: NightBallots, change: Partial<NightBallots>): NightBallo
     own: change.own ?? b.own,
     mafia: change.mafia ?? b.mafia,
     pair: "pair" in change ? change.pair! : b.pair,
+    pairBy: "pairBy" in change ? change.pairBy! : b.pairBy,
     intake: change.intake ?? b.intake,
   };
 }
@@ -73,61 +76,19 @@ export const reopenMafiaAction = (ballots: NightBallots): NightBallots =>
 /** The slot a submission fills (REPLAY.md): the player's own, a mafioso's mafia slot, or the pair's one. */
 export type Slot = "own" | "mafia" | "pair";
 
-const TARGET_ACT_ROLE: { readonly [A in TargetedAct]: string } = {
-  block: "thug",
-  protect: "lawyer",
-  bloodyKill: "maniac",
-  quickKill: "maniac",
-  torture: "maniac",
-  shoot: "sheriff",
-  check: "sergeant",
-  serum: "doctor",
-  heal: "doctor",
-  poison: "doctor",
-  visit: "girl",
-  unprotect: "prosecutor",
-  mark: "shahid",
-};
+/** The clause each act comes from (the rules' table, as clause ids). */
+const ACT_CLAUSE: { readonly [A in ActKind]: ClauseId } = RULES_ACT_CLAUSE;
 
-const ACT_CLAUSE: { readonly [A in ActKind]: ClauseId } = {
-  mafia: "M2",
-  council: "M2c",
-  block: "M6",
-  protect: "M5",
-  bloodyKill: "N1a",
-  quickKill: "N1b",
-  torture: "N1c",
-  shoot: "T1",
-  check: "T2",
-  serum: "T3a",
-  heal: "T3b",
-  healFrom: "T3c",
-  poison: "T3d",
-  visit: "T4",
-  unprotect: "T5",
-  mark: "T6",
-  pass: "P2",
-};
-
-const ACT_PHRASE: { readonly [A in ActKind]: string } = {
+/** How a refusal words an act: its id, but for the acts whose id is no English verb phrase. */
+const ACT_PHRASE: { readonly [A in ActKind]?: string } = {
   mafia: "send the mafia's action",
   council: "ask the council",
-  block: "block",
-  protect: "protect",
   bloodyKill: "make a bloody kill",
   quickKill: "make a quick kill",
-  torture: "torture",
-  shoot: "shoot",
-  check: "check",
   serum: "use the serum",
-  heal: "heal",
   healFrom: "heal from a role",
-  poison: "poison",
-  visit: "visit",
-  unprotect: "unprotect",
-  mark: "mark",
-  pass: "pass",
 };
+const actPhrase = (act: ActKind): string => ACT_PHRASE[act] ?? act;
 
 const VERB: { readonly [A in TargetedAct]: string } = {
   block: "block",
@@ -203,79 +164,14 @@ export function actorOf(state: GameState, seat: Seat): NightActor {
 
 const actorLabel = (a: NightActor): string => `${a.seats[a.seat]!.name} (${a.role})`;
 
-const isThugBoss = (state: GameState, seat: Seat): boolean =>
+/** M6: the boss is the thug, who has one slot for the mafia's action and the block. */
+export const isThugBoss = (state: GameState, seat: Seat): boolean =>
   state.boss === seat && state.players[seat]!.role === "thug";
 
 /** Whether a living player may send this act tonight (O1), before targets are considered. */
 function mayUse(a: NightActor, act: ActKind): boolean {
-  if (!a.alive || !a.night || a.over) return false;
-  return roleMayUse(a.role, a.boss, act);
+  return actorActs(a).includes(act);
 }
-
-/** The act table by role: what a holder of `role` may send, as the current boss or not. */
-function roleMayUse(role: RoleId, boss: boolean, act: ActKind): boolean {
-  const own = roleSpec(role).ownAct;
-  switch (act) {
-    case "mafia":
-    case "council":
-      return isMafia(role);
-    case "protect":
-      return own === "protect" && !boss; // M5: a lawyer who becomes boss loses the protect
-    case "block":
-      return own === "block"; // M6: a thug who becomes boss keeps the block
-    case "bloodyKill":
-    case "quickKill":
-    case "torture":
-      return own === "maniac";
-    case "shoot":
-      return role === "sheriff";
-    case "check":
-      return role === "sergeant";
-    case "serum":
-    case "heal":
-    case "healFrom":
-    case "poison":
-      return own === "doctor";
-    case "visit":
-    case "unprotect":
-    case "mark":
-      return own === act;
-    case "pass":
-      return isMafia(role) || own !== null;
-    default: {
-      const never: never = act;
-      throw new Error(`unknown act ${String(never)}`);
-    }
-  }
-}
-
-/** Every act, in the order forms list them: the mafia's first, the player's own next, the pass last. */
-export const ACT_KINDS: readonly ActKind[] = [
-  "mafia",
-  "council",
-  "protect",
-  "block",
-  "bloodyKill",
-  "quickKill",
-  "torture",
-  "shoot",
-  "check",
-  "serum",
-  "heal",
-  "healFrom",
-  "poison",
-  "visit",
-  "unprotect",
-  "mark",
-  "pass",
-];
-
-/** Each role's acts in ACT_KINDS order, as the boss ([1]) and not ([0]), worked out once from roleMayUse. */
-const actsOf = (role: RoleId, boss: boolean): readonly ActKind[] =>
-  ACT_KINDS.filter((act) => roleMayUse(role, boss, act));
-const ACTS_BY_ROLE = new Map<RoleId, readonly [readonly ActKind[], readonly ActKind[]]>(
-  ROLE_IDS.map((role) => [role, [actsOf(role, false), actsOf(role, true)]]),
-);
 
 const NO_ACTS: readonly ActKind[] = [];
 
@@ -283,13 +179,15 @@ const NO_ACTS: readonly ActKind[] = [];
 export function actsFor(state: GameState, seat: Seat): readonly ActKind[] {
   const p = state.players[seat];
   if (!p || !p.alive || state.phase.kind !== "night" || state.winner !== null) return NO_ACTS;
-  return ACTS_BY_ROLE.get(p.role)![state.boss === seat ? 1 : 0];
+  const spec = roleSpec(p.role);
+  return state.boss === seat ? spec.bossActs : spec.acts;
 }
 
 /** The same, for an actor's night as that player knows it (O1). */
 export function actorActs(a: NightActor): readonly ActKind[] {
   if (!a.alive || !a.night || a.over) return NO_ACTS;
-  return ACTS_BY_ROLE.get(a.role)![a.boss ? 1 : 0];
+  const spec = roleSpec(a.role);
+  return a.boss ? spec.bossActs : spec.acts;
 }
 
 /** Which slot an act fills for a holder of `role` (the current boss or not): REPLAY.md's slot rules. */
@@ -303,9 +201,10 @@ export function slotFor(role: RoleId, boss: boolean, act: ActKind): Slot {
     case "check":
       return "pair";
     case "pass":
-      if (role === "sheriff" || role === "sergeant") return "pair";
+      if (inPair(role)) return "pair";
       if (boss) return thugBoss ? "own" : "mafia";
-      return role === "troll" || role === "elf" ? "mafia" : "own";
+      // A mafioso with no act of his own passes in the mafia's slot.
+      return isMafia(role) && roleSpec(role).ownAct === null ? "mafia" : "own";
     default:
       return "own";
   }
@@ -410,7 +309,7 @@ function checkMafia(a: NightActor, kill: readonly Seat[], intimidate: readonly S
 }
 
 /** T3c: heal-from-role needs both mafia and maniac alive and roles still revealed (> 10 alive). */
-export function healFromAvailable(state: GameState): boolean {
+function healFromAvailable(state: GameState): boolean {
   if (state.aliveAtStart <= 10) return false;
   let mafia = false;
   let maniac = false;
@@ -441,11 +340,11 @@ export function checkActorAction(a: NightActor, action: NightAction): Rejection 
     const need =
       action.act === "mafia" || action.act === "council"
         ? "a mafia member"
-        : `the ${"target" in action ? TARGET_ACT_ROLE[action.act] : "doctor"}`;
+        : `the ${ROLE_IDS.find((r) => ROLES[r].acts.includes(action.act))!}`;
     return reject(
       "night/act-not-available",
       ACT_CLAUSE[action.act],
-      `${actorLabel(a)} may not ${ACT_PHRASE[action.act]}: only ${need} can`,
+      `${actorLabel(a)} may not ${actPhrase(action.act)}: only ${need} can`,
     );
   }
   const three = a.aliveAtStart === 3;
@@ -522,7 +421,7 @@ export function submitNightAction(
       "G10",
       `${who(state, seat)} may not act: the night's intake has closed`,
     );
-  if (slot === "pair") return withBallots(ballots, { pair: action });
+  if (slot === "pair") return withBallots(ballots, { pair: action, pairBy: seat });
   const list = ballots[slot].slice();
   list[seat] = action;
   return withBallots(ballots, slot === "own" ? { own: list } : { mafia: list });

@@ -22,6 +22,13 @@ import { isMafia, type RoleId } from "./roles.ts";
 import { currentBoss, type GameState } from "./state.ts";
 import type { GameView } from "./view.ts";
 
+/** A living player the act may not name tonight, and why: the code and clause of checkNightAction's refusal. */
+export interface UnavailableTarget {
+  readonly seat: Seat;
+  readonly reason: string;
+  readonly clause: ClauseId;
+}
+
 export interface NightFormAct {
   readonly act: ActKind;
   /** The seats a targeted act may name (for the mafia: those a one-kill action may name); else empty. */
@@ -33,13 +40,6 @@ export interface NightFormAct {
    * submission would get (O1: "night/repeat-target", T4), so a form can list them disabled with the reason.
    */
   readonly unavailable: readonly UnavailableTarget[];
-}
-
-/** A living player the act may not name tonight, and why: the code and clause of checkNightAction's refusal. */
-export interface UnavailableTarget {
-  readonly seat: Seat;
-  readonly reason: string;
-  readonly clause: ClauseId;
 }
 
 export interface NightForm {

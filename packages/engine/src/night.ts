@@ -1,3 +1,12 @@
+/**
+ * RULES.md §9: the night resolved as one list of steps, NIGHT_STEPS, in the order of its clauses.
+ *
+ * Why the steps fill in one mutable NightWork instead of each returning a new value (STYLE.md): the
+ * engine benchmark (npm run bench:engine) times every resolution, and a copy of the record per step
+ * costs more than the steps themselves. The record is made fresh by resolveNight and never leaves it,
+ * so the resolution stays a pure function of its inputs.
+ */
+import { SUCCESSION } from "@forum-mafia/rules";
 import {
   who,
   type HealFromRole,
@@ -89,21 +98,11 @@ interface Acting {
   readonly target: Seat;
 }
 
-/** The living holder of each acting role tonight, or null (roles other than citizen appear once, S3). */
-interface Cast {
-  boss: Seat | null;
-  troll: Seat | null;
-  elf: Seat | null;
-  lawyer: Seat | null;
-  thug: Seat | null;
-  maniac: Seat | null;
-  sheriff: Seat | null;
-  sergeant: Seat | null;
-  doctor: Seat | null;
-  girl: Seat | null;
-  prosecutor: Seat | null;
-  shahid: Seat | null;
-}
+/**
+ * The living holder of each role tonight, or null (roles other than citizen appear once, S3). The
+ * citizens, many and without a night act (T7), are never cast: `citizen` stays null.
+ */
+type Cast = { [R in RoleId]: Seat | null };
 
 function castOf(players: readonly Player[]): Cast {
   const c: Cast = {
@@ -119,6 +118,7 @@ function castOf(players: readonly Player[]): Cast {
     girl: null,
     prosecutor: null,
     shahid: null,
+    citizen: null,
   };
   for (let i = 0; i < players.length; i++) {
     const p = players[i]!;
@@ -129,8 +129,7 @@ function castOf(players: readonly Player[]): Cast {
 
 /**
  * The work of one resolution. resolveNight makes a fresh one, each step of NIGHT_STEPS fills in its part
- * in turn, and nothing outside resolveNight ever sees it, so the resolution stays a pure function of its
- * inputs. (It is filled in place rather than copied step by step: the benchmark counts every copy.)
+ * in turn, and nothing outside resolveNight ever sees it (why it is mutable: see the top of this file).
  */
 interface NightWork {
   readonly state: GameState;
@@ -159,8 +158,7 @@ interface NightWork {
   unprotect: Seat | null;
   // O4–O6
   attacks: Attack[];
-  savedByHealFrom: Seat[];
-  readonly killed: boolean[];
+  readonly savedByHealFrom: Seat[];
   // O7
   intimidated: readonly Seat[];
   doubleAction: boolean;
@@ -169,11 +167,14 @@ interface NightWork {
   serum: Seat | null;
   check: CheckResult | null;
   council: { readonly question: string; readonly answer: CouncilAnswer } | null;
-  players: Player[];
-  modkilled: Seat[];
+  // P3 (the strikes counted on the players, then O9's deaths)
+  readonly players: Player[];
+  readonly modkilled: Seat[];
   // O8
   rng: RngState | null;
   rolls: Roll[];
+  // O9
+  result: { readonly state: GameState; readonly outcome: NightOutcome } | null;
 }
 
 type Step = (w: NightWork) => Rejection | null;
@@ -181,17 +182,11 @@ type Step = (w: NightWork) => Rejection | null;
 const own = (w: NightWork, seat: Seat | null): NightAction | null =>
   seat === null ? null : (w.ballots.own[seat] ?? null);
 
-/** The seat's own submission if it is one of `acts` with a target. */
-function pick(
-  w: NightWork,
-  seat: Seat | null,
-  act1: TargetedAct,
-  act2?: TargetedAct,
-  act3?: TargetedAct,
-): Acting | null {
+/** The seat's own submission if it is `act`, with its target. */
+function pick(w: NightWork, seat: Seat | null, act: TargetedAct): Acting | null {
   const a = own(w, seat);
   if (a === null || !("target" in a)) return null;
-  return a.act === act1 || a.act === act2 || a.act === act3 ? { seat: seat!, target: a.target } : null;
+  return a.act === act ? { seat: seat!, target: a.target } : null;
 }
 
 /** O1 (M1, M4, P2): who acts tonight, with what; and who missed an action. */
@@ -200,15 +195,16 @@ const determineActions: Step = (w) => {
   const boss = state.boss;
   const thugIsBoss = boss !== null && boss === cast.thug;
 
-  // M4: the boss's own submission first, then the other living mafiosi by rank (M1's order).
+  // M4: the boss's own submission first, then the other living mafiosi by rank (M1's succession).
   let mafia: NightAction | null = null;
   if (thugIsBoss) {
     const a = own(w, boss);
     if (a && a.act !== "block") mafia = a;
   } else if (boss !== null) {
     mafia = ballots.mafia[boss] ?? null;
-    for (const seat of [cast.troll, cast.elf, cast.lawyer, cast.thug]) {
+    for (const role of SUCCESSION) {
       if (mafia !== null) break;
+      const seat = cast[role];
       if (seat !== null && seat !== boss) mafia = ballots.mafia[seat] ?? null;
     }
   }
@@ -356,13 +352,19 @@ const shahidMark: Step = (w) => {
       cancelledBy: healed ? "heal" : null,
     });
   }
-  for (const a of w.attacks) if (a.cancelledBy === null) w.killed[a.target] = true;
-  // N1a: a player saved from the maniac does not stay "saved" if the same night killed them anyway.
-  w.savedByHealFrom = w.savedByHealFrom.filter((seat) => !w.killed[seat]);
   return null;
 };
 
-/** O7: intimidation, torture, poison, serum, the check, the council; modkills at the phase end (P2, P3, F2). */
+/**
+ * Whether an attack kills the seat tonight: one that no heal cancelled (O5, O6). After O6 the attacks are
+ * final, so this is the one place a night kill is decided; O9 records the deaths from it.
+ */
+function killedTonight(w: NightWork, seat: Seat): boolean {
+  for (const a of w.attacks) if (a.target === seat && a.cancelledBy === null) return true;
+  return false;
+}
+
+/** O7: intimidation, torture, poison, serum, the check, the council. */
 const nonLethal: Step = (w) => {
   const boss = w.state.boss;
   const hit = w.mafia !== null && effective(w, boss) ? w.mafia : null;
@@ -390,23 +392,31 @@ const nonLethal: Step = (w) => {
       );
     w.council = { question: hit.question, answer };
   }
+  return null;
+};
 
-  // P3 at the end of the night: a second strike is a modkill; F2: the GM's modkills. Never a player who died.
+/**
+ * P3 (with P2 and F2): the strikes for missed actions (found in O1) are counted; a second strike is a
+ * modkill, and so is each of the GM's modkills (F2); never a player who died tonight. P3 puts modkills
+ * "at the end of the phase" and §9 names no place for them, but M3 and N1c count a modkill among the
+ * night's deaths that decide the O8 rolls, so they are settled here, after O7 and before O8.
+ */
+const strikesAndModkills: Step = (w) => {
   for (const seat of w.struck) {
     const pl = w.players[seat]!;
     w.players[seat] = withPlayer(pl, { nightStrikes: pl.nightStrikes + 1 });
   }
   for (let i = 0; i < w.players.length; i++) {
     const pl = w.players[i]!;
-    if (w.killed[i] || !pl.alive) continue;
-    if ((w.struck.includes(i) && struckOut(pl, w.state.options)) || w.input.modkills.includes(i))
-      w.modkilled.push(i);
+    const out = (w.struck.includes(i) && struckOut(pl, w.state.options)) || w.input.modkills.includes(i);
+    if (out && pl.alive && !killedTonight(w, i)) w.modkilled.push(i);
   }
   return null;
 };
 
+/** Whether the seat lives through the night: neither killed (O4–O6) nor modkilled (P3). */
 const survives = (w: NightWork, seat: Seat | null): boolean =>
-  seat !== null && !w.killed[seat] && !w.modkilled.includes(seat);
+  seat !== null && !killedTonight(w, seat) && !w.modkilled.includes(seat);
 
 /**
  * T4, M6: a silence roll matters only for a player who survives the night and would otherwise still vote
@@ -472,13 +482,14 @@ function seatList(n: number, has: (seat: Seat) => boolean): Seat[] {
   return out;
 }
 
-/** The outcome and the next state, from the finished work (O9: deaths, reveals, succession, win). */
-function finish(w: NightWork): { state: GameState; outcome: NightOutcome } {
+/**
+ * O9: the deaths (the kills that stand after O6, and P3's modkills), the reveals (R1, R2), the silences
+ * for the day, succession (M1) and the win check (W1): the next state and the night's outcome.
+ */
+const concludeNight: Step = (w) => {
   const { state } = w;
   const n = state.players.length;
-  const dead: boolean[] = w.killed.slice();
-  for (const s of w.modkilled) dead[s] = true;
-  const died = seatList(n, (s) => dead[s]!);
+  const died = seatList(n, (s) => killedTonight(w, s) || w.modkilled.includes(s));
   const players = w.players;
   for (const s of died) players[s] = withPlayer(players[s]!, { alive: false });
   const revealed = new Map<Seat, RoleId>();
@@ -520,12 +531,14 @@ function finish(w: NightWork): { state: GameState; outcome: NightOutcome } {
     players,
     phase: { kind: "day", number: state.phase.number },
     aliveAtStart: countAlive(players),
+    // M1: succession takes effect from the next night; the day's end names the new boss (day.ts).
     boss: state.boss,
     rng: w.rng,
     memory: {
       own: w.ballots.own,
       healTarget: doctorHeal,
-      savedByHealFrom: w.savedByHealFrom,
+      // N1a: a player saved from the maniac does not stay "saved" if the same night killed them anyway.
+      savedByHealFrom: w.savedByHealFrom.filter((seat) => !killedTonight(w, seat)),
       silencedNext,
     },
     day: {
@@ -542,7 +555,7 @@ function finish(w: NightWork): { state: GameState; outcome: NightOutcome } {
     died,
     revealed,
     exposed,
-    bloodyVictims: bloodyVictims.filter((s) => dead[s]),
+    bloodyVictims: bloodyVictims.filter((s) => died.includes(s)),
     tortureEvidence: rolled(w, "tortureEvidence") ? [w.tortured!] : [],
     serum: w.serum,
     silenced: silencedToday,
@@ -555,10 +568,15 @@ function finish(w: NightWork): { state: GameState; outcome: NightOutcome } {
     attacks: w.attacks,
     blocked: seatList(n, (s) => w.blocked[s]!),
   };
-  return { state: next, outcome };
-}
+  w.result = { state: next, outcome };
+  return null;
+};
 
-/** RULES.md §9, in order: the position in this list is the priority. */
+/**
+ * RULES.md §9, in order: the position in this list is the priority. O0 (all actions are simultaneous) is
+ * no step: every step reads the ballots as submitted. P3's strikes and modkills stand where M3 and N1c
+ * need them, before O8's rolls. O9, the last, produces the next state and the outcome.
+ */
 export const NIGHT_STEPS: readonly { readonly clause: string; readonly step: Step }[] = [
   { clause: "O1", step: determineActions },
   { clause: "O2", step: applyBlocks },
@@ -567,7 +585,9 @@ export const NIGHT_STEPS: readonly { readonly clause: string; readonly step: Ste
   { clause: "O5", step: cancelByDoctor },
   { clause: "O6", step: shahidMark },
   { clause: "O7", step: nonLethal },
+  { clause: "P3", step: strikesAndModkills },
   { clause: "O8", step: drawRolls },
+  { clause: "O9", step: concludeNight },
 ];
 
 /** Resolve the night at its deadline (O0: all actions are simultaneous). */
@@ -602,7 +622,6 @@ export function resolveNight(
     unprotect: null,
     attacks: [],
     savedByHealFrom: [],
-    killed: new Array<boolean>(n).fill(false),
     intimidated: [],
     doubleAction: false,
     tortured: null,
@@ -614,10 +633,13 @@ export function resolveNight(
     modkilled: [],
     rng: state.rng,
     rolls: [],
+    result: null,
   };
   for (const { step } of NIGHT_STEPS) {
     const refused = step(w);
     if (refused) return refused;
   }
-  return finish(w);
+  // A broken invariant, not a refusal: O9, the last step, always produces the result.
+  if (w.result === null) throw new Error("the night's steps ended without O9's result");
+  return w.result;
 }

@@ -9,20 +9,20 @@ export const REPLAY_FORMAT = "forum-mafia/replay@1";
 const name = z.string().min(1);
 const by = { by: name };
 
-export const mafiaQuestionSchema = z.strictObject({ ...by, act: z.literal("mafia"), question: z.string() });
-export const mafiaHitSchema = z.strictObject({
+const mafiaQuestionSchema = z.strictObject({ ...by, act: z.literal("mafia"), question: z.string() });
+const mafiaHitSchema = z.strictObject({
   ...by,
   act: z.literal("mafia"),
   kill: z.array(name).optional(),
   intimidate: z.array(name).optional(),
 });
-export const targetedActionSchema = z.strictObject({ ...by, act: z.enum(TARGETED_ACTS), target: name });
-export const healFromSchema = z.strictObject({
+const targetedActionSchema = z.strictObject({ ...by, act: z.enum(TARGETED_ACTS), target: name });
+const healFromSchema = z.strictObject({
   ...by,
   act: z.literal("healFrom"),
   role: z.enum(HEAL_FROM_ROLES),
 });
-export const passSchema = z.strictObject({ ...by, act: z.literal("pass") });
+const passSchema = z.strictObject({ ...by, act: z.literal("pass") });
 const actionHead = z.looseObject({ by: name, act: z.string() });
 
 /** The schema for one night action, chosen by its `act` so that errors speak of that act. */

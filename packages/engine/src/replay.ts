@@ -77,7 +77,7 @@ function sortedMap<V>(entries: Iterable<[Seat, V]>, names: readonly string[]): R
   return Object.fromEntries(list);
 }
 
-export function nightJson(o: NightOutcome, names: readonly string[]): NightResultJson {
+function nightJson(o: NightOutcome, names: readonly string[]): NightResultJson {
   return {
     phase: "night",
     number: o.phase.number,
@@ -93,7 +93,7 @@ export function nightJson(o: NightOutcome, names: readonly string[]): NightResul
   };
 }
 
-export function dayJson(o: DayOutcome, names: readonly string[]): DayResultJson {
+function dayJson(o: DayOutcome, names: readonly string[]): DayResultJson {
   return {
     phase: "day",
     number: o.phase.number,

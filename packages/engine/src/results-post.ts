@@ -22,7 +22,7 @@ import { roleName, type Lang, type Phrase } from "./texts.ts";
  * A2: the header above a private result, naming its recipients by role and nickname. Not in texts.ts
  * yet (TEXTS.ru.md has no phrase for it); kept here with English beside it.
  */
-export const PRIVATE_HEADER: Phrase<(recipients: readonly string[]) => string> = {
+const PRIVATE_HEADER: Phrase<(recipients: readonly string[]) => string> = {
   ru: (recipients) => `Лично: ${recipients.join(", ")}`,
   en: (recipients) => `Privately to: ${recipients.join(", ")}`,
 };

@@ -1,75 +1,24 @@
 /**
- * Roles are data (STYLE.md): one row per role of RULES.md §1. Behaviour lives in the night steps.
+ * Roles are data (STYLE.md): the table of RULES.md §1 lives in @forum-mafia/rules, written once for the
+ * engine, the protocol and the web app. Behaviour lives in the night steps.
  */
-export const ROLE_IDS = [
-  "boss",
-  "troll",
-  "elf",
-  "lawyer",
-  "thug",
-  "maniac",
-  "sheriff",
-  "sergeant",
-  "doctor",
-  "girl",
-  "prosecutor",
-  "shahid",
-  "citizen",
-] as const;
-export type RoleId = (typeof ROLE_IDS)[number];
+import { ROLES, type RoleId, type RoleSpec } from "@forum-mafia/rules";
 
-export type Faction = "mafia" | "town" | "maniac";
-
-/** What a player's own night slot is for (P2: whether a missing action earns a strike). */
-export type OwnAct =
-  "protect" | "block" | "maniac" | "pair" | "doctor" | "visit" | "unprotect" | "mark" | null;
-
-export interface RoleSpec {
-  readonly id: RoleId;
-  readonly faction: Faction;
-  /** M1: place in the boss succession, 1 first; null for roles outside it. */
-  readonly succession: number | null;
-  /** The role's own night act (the mafia's shared action is separate, M4). */
-  readonly ownAct: OwnAct;
-  /** V4: weight of a red and of a blue vote. */
-  readonly redWeight: number;
-  readonly blueWeight: number;
-  /** T2: how the sergeant's check reads this role (the maniac reads "not mafia"). */
-  readonly checksAs: "mafia" | "not mafia";
-}
-
-const row = (
-  id: RoleId,
-  faction: Faction,
-  succession: number | null,
-  ownAct: OwnAct,
-  redWeight = 1,
-  blueWeight = 1,
-): RoleSpec => ({
-  id,
-  faction,
-  succession,
-  ownAct,
-  redWeight,
-  blueWeight,
-  checksAs: faction === "mafia" ? "mafia" : "not mafia",
-});
-
-export const ROLES: { readonly [R in RoleId]: RoleSpec } = {
-  boss: row("boss", "mafia", 1, null),
-  troll: row("troll", "mafia", 2, null),
-  elf: row("elf", "mafia", 3, null),
-  lawyer: row("lawyer", "mafia", 4, "protect"),
-  thug: row("thug", "mafia", 5, "block"),
-  maniac: row("maniac", "maniac", null, "maniac"),
-  sheriff: row("sheriff", "town", null, "pair"),
-  sergeant: row("sergeant", "town", null, "pair"),
-  doctor: row("doctor", "town", null, "doctor", 1, 3),
-  girl: row("girl", "town", null, "visit"),
-  prosecutor: row("prosecutor", "town", null, "unprotect", 2, 1),
-  shahid: row("shahid", "town", null, "mark"),
-  citizen: row("citizen", "town", null, null),
-};
+export {
+  DEFAULT_ROLES,
+  MAFIA_ROLES,
+  PAIR_ROLES,
+  ROLE_IDS,
+  ROLES,
+  SUCCESSION,
+  factionOf,
+  inPair,
+  isRoleId,
+  type Faction,
+  type OwnAct,
+  type RoleId,
+  type RoleSpec,
+} from "@forum-mafia/rules";
 
 /**
  * The row of a role. Prefer it to `ROLES[role]` in loops: a switch over the ids costs about half as much
@@ -110,29 +59,4 @@ export function roleSpec(role: RoleId): RoleSpec {
   }
 }
 
-export function isRoleId(value: string): value is RoleId {
-  return (ROLE_IDS as readonly string[]).includes(value);
-}
-
 export const isMafia = (role: RoleId): boolean => roleSpec(role).faction === "mafia";
-
-/** S3: the default 17-player setup, in the order of RULES.md §1. */
-export const DEFAULT_ROLES: readonly RoleId[] = [
-  "boss",
-  "troll",
-  "elf",
-  "lawyer",
-  "thug",
-  "maniac",
-  "sheriff",
-  "sergeant",
-  "doctor",
-  "girl",
-  "prosecutor",
-  "shahid",
-  "citizen",
-  "citizen",
-  "citizen",
-  "citizen",
-  "citizen",
-];

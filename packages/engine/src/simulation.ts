@@ -77,7 +77,7 @@ export function emptyTally(): Tally {
 }
 
 /** The tally of some records. */
-export function tallyOf(records: readonly GameRecord[]): Tally {
+function tallyOf(records: readonly GameRecord[]): Tally {
   const wins = zeroes(WINNERS);
   const conditions = zeroes(WIN_CONDITIONS);
   const roles = roleCounts();
@@ -200,7 +200,7 @@ const ESCAPES: Readonly<Record<string, string>> = {
 };
 
 /** Text safe inside an XML element or attribute. */
-export const escapeXml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+const escapeXml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 export const WINNER_LABELS: { readonly [W in Winner]: string } = {
   town: "Город / Town",

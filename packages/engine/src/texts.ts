@@ -39,7 +39,6 @@ export const FACTION_NAMES: { readonly [F in Faction]: Phrase<string> } = {
 };
 
 export const roleName = (role: RoleId, lang: Lang): string => ROLE_NAMES[role][lang];
-export const factionName = (faction: Faction, lang: Lang): string => FACTION_NAMES[faction][lang];
 
 /** " Роль: Доктор." after a sentence, or nothing when R1 keeps the role hidden. */
 const roleSuffix = (role: RoleId | null, lang: Lang): string =>

@@ -7,18 +7,16 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   audienceOf,
-  gameEvents,
   isRejection,
-  maySee,
   replace,
   type GameEvent,
-  type GameEventType,
   type Match,
   type RoleId,
   type Seat,
   type Team,
   type Viewer,
 } from "../src/index.ts";
+import { gameEvents, maySee, type GameEventType } from "../src/events.ts";
 import { MATCH_CALLS, playRandomGame, type MatchCalls } from "../src/random-play.ts";
 
 type EventOf<T extends GameEventType> = Extract<GameEvent, { readonly type: T }>;

@@ -3,22 +3,12 @@
 import { describe, expect, it } from "vitest";
 import {
   DEFAULT_ROLES,
-  HEAL_FROM_ROLES,
-  RANDOM_PLAYER_NAMES,
-  RandomStream,
   act,
-  botNightAction,
-  botView,
-  botVote,
-  checkNightAction,
   checkVote,
   endNight,
   exportReplay,
   isMafia,
   isRejection,
-  nightForm,
-  playBotGame,
-  rngFromSeed,
   startMatch,
   type GameView,
   type Match,
@@ -26,6 +16,17 @@ import {
   type RoleId,
   type Seat,
 } from "../src/index.ts";
+import { HEAL_FROM_ROLES, checkNightAction } from "../src/night-action.ts";
+import {
+  RANDOM_PLAYER_NAMES,
+  RandomStream,
+  botNightAction,
+  botView,
+  botVote,
+  playBotGame,
+  rngFromSeed,
+} from "../src/bots-entry.ts";
+import { nightForm } from "../src/night-form.ts";
 
 const GAMES = 40;
 

@@ -4,32 +4,33 @@ import {
   DEFAULT_ROLES,
   act,
   closeNightIntake,
-  createGame,
   endDay,
   endNight,
   exportReplay,
   isRejection,
-  matchResult,
   modkill,
-  nextU32,
   reopenMafia,
   replace,
+  runReplay,
+  seedCommitment,
+  startMatch,
+  type Match,
+  type NightOutcome,
+  type RoleId,
+} from "../src/index.ts";
+import { createGame } from "../src/game.ts";
+import { matchResult } from "../src/replay.ts";
+import {
+  nextU32,
   dealStream,
   rngFromSeed,
   rollChance,
   rollStream,
-  runReplay,
-  seatByName,
-  seedCommitment,
   shuffle,
-  startMatch,
-  vote,
-  type Match,
-  type NightOutcome,
   type RngState,
-  type RoleId,
-  type Roll,
-} from "../src/index.ts";
+} from "../src/rng.ts";
+import { seatByName, vote } from "../src/match.ts";
+import type { Roll } from "../src/night.ts";
 import {
   NAMES,
   STANDARD,

@@ -6,16 +6,12 @@ import {
   endNight,
   exportReplay,
   isRejection,
-  matchResult,
   modkill,
   reopenMafia,
   replace,
-  mayVote,
   replayMatch,
   runReplay,
-  seatByName,
   startMatch,
-  vote,
   type Match,
   type NightAction,
   type NightDecisions,
@@ -24,6 +20,9 @@ import {
   type RoleId,
   type Seat,
 } from "../src/index.ts";
+import { matchResult } from "../src/replay.ts";
+import { mayVote } from "../src/vote.ts";
+import { seatByName, vote } from "../src/match.ts";
 import {
   NAMES,
   STANDARD,

@@ -3,20 +3,12 @@
 // player's view yields is the actor the full state yields, and so the forms are the same.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  actorFromView,
-  actorOf,
-  gameEvents,
-  isRejection,
-  MATCH_CALLS,
-  nightForm,
-  nightFormFor,
-  viewFor,
-  type Match,
-  type MatchCalls,
-  type RoleId,
-} from "../src/index.ts";
-import { playRandomGame } from "../src/random-play.ts";
+import { actorFromView, nightForm } from "../src/night-form.ts";
+import { actorOf } from "../src/night-action.ts";
+import { gameEvents } from "../src/events.ts";
+import { isRejection, nightFormFor, type Match, type RoleId } from "../src/index.ts";
+import { viewFor } from "../src/view.ts";
+import { MATCH_CALLS, playRandomGame, type MatchCalls } from "../src/random-play.ts";
 import { STANDARD, game, heal, visit } from "./scenario.ts";
 
 interface Reach {

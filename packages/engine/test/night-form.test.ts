@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nightForm } from "../src/index.ts";
+import { nightForm } from "../src/night-form.ts";
 import { NAMES, STANDARD, game, heal, visit } from "./scenario.ts";
 
 const seat = (name: string): number => NAMES.indexOf(name);

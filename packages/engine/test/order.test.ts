@@ -2,16 +2,10 @@
  * RULES.md §9, night resolution order (O0–O9), and R1's reveal threshold as it crosses 11 → 10 alive.
  */
 import { describe, expect, it } from "vitest";
-import {
-  ACT_KINDS,
-  TARGETED_ACTS,
-  runReplay,
-  seatByName,
-  type DayResultJson,
-  type NightOutcome,
-  type RoleId,
-  type RollName,
-} from "../src/index.ts";
+import { ACT_KINDS, TARGETED_ACTS } from "../src/night-action.ts";
+import { runReplay, type NightOutcome, type RoleId, type RollName } from "../src/index.ts";
+import { seatByName } from "../src/match.ts";
+import type { DayResultJson } from "../src/replay.ts";
 import {
   STANDARD,
   block,
@@ -42,6 +36,7 @@ import {
   type Scenario,
   expectFields,
 } from "./scenario.ts";
+import { NIGHT_STEPS } from "../src/night.ts";
 
 // ---------------------------------------------------------------------------------------------------
 // Helpers
@@ -85,6 +80,15 @@ function expectedDraws(seed: string, names: RollName[], from = 0): { name: RollN
 }
 
 // ---------------------------------------------------------------------------------------------------
+
+describe("§9: the night is resolved as a list of its clauses", () => {
+  it("O9: NIGHT_STEPS runs O1 to O8 in §9's order, P3's strikes and modkills before the O8 rolls, O9 last", () => {
+    // By hand from RULES.md §9: O0 (simultaneity) and O1a, O1b (checked at submission) are no steps;
+    // P3's modkills come before O8, whose rolls M3 and N1c decide with the modkills counted.
+    const order = ["O1", "O2", "O3", "O4", "O5", "O6", "O7", "P3", "O8", "O9"];
+    expect(NIGHT_STEPS.map((s) => s.clause)).toEqual(order);
+  });
+});
 
 describe("O0: night actions are simultaneous", () => {
   it("O0: a doctor killed in the night still heals", () => {

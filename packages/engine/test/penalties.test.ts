@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  channelMembers,
-  channelsFor,
-  seatByName,
-  type GameOptions,
-  type NightOutcome,
-} from "../src/index.ts";
+import { channelMembers, channelsFor, type GameOptions, type NightOutcome } from "../src/index.ts";
+import { seatByName } from "../src/match.ts";
 import {
   NAMES,
   STANDARD,
@@ -325,6 +320,14 @@ describe("P3: the second strike", () => {
       autoPass: false,
     });
     expectFields(g.lastNight, { died: ["Доктор"], modkilled: [] });
+  });
+
+  it("P3: a strike modkill is settled before the O8 rolls: no silence roll for a visited player modkilled that night (T4)", () => {
+    const g = play("shared", "N d").night([...passesBut("Доктор", "Девочка"), ["Девочка", visit("Доктор")]], {
+      autoPass: false,
+    });
+    expectFields(g.lastNight, { died: ["Доктор"], modkilled: ["Доктор"], silenced: [] });
+    expect((g.match.outcomes.at(-1)!.outcome as NightOutcome).rolls).toEqual([]);
   });
 
   it("P3: the hanged player is not also listed as modkilled", () => {

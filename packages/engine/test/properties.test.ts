@@ -2,30 +2,25 @@
 // with pinned fast-check seeds.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ROLES } from "../src/roles.ts";
 import {
-  ROLES,
   exportReplay,
   isRejection,
-  matchResult,
-  nextIndex,
-  rngFromSeed,
   runReplay,
-  vote,
   act,
-  gameEvents,
   gameEventsSince,
   type EventCursor,
   type GameEvent,
   type Match,
-  type ReplayAction,
-  type ReplayDay,
   type ReplayFile,
-  type ReplayNight,
-  type ReplayVote,
-  type RngState,
   type RoleId,
   type Winner,
 } from "../src/index.ts";
+import { matchResult } from "../src/replay.ts";
+import { nextIndex, rngFromSeed, type RngState } from "../src/rng.ts";
+import { vote } from "../src/match.ts";
+import { gameEvents } from "../src/events.ts";
+import type { ReplayAction, ReplayDay, ReplayNight, ReplayVote } from "../src/replay-format.ts";
 import { MATCH_CALLS, playRandomGame, type MatchCalls } from "../src/random-play.ts";
 
 /** The random player's seed. Each property has a pinned fast-check seed of its own (4201…), so each plays other games. */

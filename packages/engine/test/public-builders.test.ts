@@ -6,22 +6,20 @@ import { describe, expect, it } from "vitest";
 import {
   dayAnnouncement,
   eventsSeenBy,
-  gameEvents,
   isRejection,
-  MATCH_CALLS,
   nightAnnouncement,
   publicDay,
   publicVoteCountSections,
   publishedResults,
   replace,
-  viewFor,
-  voteCountSections,
   type DayOutcome,
   type Match,
-  type MatchCalls,
   type NightOutcome,
 } from "../src/index.ts";
-import { playRandomGame } from "../src/random-play.ts";
+import { gameEvents } from "../src/events.ts";
+import { viewFor } from "../src/view.ts";
+import { voteCountSections } from "../src/announce.ts";
+import { MATCH_CALLS, playRandomGame, type MatchCalls } from "../src/random-play.ts";
 
 /** Random play with a substitute now and then (P4), so that names change between results. */
 function withSubstitutes(check: (m: Match) => void): MatchCalls {

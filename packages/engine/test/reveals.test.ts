@@ -4,13 +4,13 @@ import {
   endDay,
   endNight,
   exportReplay,
-  matchResult,
   startMatch,
-  vote,
   type Match,
   type RoleId,
   type Seat,
 } from "../src/index.ts";
+import { matchResult } from "../src/replay.ts";
+import { vote } from "../src/match.ts";
 import { referenceRolls } from "./reference-rng.ts";
 import {
   CITIZENS,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nextU32, rngFromSeed, RandomStream, type RngState } from "../src/index.ts";
+import { nextU32, rngFromSeed, RandomStream, type RngState } from "../src/rng.ts";
 import { referenceDraws } from "./reference-rng.ts";
 
 /** F1: anyone can check a published game's dice from rng.ts's description; the engine's must match it. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ROLES, ROLE_CARDS, ROLE_IDS, roleName } from "../src/index.ts";
+import { ROLES } from "../src/roles.ts";
+import { ROLE_CARDS, ROLE_IDS, roleName } from "../src/index.ts";
 
 describe("the role card of the private role message", () => {
   it("S1: every role has a card in Russian and in English that opens by naming the role", () => {

@@ -13,24 +13,19 @@ import { createHash } from "node:crypto";
 import { expect } from "vitest";
 import {
   ReplayError,
-  actsFor,
   isRejection,
-  matchResult,
-  mayVote,
   replayMatch,
-  type DayResultJson,
   type GameOptions,
-  type GmEntry,
   type Match,
-  type NightResultJson,
   type Rejection,
-  type ReplayAction,
   type ReplayFile,
-  type ReplayResult,
-  type ReplayVote,
   type RoleId,
   type RollName,
 } from "../src/index.ts";
+import { actsFor } from "../src/night-action.ts";
+import { matchResult, type DayResultJson, type NightResultJson, type ReplayResult } from "../src/replay.ts";
+import { mayVote } from "../src/vote.ts";
+import type { GmEntry, ReplayAction, ReplayVote } from "../src/replay-format.ts";
 
 /** The default 17-player table of RULES.md §1, with each player named after the role. */
 export const STANDARD =

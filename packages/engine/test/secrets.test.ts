@@ -5,23 +5,19 @@
 // view.ts (docs/testing.md, "Mutation testing of the secrets").
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { AUDIENCE, gameEvents, maySee } from "../src/events.ts";
 import {
-  AUDIENCE,
   act,
   audienceOf,
   endDay,
   endNight,
   eventsSeenBy,
-  gameEvents,
   gameEventsSince,
   isRejection,
-  maySee,
   modkill,
   replace,
   startMatch,
   teamOf,
-  viewFor,
-  vote,
   type EventCursor,
   type GameEvent,
   type GameView,
@@ -30,6 +26,8 @@ import {
   type RoleId,
   type Viewer,
 } from "../src/index.ts";
+import { viewFor } from "../src/view.ts";
+import { vote } from "../src/match.ts";
 import { STANDARD, game, kill as killOf, serum } from "./scenario.ts";
 
 const ok = <T extends object>(x: T | Rejection): T => {

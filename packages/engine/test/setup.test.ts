@@ -2,10 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   DEFAULT_OPTIONS,
   DEFAULT_ROLES,
-  ROLES,
   channelMembers,
   channelsFor,
-  createGame,
   isRejection,
   type Channel,
   type GameSetup,
@@ -13,6 +11,8 @@ import {
   type Rejection,
   type RoleId,
 } from "../src/index.ts";
+import { ROLES } from "../src/roles.ts";
+import { createGame } from "../src/game.ts";
 import {
   NAMES,
   STANDARD,

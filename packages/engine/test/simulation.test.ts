@@ -8,22 +8,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { DEFAULT_ROLES, type Player, type RoleId, type Winner } from "../src/index.ts";
 import {
-  DEFAULT_ROLES,
   mergeSummaries,
   recordOf,
   simulate,
   summarize,
   playBotGame,
-  winCondition,
   winRateSvg,
   wilson,
   type GameRecord,
-  type Player,
-  type RoleId,
-  type Winner,
-  type WinCondition,
-} from "../src/index.ts";
+} from "../src/bots-entry.ts";
+import { winCondition, type WinCondition } from "../src/state.ts";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), "forum-mafia-sim-"));

@@ -1,21 +1,25 @@
 import { describe, expect, it } from "vitest";
 import {
+  countLines,
+  countPost,
   dayAnnouncement,
   nightAnnouncement,
   privateResults,
+  publicVoteCountLines,
+  publicVoteCountSections,
   replacementLine,
   voteCountPost,
+  type PublicCount,
 } from "../src/announce.ts";
 import {
   isRejection,
-  seatByName,
-  vote,
   type DayOutcome,
   type Match,
   type NightOutcome,
   type Player,
   type VoteColor,
 } from "../src/index.ts";
+import { seatByName, vote } from "../src/match.ts";
 import { FACTION_NAMES, ROLE_NAMES, TEXTS } from "../src/texts.ts";
 import {
   allRed,
@@ -533,6 +537,59 @@ describe("vote count (V4)", () => {
       "In defence:",
       "Оля (4): Аня, Катя, Петя, Юра",
     ]);
+  });
+});
+
+describe("the count post laid out from public seats and votes (V4, V6, V7)", () => {
+  // TEXTS.ru.md, "Vote count": seats 0–6 are Вася, Петя, Коля, Маша, Оля, Лена (cannot vote), Гоша.
+  const seat = (name: string, cannotVote = false) => ({ name, alive: true, cannotVote });
+  const publicCount = (mashaEarly: boolean): PublicCount => ({
+    seats: [
+      seat("Вася"),
+      seat("Петя"),
+      seat("Коля"),
+      seat("Маша"),
+      seat("Оля"),
+      seat("Лена", true),
+      seat("Гоша"),
+    ],
+    votes: [
+      { seat: 1, color: "red", target: 0, early: false },
+      { seat: 2, color: "red", target: 0, early: false },
+      { seat: 3, color: "red", target: 0, early: mashaEarly },
+      { seat: 4, color: "red", target: 3, early: false },
+      { seat: 0, color: "blue", target: 2, early: false },
+    ],
+  });
+  const example = [
+    "Против:",
+    "Вася (3): Петя, Коля, Маша",
+    "Маша (1): Оля",
+    "В защиту:",
+    "Коля (1): Вася",
+    "Лишены голоса: Лена",
+    "Не проголосовали: Гоша",
+  ];
+
+  it("V4, V6: the lines under the title are TEXTS.ru.md's example, word for word", () => {
+    expect(countLines(publicVoteCountLines(publicCount(false), false, "ru"), "ru")).toEqual(example);
+  });
+
+  it("V7: an early vote is marked only where the word has effect, and a count without a day has no mark", () => {
+    expect(countLines(publicVoteCountLines(publicCount(true), false, "ru"), "ru")).toEqual(example);
+    expect(countLines(publicVoteCountLines(publicCount(true), true, "ru"), "ru")[1]).toBe(
+      "Вася (3): Петя, Коля, Маша (досрочно)",
+    );
+  });
+
+  it("V7: with the day's number, the title is added and the mark has effect from day 3", () => {
+    expect(countPost(publicVoteCountSections({ day: 2, ...publicCount(true) }, "ru"), "ru")).toEqual({
+      title: "Голосование, день 2",
+      lines: example,
+    });
+    const day3 = countPost(publicVoteCountSections({ day: 3, ...publicCount(true) }, "ru"), "ru");
+    expect(day3.title).toBe("Голосование, день 3");
+    expect(day3.lines[1]).toBe("Вася (3): Петя, Коля, Маша (досрочно)");
   });
 });
 

@@ -3,7 +3,7 @@
  * prosecutor (T5), the shahid (T6) and the citizens (T7).
  */
 import { describe, expect, it } from "vitest";
-import type { ReplayVote } from "../src/index.ts";
+import type { ReplayVote } from "../src/replay-format.ts";
 import {
   CITIZENS,
   NAMES,

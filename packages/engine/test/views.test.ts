@@ -2,17 +2,13 @@
 // tests pin the audiences; the property tests check whole random games.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { AUDIENCE, gameEvents, maySee } from "../src/events.ts";
 import {
-  AUDIENCE,
   act,
   exportReplay,
-  gameEvents,
-  maySee,
   replayMatch,
   startMatch,
   teamOf,
-  vote,
-  viewFor,
   type GameEvent,
   type GameView,
   type Match,
@@ -21,6 +17,8 @@ import {
   type Seat,
   type Viewer,
 } from "../src/index.ts";
+import { vote } from "../src/match.ts";
+import { viewFor } from "../src/view.ts";
 import { playRandomGame } from "../src/random-play.ts";
 import { STANDARD, check, game, kill, ok, playersOf, question } from "./scenario.ts";
 

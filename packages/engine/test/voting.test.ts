@@ -6,7 +6,8 @@
  * P1 would otherwise add +2 to everyone's score.
  */
 import { describe, expect, it } from "vitest";
-import type { DayResultJson, ReplayVote } from "../src/index.ts";
+import type { DayResultJson } from "../src/replay.ts";
+import type { ReplayVote } from "../src/replay-format.ts";
 import {
   NAMES,
   STANDARD,

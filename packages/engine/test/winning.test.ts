@@ -4,14 +4,13 @@ import {
   endDay,
   endNight,
   isRejection,
-  seatByName,
   startMatch,
-  vote,
-  winnerOf,
   type Match,
   type Player,
   type RoleId,
 } from "../src/index.ts";
+import { seatByName, vote } from "../src/match.ts";
+import { winnerOf } from "../src/state.ts";
 import { game, kill, ok, quickKill, shoot, expectFields } from "./scenario.ts";
 
 /** A table from "role:alive" tokens, e.g. "boss:+ maniac:- citizen:+". */

@@ -1,14 +1,30 @@
 /**
  * The vote counter for games on other forums (issue 6):
  * `npm run --silent votecount -- --players PLAYERS.txt [--gm NAME] [--day N] [--silenced NAME]... THREAD.json`
- * prints `{"votes", "notVoted", "ignored", "count"}` as JSON. Bad input: one line on stderr, exit 1.
+ * prints `{"votes", "notVoted", "ignored", "count"}` as JSON; `--help` prints the usage. Bad input: one line
+ * on stderr, exit 1.
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { voteCountWords } from "@forum-mafia/engine";
 import { runVoteCount } from "@forum-mafia/forum";
 
 const USAGE = "usage: votecount --players PLAYERS.txt [--gm NAME] [--day N] [--silenced NAME]... THREAD.json";
+
+const HELP = [
+  USAGE,
+  "",
+  "Counts the red and blue votes of one day in THREAD.json, a thread copied from another forum",
+  '(an array of {"author", "time", "body"}, the body in BBCode or HTML), and prints JSON:',
+  '  "votes"     each player\'s counted vote (their last), with the post it is in',
+  '  "notVoted"  the players with the right to vote who have not voted',
+  '  "ignored"   what looked like a vote and does not count, and why',
+  '  "count"     the BBCode vote-count post, laid out as the server\'s',
+  "",
+  "  --players PLAYERS.txt  one player a line: Ник, or Ник | alias | alias",
+  "  --gm NAME              the GM, whose coloured names are not votes",
+  "  --day N                the day counted: the post's title, and досрочно from day 3 (V7)",
+  "  --silenced NAME        a player who cannot vote today (V6); repeat for each",
+].join("\n");
 
 function main(argv: readonly string[]): string {
   const { values, positionals } = parseArgs({
@@ -18,28 +34,27 @@ function main(argv: readonly string[]): string {
       gm: { type: "string" },
       day: { type: "string" },
       silenced: { type: "string", multiple: true },
+      help: { type: "boolean", short: "h" },
     },
     allowPositionals: true,
     strict: true,
   });
+  if (values.help === true) return HELP;
   if (values.players === undefined) throw new Error(`--players is required; ${USAGE}`);
   if (positionals.length !== 1) throw new Error(`give exactly one THREAD.json; ${USAGE}`);
   const day = values.day === undefined ? null : Number(values.day);
   if (day !== null && !(Number.isSafeInteger(day) && day >= 1 && /^\d+$/u.test(values.day ?? "")))
     throw new Error(`--day must be a whole number from 1, not "${values.day}"`);
   return JSON.stringify(
-    runVoteCount(
-      {
-        roster: readText(values.players),
-        rosterName: values.players,
-        gm: values.gm ?? null,
-        day,
-        silenced: values.silenced ?? [],
-        thread: parseJson(readText(positionals[0]!), positionals[0]!),
-        threadName: positionals[0]!,
-      },
-      voteCountWords("ru"),
-    ),
+    runVoteCount({
+      roster: readText(values.players),
+      rosterName: values.players,
+      gm: values.gm ?? null,
+      day,
+      silenced: values.silenced ?? [],
+      thread: parseJson(readText(positionals[0]!), positionals[0]!),
+      threadName: positionals[0]!,
+    }),
     null,
     2,
   );

@@ -16,7 +16,6 @@ export {
   type ThreadPost,
   type VoteCount,
   type VoteCountOptions,
-  type VoteCountTexts,
 } from "./votecount.ts";
 export { runVoteCount, threadPosts, type VoteCountRun } from "./votecount-run.ts";
 export { nearestNames, unmatchedColours, votesInPost, type PostVote, type UnmatchedColour } from "./votes.ts";

@@ -1,12 +1,5 @@
 import { parseRoster } from "./names.ts";
-import {
-  countVotes,
-  type ReasonLang,
-  voteCountJson,
-  voteCountPost,
-  type ThreadPost,
-  type VoteCountTexts,
-} from "./votecount.ts";
+import { countVotes, type ReasonLang, voteCountJson, voteCountPost, type ThreadPost } from "./votecount.ts";
 
 /** What one vote count needs, as the CLI's flags or the web tool's form give it. */
 export interface VoteCountRun {
@@ -43,9 +36,9 @@ export function threadPosts(data: unknown, name: string): ThreadPost[] {
 
 /**
  * The vote counter (issue 6) from its inputs to the JSON it prints: `{votes, notVoted, ignored, count}`.
- * Bad input throws an Error whose message names what is wrong; `texts` is the engine's wording.
+ * Bad input throws an Error whose message names what is wrong.
  */
-export function runVoteCount(run: VoteCountRun, texts: VoteCountTexts): unknown {
+export function runVoteCount(run: VoteCountRun): unknown {
   const players = parseRoster(run.roster);
   if (players.length === 0) throw new Error(`the player list ${run.rosterName} is empty`);
   const posts = threadPosts(run.thread, run.threadName);
@@ -56,5 +49,5 @@ export function runVoteCount(run: VoteCountRun, texts: VoteCountTexts): unknown 
     silenced: run.silenced,
     ...(run.lang ? { lang: run.lang } : {}),
   });
-  return voteCountJson(count, voteCountPost(count, run.day, texts));
+  return voteCountJson(count, voteCountPost(count, run.day));
 }

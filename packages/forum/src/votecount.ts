@@ -1,3 +1,11 @@
+import {
+  countLines,
+  countPost,
+  earlyCounts,
+  publicVoteCountLines,
+  publicVoteCountSections,
+  type PublicCount,
+} from "@forum-mafia/engine";
 import { htmlToBBCode, looksLikeHtml } from "./html.ts";
 import { NameResolver, type NameMatch, type RosterPlayer } from "./names.ts";
 import { nickKey } from "./nick.ts";
@@ -133,8 +141,8 @@ export function countVotes(posts: readonly ThreadPost[], options: VoteCountOptio
     if (last === undefined) return;
     const before = votes.get(author);
     if (before?.early === true) return ignore(index, last.text, why.afterEarly(author, before.post));
-    // V7: the word has effect from day 3 on.
-    const isEarly = early && options.day !== null && options.day >= 3;
+    // V7: the word has effect from day 3 on, so never when the day is unknown.
+    const isEarly = early && options.day !== null && earlyCounts(options.day);
     votes.set(author, { by: author, color: last.color, target: last.target, early: isEarly, post: index });
   });
 
@@ -157,43 +165,42 @@ export function voteCountJson(count: VoteCount, post: string): unknown {
   };
 }
 
-/** The engine's wording of the public vote count (TEXTS in packages/engine), in one language. */
-export interface VoteCountTexts {
-  readonly voteCountTitle: (day: number) => string;
-  readonly against: () => string;
-  readonly inDefence: () => string;
-  readonly votesFor: (target: string, voters: readonly string[]) => string;
-  readonly lostVote: (names: readonly string[]) => string;
-  readonly notVoted: (names: readonly string[]) => string;
-  /** The engine's name order (compareNames). */
-  readonly compareNames: (a: string, b: string) => number;
+/** The count post is in Russian, as the GMs of Russian forums write it. */
+const POST_LANG = "ru";
+
+/**
+ * The BBCode vote-count post, laid out by the engine as the server's count is (countPost: V4, V6, V7):
+ * the title in bold when the day is known, "Против:" and "В защиту:" with a line per target (most votes
+ * first, each target's voters in the order they voted, an early vote marked from day 3 on), then who
+ * cannot vote and who has not voted. What the counter ignored is reported beside it, never in it.
+ */
+export function voteCountPost(count: VoteCount, day: number | null): string {
+  const seen = publicCountOf(count);
+  if (day === null) return countLines(publicVoteCountLines(seen, false, POST_LANG), POST_LANG).join("\n");
+  const post = countPost(publicVoteCountSections({ day, ...seen }, POST_LANG), POST_LANG);
+  return [`[b]${post.title}[/b]`, ...post.lines].join("\n");
 }
 
 /**
- * The BBCode vote-count post, as the server writes it (V4: every vote shown as 1): a bold title when
- * the day is known, "Против:" and "В защиту:" with a line per target (most votes first), then who
- * cannot vote and who has not voted.
+ * The count as the engine's public count reads it: a seat per player (the voters, those who have not voted
+ * and the silenced, who together are the roster) and the counted votes in the order they were cast, that
+ * is by the post of each voter's last vote (V1).
  */
-export function voteCountPost(count: VoteCount, day: number | null, texts: VoteCountTexts): string {
-  const section = (color: VoteColor): string[] => {
-    const groups = new Map<string, string[]>();
-    for (const v of count.votes)
-      if (v.color === color) groups.set(v.target, [...(groups.get(v.target) ?? []), v.by]);
-    return [...groups]
-      .map(([target, voters]) => ({ target, voters: [...voters].sort(texts.compareNames) }))
-      .sort((a, b) => b.voters.length - a.voters.length || texts.compareNames(a.target, b.target))
-      .map(({ target, voters }) => texts.votesFor(target, voters));
+function publicCountOf(count: VoteCount): PublicCount {
+  const silenced = new Set(count.silenced);
+  const names = [...count.votes.map((v) => v.by), ...count.notVoted, ...count.silenced];
+  const seats = new Map(names.map((name, seat) => [name, seat]));
+  const seatOf = (name: string): number => {
+    const seat = seats.get(name);
+    if (seat === undefined) throw new Error(`votecount: "${name}" is not in the count`);
+    return seat;
   };
-  const lines: string[] = [];
-  if (day !== null) lines.push(`[b]${texts.voteCountTitle(day)}[/b]`);
-  const red = section("red");
-  if (red.length > 0) lines.push(texts.against(), ...red);
-  const blue = section("blue");
-  if (blue.length > 0) lines.push(texts.inDefence(), ...blue);
-  const sorted = (names: readonly string[]): string[] => [...names].sort(texts.compareNames);
-  if (count.silenced.length > 0) lines.push(texts.lostVote(sorted(count.silenced)));
-  if (count.notVoted.length > 0) lines.push(texts.notVoted(sorted(count.notVoted)));
-  return lines.join("\n");
+  return {
+    seats: names.map((name) => ({ name, alive: true, cannotVote: silenced.has(name) })),
+    votes: [...count.votes]
+      .sort((a, b) => a.post - b.post)
+      .map((v) => ({ seat: seatOf(v.by), color: v.color, target: seatOf(v.target), early: v.early })),
+  };
 }
 
 /**

@@ -55,7 +55,7 @@ describe("votecount CLI", () => {
       count: [
         "[b]Голосование, день 3[/b]",
         "Против:",
-        "Вася (1): Маша",
+        "Вася (1): Маша (досрочно)",
         "Петя (1): Вася",
         "В защиту:",
         "Zybr (1): Петя",
@@ -65,6 +65,13 @@ describe("votecount CLI", () => {
       ].join("\n"),
     });
     expect(stdout).not.toMatch(/[<>]/u);
+  });
+
+  it("prints its usage on --help, and nothing on stderr", () => {
+    const { status, stdout, stderr } = run("--help");
+    expect(stderr).toBe("");
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/^usage: votecount --players PLAYERS\.txt/u);
   });
 
   it.each([

@@ -1,4 +1,3 @@
-import { voteCountWords } from "@forum-mafia/engine";
 import { describe, expect, it } from "vitest";
 import {
   countVotes,
@@ -15,8 +14,6 @@ import {
 const ROSTER = parseRoster(
   ["Вася", "Петя | Петруччо", "Zybr", "Маша", "Коля", "Оля", "Оля К", "Андрей", "Хомяк", "Хорёк"].join("\n"),
 );
-
-const RU = voteCountWords("ru");
 
 const post = (author: string, body: string): ThreadPost => ({ author, time: "2026-05-01T10:00:00Z", body });
 
@@ -222,7 +219,7 @@ describe("hostile input", () => {
       '<span style="color:red">&lt;img src=x&gt;</span> <font color="blue">Маша</font>';
     const c = count([post("Вася", body)]);
     expect(summary(c)).toEqual(["Вася blue Маша"]);
-    expect(JSON.stringify(voteCountJson(c, voteCountPost(c, 2, RU)))).not.toMatch(/[<>]/u);
+    expect(JSON.stringify(voteCountJson(c, voteCountPost(c, 2)))).not.toMatch(/[<>]/u);
   });
 
   it("survives deeply nested quotes in both dialects", () => {
@@ -240,7 +237,7 @@ describe("hostile input", () => {
 });
 
 describe("the count post", () => {
-  it("V4: a line per target, red and blue apart, every vote as 1, with the engine's wording", () => {
+  it("V4: a line per target, red and blue apart, every vote as 1, voters in the order they voted", () => {
     const c = count(
       [
         post("Петя", "Вася КРАСНЫМ"),
@@ -251,10 +248,11 @@ describe("the count post", () => {
       ],
       { day: 2, silenced: ["Хомяк"] },
     );
-    expect(voteCountPost(c, 2, RU).split("\n")).toEqual([
+    // TEXTS.ru.md, "Vote count": the same post as the server's.
+    expect(voteCountPost(c, 2).split("\n")).toEqual([
       "[b]Голосование, день 2[/b]",
       "Против:",
-      "Вася (3): Коля, Маша, Петя",
+      "Вася (3): Петя, Коля, Маша",
       "Маша (1): Оля",
       "В защиту:",
       "Коля (1): Вася",
@@ -262,5 +260,58 @@ describe("the count post", () => {
       "Не проголосовали: Zybr, Андрей, Оля К, Хорёк",
     ]);
     expect(c.notVoted).toEqual(["Zybr", "Андрей", "Оля К", "Хорёк"]);
+  });
+
+  it("V1: a changed vote moves its voter to the end of the target's line", () => {
+    const c = count(
+      [
+        post("Коля", "Вася КРАСНЫМ"),
+        post("Маша", "Вася КРАСНЫМ"),
+        post("Коля", "Маша КРАСНЫМ"),
+        post("Коля", "Вася КРАСНЫМ"),
+      ],
+      { players: parseRoster("Вася\nКоля\nМаша") },
+    );
+    expect(voteCountPost(c, 2).split("\n")).toEqual([
+      "[b]Голосование, день 2[/b]",
+      "Против:",
+      "Вася (2): Маша, Коля",
+      "Не проголосовали: Вася",
+    ]);
+  });
+
+  it("V7: from day 3 an early vote is marked in the post; before day 3 it is not", () => {
+    const players = parseRoster("Вася\nКоля\nМаша");
+    const thread = [post("Коля", "Вася КРАСНЫМ досрочно"), post("Маша", "Вася КРАСНЫМ")];
+    expect(voteCountPost(count(thread, { day: 3, players }), 3).split("\n")).toEqual([
+      "[b]Голосование, день 3[/b]",
+      "Против:",
+      "Вася (2): Коля (досрочно), Маша",
+      "Не проголосовали: Вася",
+    ]);
+    expect(voteCountPost(count(thread, { day: 2, players }), 2).split("\n")).toEqual([
+      "[b]Голосование, день 2[/b]",
+      "Против:",
+      "Вася (2): Коля, Маша",
+      "Не проголосовали: Вася",
+    ]);
+  });
+
+  it("V4: without a day the post has no title, and what was ignored stays out of it", () => {
+    const players = parseRoster("Вася\nКоля\nМаша");
+    const c = count(
+      [
+        post("Коля", "Вася КРАСНЫМ досрочно"),
+        post("Гена", "Маша КРАСНЫМ"),
+        post("Маша", "[color=red]Гоша[/color]"),
+      ],
+      { day: null, players },
+    );
+    expect(c.ignored).toHaveLength(2);
+    expect(voteCountPost(c, null).split("\n")).toEqual([
+      "Против:",
+      "Вася (1): Коля",
+      "Не проголосовали: Вася, Маша",
+    ]);
   });
 });

@@ -1,4 +1,14 @@
-import type { GameEvent, GameView, NightAction, Phase, Winner } from "@forum-mafia/engine";
+import type {
+  GameEvent,
+  GameView,
+  NightAction,
+  NightForm,
+  NightFormAct,
+  Phase,
+  SeatTonight,
+  Slot,
+  Winner,
+} from "@forum-mafia/engine";
 import type { CreateGame, Duration, RoleId } from "./requests.ts";
 
 /**
@@ -97,29 +107,25 @@ export interface ChannelView {
   readonly messages: readonly MessageView[];
 }
 
-/** O1, O1a: what a player may send tonight, worked out only from what the player knows. */
+/**
+ * O1, O1a: what a player may send tonight, worked out only from what the player knows: the engine's night
+ * form (nightFormFor), with the player's own submissions so far.
+ */
 export interface ActionForm {
-  readonly acts: readonly {
-    readonly act: NightAction["act"];
-    /** Legal targets for a targeted act or the mafia's kills and intimidations. */
-    readonly targets: readonly number[];
-    /** healFrom: the roles the doctor may heal from tonight. */
-    readonly roles?: readonly string[];
-    /**
-     * The living players this act may not name tonight, each with the engine's refusal code and clause
-     * (e.g. `night/repeat-target`, T4), so a form lists them disabled with the reason in words.
-     */
-    readonly unavailable?: readonly {
-      readonly seat: number;
-      readonly reason: string;
-      readonly clause: string;
-    }[];
-  }[];
+  readonly acts: readonly ActionFormAct[];
   /** M2: how many the mafia may kill and intimidate tonight. */
-  readonly mafiaLimits: { readonly kill: number; readonly intimidate: number } | null;
+  readonly mafiaLimits: NightForm["mafiaLimits"];
   /** The last submission in each slot this player fills, if any. */
-  readonly submitted: readonly { readonly slot: "own" | "mafia" | "pair"; readonly action: NightAction }[];
+  readonly submitted: readonly { readonly slot: Slot; readonly action: NightAction }[];
 }
+
+/**
+ * One act of the form: the engine's NightFormAct (its legal targets), sent with only the extra field its
+ * act uses: healFrom's roles (T3c), or the other acts' unavailable targets, each with the engine's refusal
+ * code and clause (e.g. `night/repeat-target`, T4), so a form lists them disabled with the reason in words.
+ */
+export type ActionFormAct = Pick<NightFormAct, "act" | "targets"> &
+  Partial<Pick<NightFormAct, "roles" | "unavailable">>;
 
 /** The live public vote count (V4: every vote shown as 1). */
 export interface VoteCount {
@@ -189,11 +195,12 @@ export interface GmTable {
 }
 
 /**
- * One seat's night move tonight: `none` (dead, or no move: a citizen, T7); `owes` (alive, has a move, has
- * sent nothing yet: P2's strike if it stays so); `sent` (sent their own); `mafia` or `pair` (a teammate
- * sent the team's shared move, which covers this seat: M4, T1).
+ * One seat's night move tonight, as the engine reads it (nightMoves): `none` (dead, or nothing owed: a
+ * citizen, T7; the troll or the elf while no mafia action is in); `owes` (P2's strike if it stays so);
+ * `sent` (sent their own, or the team's); `mafia` or `pair` (a teammate sent the team's shared move, which
+ * covers this seat: M4, T1).
  */
-export type SeatTonight = "none" | "owes" | "sent" | "mafia" | "pair";
+export type { SeatTonight };
 
 export interface GmDayTally {
   /** Every living seat: its score with the weights (V4) and penalties, and the penalty votes in it (P1, P2). */

@@ -80,7 +80,7 @@ export const ACT_KINDS = [
 export type ActKind = (typeof ACT_KINDS)[number];
 
 /** The clause each act comes from. */
-export const ACT_CLAUSE: { readonly [A in ActKind]: string } = {
+export const ACT_CLAUSE = {
   mafia: "M2",
   council: "M2c",
   block: "M6",
@@ -98,7 +98,7 @@ export const ACT_CLAUSE: { readonly [A in ActKind]: string } = {
   unprotect: "T5",
   mark: "T6",
   pass: "P2",
-};
+} as const satisfies { readonly [A in ActKind]: string };
 
 /** What a player's own night slot is for (P2: whether a missing action earns a strike). */
 export type OwnAct =
@@ -170,23 +170,5 @@ export const ROLES: { readonly [R in RoleId]: RoleSpec } = {
 export const factionOf = (role: RoleId): Faction => ROLES[role].faction;
 export const MAFIA_ROLES: readonly RoleId[] = ROLE_IDS.filter((r) => ROLES[r].faction === "mafia");
 
-/** S3: the standard table of 17, in the order of RULES.md §1. */
-export const DEFAULT_ROLES: readonly RoleId[] = [
-  "boss",
-  "troll",
-  "elf",
-  "lawyer",
-  "thug",
-  "maniac",
-  "sheriff",
-  "sergeant",
-  "doctor",
-  "girl",
-  "prosecutor",
-  "shahid",
-  "citizen",
-  "citizen",
-  "citizen",
-  "citizen",
-  "citizen",
-];
+/** S3: the standard table of 17, in the order of RULES.md §1: every role once, and five citizens. */
+export const DEFAULT_ROLES: readonly RoleId[] = [...ROLE_IDS, "citizen", "citizen", "citizen", "citizen"];

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { botNightAction, botVote, nightFormFor, RandomStream, rngFromSeed } from "@forum-mafia/engine";
+import { botNightAction, botVote, RandomStream, rngFromSeed } from "@forum-mafia/engine/bots";
+import { nightFormFor } from "@forum-mafia/engine";
 import { nickKey, nickSkeleton } from "@forum-mafia/forum";
 import { nanoid } from "nanoid";
 import type { Clock } from "./clock.ts";

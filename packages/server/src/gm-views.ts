@@ -2,6 +2,7 @@ import {
   closeDay,
   explainNight,
   isRejection,
+  nightMoves,
   type Lang,
   type Match,
   type NightOutcome,
@@ -27,7 +28,8 @@ export function gmTable(room: Room): GmTable | null {
     strikes: m.state.players.map((p) => ({ vote: p.voteStrikes, night: p.nightStrikes })),
     council: question === null ? null : { question, answer: room.council },
     day: room.status === "running" && m.state.phase.kind === "day" ? dayTally(m) : null,
-    tonight: null, // filled in by the rules-data change (issue 14) that follows
+    // O1, M4, M6, T1, P2: the engine's reading, the same that strikes a missing move at the deadline.
+    tonight: night ? nightMoves(m.state, m.night) : null,
   };
 }
 

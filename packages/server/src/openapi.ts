@@ -1,3 +1,4 @@
+import type { StaticDocumentSpec } from "@fastify/swagger";
 import { z } from "zod";
 
 export interface RouteDoc {
@@ -79,4 +80,13 @@ export function openApiDocument(routes: readonly RouteDoc[]): Record<string, unk
     },
     paths,
   };
+}
+
+/**
+ * The document as @fastify/swagger's static mode takes it. The one cast of the API's edge: the document's
+ * schemas are zod's JSON Schema output, which openapi-types' strict `SchemaObject` does not describe, and
+ * the plugin only serves the document as it is.
+ */
+export function swaggerSpec(document: Record<string, unknown>): StaticDocumentSpec {
+  return { document: document as unknown as StaticDocumentSpec["document"] };
 }

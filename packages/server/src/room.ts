@@ -35,7 +35,7 @@ import type {
   Signup,
 } from "@forum-mafia/protocol";
 import { renderBBCode } from "@forum-mafia/forum";
-import type { Entry } from "./entries.ts";
+import type { Entry, EntryKind } from "./entries.ts";
 import { phaseDeadline } from "./deadline.ts";
 
 export interface Post {
@@ -75,6 +75,9 @@ export interface Moderation {
 
 const EVERYONE: Audience = { to: "everyone" };
 const GM: Audience = { to: "gm" };
+
+/** The entry of one kind, e.g. `EntryOf<"vote">` has `seat` and `vote`. */
+type EntryOf<K extends EntryKind> = Extract<Entry, { readonly kind: K }>;
 
 /**
  * One game in memory, rebuilt from its entries (entries.ts): `apply` is the only way it changes, and it
@@ -167,181 +170,184 @@ export class Room {
 
   apply(entry: Entry): void {
     this.seq++;
-    switch (entry.kind) {
-      case "created":
-        this.gmId = entry.gmId;
-        this.gmNick = entry.gmNick;
-        this.title = entry.title;
-        this.settings = entry.settings;
-        this.demo = entry.demo === true;
-        return;
-      case "signup":
-        this.signups.push({ userId: entry.userId, nick: entry.nick });
-        this.push(EVERYONE, { type: "lobby", signups: this.signupList() });
-        return;
-      case "withdraw":
-        this.signups = this.signups.filter((s) => s.userId !== entry.userId);
-        this.push(EVERYONE, { type: "lobby", signups: this.signupList() });
-        return;
-      case "started": {
-        const seated = this.signups.slice(0, this.settings.seats);
-        const m = startMatch({
-          players: seated.map((s, i) =>
-            entry.hand ? { name: s.nick, role: entry.hand[i]! } : { name: s.nick },
-          ),
-          seed: entry.seed,
-          options: this.settings.options,
-        });
-        this.match = this.engine(m);
-        this.seed = entry.seed;
-        this.seatUsers = seated.map((s) => s.userId);
-        this.signups = this.signups.slice(this.settings.seats);
-        this.status = "running";
-        this.startPhase(entry.at);
-        this.syncEvents();
-        this.match.setup.players.forEach((p, seat) => this.roleMessage(seat, p.role, entry.at));
-        return;
-      }
-      case "act":
-        // M2c: a new question to the council waits for a new answer (a rejected one may be followed by another).
-        if (entry.action.act === "council") this.council = null;
-        this.match = this.engine(act(this.match!, entry.seat, entry.action));
-        this.syncEvents();
-        return;
-      case "vote":
-        this.match = this.engine(vote(this.match!, entry.seat, entry.vote));
-        this.syncEvents();
-        return;
-      case "post": {
-        const post: Post = {
-          id: entry.id,
-          seat: entry.seat,
-          author: this.nameOf(entry.seat),
-          text: entry.text,
-          html: renderBBCode(entry.text),
-          at: entry.at,
-          hidden: null,
-          vote: entry.vote,
-        };
-        this.posts.push(post);
-        this.postById.set(post.id, post);
-        this.push(EVERYONE, { type: "post", post: postView(post) });
-        if (entry.vote) {
-          this.match = this.engine(vote(this.match!, entry.seat!, entry.vote));
-          this.syncEvents();
-        }
-        return;
-      }
-      case "message": {
-        this.addMessage({
-          id: entry.id,
-          channel: entry.channel,
-          seat: entry.seat,
-          author: this.nameOf(entry.seat),
-          html: renderBBCode(entry.text),
-          at: entry.at,
-        });
-        return;
-      }
-      case "hide": {
-        const post = this.postById.get(entry.postId)!;
-        post.hidden = { reason: entry.reason };
-        this.moderate(entry, "hide", post.author, entry.reason);
-        this.push(EVERYONE, { type: "postHidden", id: post.id, reason: entry.reason });
-        return;
-      }
-      case "unhide": {
-        // F2: the post comes back as it was written; clients replace it by its id.
-        const post = this.postById.get(entry.postId)!;
-        post.hidden = null;
-        this.moderate(entry, "unhide", post.author, entry.reason);
-        this.push(EVERYONE, { type: "post", post: postView(post) });
-        return;
-      }
-      case "council":
-        this.council = entry.answer;
-        this.moderate(entry, "council", entry.answer, "");
-        this.push(GM, { type: "review", phase: this.phase! });
-        return;
-      case "fixRolls":
-        this.fixedRolls = { ...this.fixedRolls, ...entry.rolls };
-        this.rollsReason = entry.reason;
-        this.push(GM, { type: "review", phase: this.phase! });
-        return;
-      case "reopenMafia":
-        this.match = reopenMafia(this.match!, entry.reason);
-        this.mafiaReopened = true;
-        this.moderate(entry, "reopenMafia", "", entry.reason);
-        this.pushClock();
-        return;
-      case "intakeClosed":
-        this.match = closeNightIntake(this.match!);
-        this.resultsPending = true;
-        this.deadline = null;
-        this.paused = false;
-        this.remaining = null;
-        this.pushClock();
-        this.push(GM, { type: "review", phase: this.phase! });
-        return;
-      case "publishNight":
-        this.match = this.engine(
-          endNight(this.match!, {
-            rolls: this.fixedRolls,
-            // In automatic mode an unanswered council question is answered "rejected" (issue 3, M2c).
-            council: this.council ?? (this.settings.mode === "automatic" ? "rejected" : null),
-            ...(this.rollsReason ? { reason: this.rollsReason } : {}),
-          }),
-        );
-        this.council = null;
-        this.fixedRolls = {};
-        this.rollsReason = "";
-        this.resultsPending = false;
-        this.mafiaReopened = false;
-        this.afterPhase(entry.at);
-        return;
-      case "endDay":
-        this.match = this.engine(endDay(this.match!));
-        this.afterPhase(entry.at);
-        return;
-      case "modkill":
-        this.match = this.engine(modkill(this.match!, entry.seat, entry.reason));
-        this.moderate(entry, "modkill", this.nameOf(entry.seat), entry.reason);
-        this.syncEvents();
-        return;
-      case "replace": {
-        const old = this.nameOf(entry.seat);
-        this.match = this.engine(replace(this.match!, entry.seat, entry.nick, entry.reason));
-        this.seatUsers[entry.seat] = entry.userId;
-        this.signups = this.signups.filter((s) => s.userId !== entry.userId);
-        this.moderate(entry, "replace", `${old} → ${entry.nick}`, entry.reason);
-        this.syncEvents();
-        return;
-      }
-      case "extend":
-        if (this.paused) this.remaining = (this.remaining ?? 0) + entry.ms;
-        else if (this.deadline !== null) this.deadline += entry.ms;
-        this.moderate(entry, "extend", `${Math.round(entry.ms / 60_000)} min`, "");
-        this.pushClock();
-        return;
-      case "pause":
-        this.remaining = this.deadline === null ? null : Math.max(0, this.deadline - entry.at);
-        this.paused = true;
-        this.moderate(entry, "pause", "", "");
-        this.pushClock();
-        return;
-      case "resume":
-        this.deadline = this.remaining === null ? null : entry.at + this.remaining;
-        this.paused = false;
-        this.remaining = null;
-        this.moderate(entry, "resume", "", "");
-        this.pushClock();
-        return;
-      default: {
-        const never: never = entry;
-        throw new Error(`unknown entry ${JSON.stringify(never)}`);
-      }
-    }
+    // A log from a newer version, or a broken one: the kind is checked here, where the types cannot.
+    if (!Object.hasOwn(Room.APPLY, entry.kind)) throw new Error(`unknown entry ${JSON.stringify(entry)}`);
+    Room.applyKind(this, entry.kind, entry);
   }
+
+  /** The handler of one kind of entry, given its own variant (a generic K keeps kind and entry together). */
+  private static applyKind<K extends EntryKind>(room: Room, kind: K, entry: EntryOf<K>): void {
+    Room.APPLY[kind](room, entry);
+  }
+
+  /**
+   * What each kind of entry does to the room: one handler per kind (entries.ts), each given its own
+   * variant; a new kind fails to compile until it has one.
+   */
+  private static readonly APPLY: { readonly [K in EntryKind]: (room: Room, entry: EntryOf<K>) => void } = {
+    created: (room, entry) => {
+      room.gmId = entry.gmId;
+      room.gmNick = entry.gmNick;
+      room.title = entry.title;
+      room.settings = entry.settings;
+      room.demo = entry.demo === true;
+    },
+    signup: (room, entry) => {
+      room.signups.push({ userId: entry.userId, nick: entry.nick });
+      room.push(EVERYONE, { type: "lobby", signups: room.signupList() });
+    },
+    withdraw: (room, entry) => {
+      room.signups = room.signups.filter((s) => s.userId !== entry.userId);
+      room.push(EVERYONE, { type: "lobby", signups: room.signupList() });
+    },
+    started: (room, entry) => {
+      const seated = room.signups.slice(0, room.settings.seats);
+      const m = startMatch({
+        players: seated.map((s, i) =>
+          entry.hand ? { name: s.nick, role: entry.hand[i]! } : { name: s.nick },
+        ),
+        seed: entry.seed,
+        options: room.settings.options,
+      });
+      room.match = room.engine(m);
+      room.seed = entry.seed;
+      room.seatUsers = seated.map((s) => s.userId);
+      room.signups = room.signups.slice(room.settings.seats);
+      room.status = "running";
+      room.startPhase(entry.at);
+      room.syncEvents();
+      room.match.setup.players.forEach((p, seat) => room.roleMessage(seat, p.role, entry.at));
+    },
+    act: (room, entry) => {
+      // M2c: a new question to the council waits for a new answer (a rejected one may be followed by another).
+      if (entry.action.act === "council") room.council = null;
+      room.match = room.engine(act(room.match!, entry.seat, entry.action));
+      room.syncEvents();
+    },
+    vote: (room, entry) => {
+      room.match = room.engine(vote(room.match!, entry.seat, entry.vote));
+      room.syncEvents();
+    },
+    post: (room, entry) => {
+      const post: Post = {
+        id: entry.id,
+        seat: entry.seat,
+        author: room.nameOf(entry.seat),
+        text: entry.text,
+        html: renderBBCode(entry.text),
+        at: entry.at,
+        hidden: null,
+        vote: entry.vote,
+      };
+      room.posts.push(post);
+      room.postById.set(post.id, post);
+      room.push(EVERYONE, { type: "post", post: postView(post) });
+      if (entry.vote) {
+        room.match = room.engine(vote(room.match!, entry.seat!, entry.vote));
+        room.syncEvents();
+      }
+    },
+    message: (room, entry) => {
+      room.addMessage({
+        id: entry.id,
+        channel: entry.channel,
+        seat: entry.seat,
+        author: room.nameOf(entry.seat),
+        html: renderBBCode(entry.text),
+        at: entry.at,
+      });
+    },
+    hide: (room, entry) => {
+      const post = room.postById.get(entry.postId)!;
+      post.hidden = { reason: entry.reason };
+      room.moderate(entry, "hide", post.author, entry.reason);
+      room.push(EVERYONE, { type: "postHidden", id: post.id, reason: entry.reason });
+    },
+    unhide: (room, entry) => {
+      // F2: the post comes back as it was written; clients replace it by its id.
+      const post = room.postById.get(entry.postId)!;
+      post.hidden = null;
+      room.moderate(entry, "unhide", post.author, entry.reason);
+      room.push(EVERYONE, { type: "post", post: postView(post) });
+    },
+    council: (room, entry) => {
+      room.council = entry.answer;
+      room.moderate(entry, "council", entry.answer, "");
+      room.push(GM, { type: "review", phase: room.phase! });
+    },
+    fixRolls: (room, entry) => {
+      room.fixedRolls = { ...room.fixedRolls, ...entry.rolls };
+      room.rollsReason = entry.reason;
+      room.push(GM, { type: "review", phase: room.phase! });
+    },
+    reopenMafia: (room, entry) => {
+      room.match = reopenMafia(room.match!, entry.reason);
+      room.mafiaReopened = true;
+      room.moderate(entry, "reopenMafia", "", entry.reason);
+      room.pushClock();
+    },
+    intakeClosed: (room) => {
+      room.match = closeNightIntake(room.match!);
+      room.resultsPending = true;
+      room.deadline = null;
+      room.paused = false;
+      room.remaining = null;
+      room.pushClock();
+      room.push(GM, { type: "review", phase: room.phase! });
+    },
+    publishNight: (room, entry) => {
+      room.match = room.engine(
+        endNight(room.match!, {
+          rolls: room.fixedRolls,
+          // In automatic mode an unanswered council question is answered "rejected" (issue 3, M2c).
+          council: room.council ?? (room.settings.mode === "automatic" ? "rejected" : null),
+          ...(room.rollsReason ? { reason: room.rollsReason } : {}),
+        }),
+      );
+      room.council = null;
+      room.fixedRolls = {};
+      room.rollsReason = "";
+      room.resultsPending = false;
+      room.mafiaReopened = false;
+      room.afterPhase(entry.at);
+    },
+    endDay: (room, entry) => {
+      room.match = room.engine(endDay(room.match!));
+      room.afterPhase(entry.at);
+    },
+    modkill: (room, entry) => {
+      room.match = room.engine(modkill(room.match!, entry.seat, entry.reason));
+      room.moderate(entry, "modkill", room.nameOf(entry.seat), entry.reason);
+      room.syncEvents();
+    },
+    replace: (room, entry) => {
+      const old = room.nameOf(entry.seat);
+      room.match = room.engine(replace(room.match!, entry.seat, entry.nick, entry.reason));
+      room.seatUsers[entry.seat] = entry.userId;
+      room.signups = room.signups.filter((s) => s.userId !== entry.userId);
+      room.moderate(entry, "replace", `${old} → ${entry.nick}`, entry.reason);
+      room.syncEvents();
+    },
+    extend: (room, entry) => {
+      if (room.paused) room.remaining = (room.remaining ?? 0) + entry.ms;
+      else if (room.deadline !== null) room.deadline += entry.ms;
+      room.moderate(entry, "extend", `${Math.round(entry.ms / 60_000)} min`, "");
+      room.pushClock();
+    },
+    pause: (room, entry) => {
+      room.remaining = room.deadline === null ? null : Math.max(0, room.deadline - entry.at);
+      room.paused = true;
+      room.moderate(entry, "pause", "", "");
+      room.pushClock();
+    },
+    resume: (room, entry) => {
+      room.deadline = room.remaining === null ? null : entry.at + room.remaining;
+      room.paused = false;
+      room.remaining = null;
+      room.moderate(entry, "resume", "", "");
+      room.pushClock();
+    },
+  };
 
   /** S1: the role message, the first message in each player's channel with the GM (in Russian). */
   private roleMessage(seat: number, role: RoleId, at: number): void {

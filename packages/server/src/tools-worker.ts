@@ -1,4 +1,4 @@
-import { ReplayError, replayMatch, resultsPost, voteCountWords } from "@forum-mafia/engine";
+import { ReplayError, replayMatch, resultsPost } from "@forum-mafia/engine";
 import { runVoteCount } from "@forum-mafia/forum";
 import type { MessagePort } from "node:worker_threads";
 import type { ResultsToolBody, VoteCountToolBody } from "./tools.ts";
@@ -23,20 +23,17 @@ const CLAUSE_AT_END = /\(([A-Z]\d+[a-z]?)\)$/;
 
 function voteCount(b: VoteCountToolBody): ToolOutcome {
   try {
-    const value = runVoteCount(
-      {
-        roster: b.players,
-        rosterName: "(players)",
-        gm: b.gm ?? null,
-        day: b.day ?? null,
-        silenced: b.silenced,
-        thread: b.thread,
-        threadName: "thread",
-        // The app's GMs read why a vote does not count: in Russian, as the count post is.
-        lang: "ru",
-      },
-      voteCountWords("ru"),
-    );
+    const value = runVoteCount({
+      roster: b.players,
+      rosterName: "(players)",
+      gm: b.gm ?? null,
+      day: b.day ?? null,
+      silenced: b.silenced,
+      thread: b.thread,
+      threadName: "thread",
+      // The app's GMs read why a vote does not count: in Russian, as the count post is.
+      lang: "ru",
+    });
     return { ok: true, value };
   } catch (e) {
     // The counter's refusals are its input's faults; each message names the line, post or player.

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -7,7 +7,6 @@ import { Piscina } from "piscina";
 import * as P from "@forum-mafia/protocol";
 import { z } from "zod";
 import { ApiError, badRequest } from "./errors.ts";
-import type { RouteDoc } from "./openapi.ts";
 import type { ToolOutcome, ToolTask } from "./tools-worker.ts";
 
 /**
@@ -65,15 +64,6 @@ export const TOOLS_DEFAULTS = {
 } as const satisfies Required<ToolsOptions>;
 const IDLE_MS = 30_000;
 
-export interface ToolsDeps {
-  /** The API document's list: the tools' routes are described there too. */
-  readonly docs: RouteDoc[];
-  /** The app's edge validation: a zod failure becomes a 400 naming the field. */
-  readonly parse: <T extends z.ZodType>(schema: T, value: unknown, where: string) => z.infer<T>;
-  /** The app's requests per minute (0: no limits); the tools get a tenth of it, as the auth routes do. */
-  readonly limit: number;
-}
-
 const WORKER = fileURLToPath(new URL("./tools-worker.ts", import.meta.url));
 /**
  * The worker is TypeScript, as the server is: each worker thread loads tsx's loader first (piscina then
@@ -86,47 +76,61 @@ const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 /** Why a task was stopped before its answer. */
 type Stop = "too-slow" | "client-gone";
 
-export function registerTools(app: FastifyInstance, deps: ToolsDeps, options: ToolsOptions = {}): void {
-  const budgetMs = options.budgetMs ?? TOOLS_DEFAULTS.budgetMs;
-  const threads = options.threads ?? TOOLS_DEFAULTS.threads;
-  const queue = options.queue ?? TOOLS_DEFAULTS.queue;
-  const seconds = `${budgetMs / 1000} s`;
-
+/**
+ * The tools' worker pool and its limits, one per app: `claim` holds an address's one request, `run` hands
+ * a task to the pool within the budget. The routes are in routes/tools.ts.
+ */
+export class ToolRunner {
+  readonly budgetMs: number;
+  readonly threads: number;
+  readonly queue: number;
+  /** The budget as a message reads it ("10 s"). */
+  readonly seconds: string;
   // Started on the first request, so a server that never counts a thread never starts a thread.
-  let pool: Piscina<ToolTask, ToolOutcome> | null = null;
-  const poolOf = (): Piscina<ToolTask, ToolOutcome> => {
-    if (pool) return pool;
-    pool = new Piscina<ToolTask, ToolOutcome>({
+  private pool: Piscina<ToolTask, ToolOutcome> | null = null;
+  /** The addresses with a request under way, each with the token of that request. */
+  private readonly busy = new Map<string, symbol>();
+  private readonly releases = new WeakMap<FastifyRequest, () => void>();
+  /** Requests handed to the pool and not yet answered: running or waiting for a thread. */
+  private tasks = 0;
+
+  constructor(options: ToolsOptions = {}) {
+    this.budgetMs = options.budgetMs ?? TOOLS_DEFAULTS.budgetMs;
+    this.threads = options.threads ?? TOOLS_DEFAULTS.threads;
+    this.queue = options.queue ?? TOOLS_DEFAULTS.queue;
+    this.seconds = `${this.budgetMs / 1000} s`;
+  }
+
+  private poolOf(): Piscina<ToolTask, ToolOutcome> {
+    if (this.pool) return this.pool;
+    const pool = new Piscina<ToolTask, ToolOutcome>({
       filename: WORKER,
       execArgv: ["--import", TSX],
       // One thread stays (about 50 MB): in piscina 5.3, when stopping a task removes the pool's last
       // worker and minThreads is 0, no new worker is started and the tasks waiting for one wait forever.
       minThreads: 1,
-      maxThreads: threads,
+      maxThreads: this.threads,
       idleTimeout: IDLE_MS,
     });
     // A worker that fails with no task of its own to fail: nobody waits for it, and the next task gets a
     // new worker; without a listener the pool's 'error' event would end the process.
     pool.on("error", (error: unknown) => console.error("tools: a worker failed outside a task:", error));
+    this.pool = pool;
     return pool;
-  };
-  app.addHook("onClose", async () => {
-    await pool?.destroy();
-    pool = null;
-  });
+  }
 
-  /** The addresses with a request under way, each with the token of that request. */
-  const busy = new Map<string, symbol>();
-  const releases = new WeakMap<FastifyRequest, () => void>();
-  /** Requests handed to the pool and not yet answered: running or waiting for a thread. */
-  let tasks = 0;
+  /** Stop the pool's threads (the app closes). */
+  async close(): Promise<void> {
+    await this.pool?.destroy();
+    this.pool = null;
+  }
 
   /**
    * One request at a time per address, taken before the body is read, so a second request is refused
    * without parsing its 5 MB; given back as its answer is sent, or when its connection closes first.
    */
-  const claim = (req: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
-    if (busy.has(req.ip))
+  readonly claim = (req: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
+    if (this.busy.has(req.ip))
       return done(
         new ApiError(
           429,
@@ -135,28 +139,33 @@ export function registerTools(app: FastifyInstance, deps: ToolsDeps, options: To
         ),
       );
     const token = Symbol(req.ip);
-    busy.set(req.ip, token);
+    this.busy.set(req.ip, token);
     const release = (): void => {
-      if (busy.get(req.ip) === token) busy.delete(req.ip);
+      if (this.busy.get(req.ip) === token) this.busy.delete(req.ip);
     };
-    releases.set(req, release);
+    this.releases.set(req, release);
     reply.raw.once("close", release);
     done();
   };
 
+  /** Give back the request's claim (its answer is on its way). */
+  release(req: FastifyRequest): void {
+    this.releases.get(req)?.();
+  }
+
   /** Run one task in the pool within the budget; stopped early if the client hangs up. */
-  const run = async (
+  async run(
     reply: FastifyReply,
     task: (started: MessagePort) => ToolTask,
     tooSlow: string,
-  ): Promise<unknown> => {
-    if (tasks >= threads + queue)
+  ): Promise<unknown> {
+    if (this.tasks >= this.threads + this.queue)
       throw new ApiError(
         503,
         "tools/overloaded",
         "the tools are busy with other requests: try again in a minute",
       );
-    tasks++;
+    this.tasks++;
     const abort = new AbortController();
     const stop = (why: Stop): void => {
       if (!abort.signal.aborted) abort.abort(why);
@@ -165,14 +174,14 @@ export function registerTools(app: FastifyInstance, deps: ToolsDeps, options: To
     let timer: NodeJS.Timeout | null = null;
     // The budget counts from the moment a worker takes the task: waiting for a thread is not the input's fault.
     port1.once("message", () => {
-      timer = setTimeout(() => stop("too-slow"), budgetMs);
+      timer = setTimeout(() => stop("too-slow"), this.budgetMs);
     });
     const hungUp = (): void => {
       if (!reply.raw.writableFinished) stop("client-gone");
     };
     reply.raw.once("close", hungUp);
     try {
-      const outcome = await poolOf().run(task(port2), { transferList: [port2], signal: abort.signal });
+      const outcome = await this.poolOf().run(task(port2), { transferList: [port2], signal: abort.signal });
       if (!outcome.ok) throw badRequest("invalid", outcome.message, outcome.clause);
       return outcome.value;
     } catch (e) {
@@ -183,71 +192,10 @@ export function registerTools(app: FastifyInstance, deps: ToolsDeps, options: To
         throw new ApiError(499, "tools/cancelled", "the client closed the connection before the answer");
       throw e;
     } finally {
-      tasks--;
+      this.tasks--;
       if (timer) clearTimeout(timer);
       port1.close();
       reply.raw.off("close", hungUp);
     }
-  };
-
-  const rateLimit: { rateLimit?: { max: number; timeWindow: number } } =
-    deps.limit > 0
-      ? { rateLimit: { max: Math.max(10, Math.floor(deps.limit / 10)), timeWindow: 60_000 } }
-      : {};
-  const tool = (
-    url: string,
-    summary: string,
-    schema: z.ZodType,
-    handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
-  ): void => {
-    deps.docs.push({ method: "POST", url, summary, tag: "tools", body: schema });
-    app.route({
-      method: "POST",
-      url,
-      bodyLimit: TOOLS_BODY_LIMIT,
-      config: rateLimit,
-      onRequest: claim,
-      // The slot is free before the answer leaves, so a client that sends its next request on receiving
-      // it never finds its own previous request still under way.
-      onSend: async (req, _reply, payload) => {
-        releases.get(req)?.();
-        return payload;
-      },
-      // The app's handler words an oversized body with its own limit; these routes have a larger one.
-      errorHandler: (error: { code?: string }) => {
-        if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE")
-          throw new ApiError(413, error.code, `body: larger than ${TOOLS_BODY_LIMIT} bytes`);
-        throw error;
-      },
-      handler: async (req, reply) => handler(req, reply),
-    });
-  };
-
-  tool(
-    "/api/tools/votecount",
-    "Count a day's votes in a thread from another forum (the votecount command)",
-    voteCountToolSchema,
-    async (req, reply) => {
-      const body = deps.parse(voteCountToolSchema, req.body ?? {}, "body");
-      return run(
-        reply,
-        (started) => ({ tool: "votecount", body, started }),
-        `thread: too large to count within ${seconds}; send fewer posts (one day's)`,
-      );
-    },
-  );
-
-  tool(
-    "/api/tools/results",
-    "The results post of a replay file's last finished phase (the results command)",
-    resultsToolSchema,
-    async (req, reply) => {
-      const body = deps.parse(resultsToolSchema, req.body ?? {}, "body");
-      return run(
-        reply,
-        (started) => ({ tool: "results", body, started }),
-        `replay: too large to replay within ${seconds}`,
-      );
-    },
-  );
+  }
 }

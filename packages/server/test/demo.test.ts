@@ -1,4 +1,5 @@
-import { botVote, RandomStream, rngFromSeed, type GameView, type Vote } from "@forum-mafia/engine";
+import { botVote, RandomStream, rngFromSeed } from "@forum-mafia/engine/bots";
+import type { GameView, Vote } from "@forum-mafia/engine";
 import type { ApiError, GameDetail, GameSummary } from "@forum-mafia/protocol";
 import { nickKey } from "@forum-mafia/forum";
 import { describe, expect, it } from "vitest";

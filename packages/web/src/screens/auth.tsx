@@ -38,7 +38,6 @@ function AuthForm({ kind }: { kind: "login" | "register" }) {
   const { user, setUser } = useSession();
   const [nick, setNick] = useState("");
   const [password, setPassword] = useState("");
-  const [show, setShow] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const id = useId();
@@ -58,27 +57,17 @@ function AuthForm({ kind }: { kind: "login" | "register" }) {
     }
   };
 
+  const title = kind === "login" ? a.loginTitle : a.registerTitle;
   if (user)
     return (
-      <section className="auth card">
-        <h1>{kind === "login" ? a.loginTitle : a.registerTitle}</h1>
-        <p>{a.already(user.nick)}</p>
-        {demo && error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="row">
-          {demo && (
-            <button type="button" className="primary" disabled={busy} onClick={() => void startDemo()}>
-              {busy ? t.lobby.lobby.demoBusy : t.lobby.lobby.demo}
-            </button>
-          )}
-          <Link href={demo ? "/" : nextPath()} className={demo ? "btn" : "btn primary"}>
-            {a.toLobby}
-          </Link>
-        </div>
-      </section>
+      <SignedIn
+        title={title}
+        nick={user.nick}
+        demo={demo}
+        busy={busy}
+        error={error}
+        startDemo={() => void startDemo()}
+      />
     );
 
   const submit = async (e: FormEvent) => {
@@ -100,68 +89,14 @@ function AuthForm({ kind }: { kind: "login" | "register" }) {
     }
   };
 
-  const title = kind === "login" ? a.loginTitle : a.registerTitle;
   return (
     <section className="auth card" aria-labelledby={`${id}-h`}>
       <h1 id={`${id}-h`}>{title}</h1>
       <p className="muted">{kind === "login" ? a.loginLead : a.registerLead}</p>
       {demo && <p>{a.demoNext}</p>}
       <form onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor={`${id}-nick-input`}>
-            <span>{a.nick}</span>
-          </label>
-          <input
-            id={`${id}-nick-input`}
-            name="nick"
-            autoComplete="username"
-            autoCapitalize="off"
-            spellCheck={false}
-            maxLength={64}
-            required
-            value={nick}
-            onChange={(e) => setNick(e.target.value)}
-            aria-describedby={kind === "register" ? `${id}-nick` : undefined}
-          />
-          {kind === "register" && (
-            <small id={`${id}-nick`} className="muted hint">
-              {a.nickHint}
-            </small>
-          )}
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-pw-input`}>
-            <span>{a.password}</span>
-          </label>
-          <div className="password-row">
-            <input
-              id={`${id}-pw-input`}
-              name="password"
-              type={show ? "text" : "password"}
-              autoComplete={kind === "login" ? "current-password" : "new-password"}
-              minLength={8}
-              maxLength={256}
-              required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              aria-describedby={kind === "register" ? `${id}-pw` : undefined}
-            />
-            <button
-              type="button"
-              className="reveal"
-              aria-pressed={show}
-              aria-controls={`${id}-pw-input`}
-              onClick={() => setShow(!show)}
-            >
-              {show ? a.hidePassword : a.showPassword}
-            </button>
-          </div>
-          {kind === "register" && (
-            <small id={`${id}-pw`} className="muted hint">
-              {a.passwordHint}
-            </small>
-          )}
-        </div>
+        <NickField id={id} kind={kind} value={nick} onChange={setNick} />
+        <PasswordField id={id} kind={kind} value={password} onChange={setPassword} />
         {kind === "register" && <p className="muted small">{a.timeZone(zone)}</p>}
         {error && (
           <p className="error" role="alert">
@@ -179,5 +114,122 @@ function AuthForm({ kind }: { kind: "login" | "register" }) {
         </Link>
       </p>
     </section>
+  );
+}
+
+/** Already signed in: say so, and offer the demo (when asked for) or the way on. */
+function SignedIn(props: {
+  title: string;
+  nick: string;
+  demo: boolean;
+  busy: boolean;
+  error: string | null;
+  startDemo: () => void;
+}) {
+  const t = useT();
+  const a = t.lobby.auth;
+  const { demo } = props;
+  return (
+    <section className="auth card">
+      <h1>{props.title}</h1>
+      <p>{a.already(props.nick)}</p>
+      {demo && props.error && (
+        <p className="error" role="alert">
+          {props.error}
+        </p>
+      )}
+      <div className="row">
+        {demo && (
+          <button type="button" className="primary" disabled={props.busy} onClick={props.startDemo}>
+            {props.busy ? t.lobby.lobby.demoBusy : t.lobby.lobby.demo}
+          </button>
+        )}
+        <Link href={demo ? "/" : nextPath()} className={demo ? "btn" : "btn primary"}>
+          {a.toLobby}
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+/** The nick, with the rules for a new one when registering. */
+function NickField(props: {
+  id: string;
+  kind: "login" | "register";
+  value: string;
+  onChange: (nick: string) => void;
+}) {
+  const a = useT().lobby.auth;
+  const { id, kind } = props;
+  return (
+    <div className="field">
+      <label htmlFor={`${id}-nick-input`}>
+        <span>{a.nick}</span>
+      </label>
+      <input
+        id={`${id}-nick-input`}
+        name="nick"
+        autoComplete="username"
+        autoCapitalize="off"
+        spellCheck={false}
+        maxLength={64}
+        required
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        aria-describedby={kind === "register" ? `${id}-nick` : undefined}
+      />
+      {kind === "register" && (
+        <small id={`${id}-nick`} className="muted hint">
+          {a.nickHint}
+        </small>
+      )}
+    </div>
+  );
+}
+
+/** The password, with a button that shows it in clear, and the rules for a new one when registering. */
+function PasswordField(props: {
+  id: string;
+  kind: "login" | "register";
+  value: string;
+  onChange: (password: string) => void;
+}) {
+  const a = useT().lobby.auth;
+  const [show, setShow] = useState(false);
+  const { id, kind } = props;
+  return (
+    <div className="field">
+      <label htmlFor={`${id}-pw-input`}>
+        <span>{a.password}</span>
+      </label>
+      <div className="password-row">
+        <input
+          id={`${id}-pw-input`}
+          name="password"
+          type={show ? "text" : "password"}
+          autoComplete={kind === "login" ? "current-password" : "new-password"}
+          minLength={8}
+          maxLength={256}
+          required
+          value={props.value}
+          onChange={(e) => props.onChange(e.target.value)}
+          aria-describedby={kind === "register" ? `${id}-pw` : undefined}
+        />
+        <button
+          type="button"
+          className="reveal"
+          aria-pressed={show}
+          aria-controls={`${id}-pw-input`}
+          onClick={() => setShow(!show)}
+        >
+          {show ? a.hidePassword : a.showPassword}
+        </button>
+      </div>
+      {kind === "register" && (
+        <small id={`${id}-pw`} className="muted hint">
+          {a.passwordHint}
+        </small>
+      )}
+    </div>
   );
 }

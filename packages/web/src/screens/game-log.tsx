@@ -11,7 +11,7 @@ import { api } from "../api.ts";
 import { withoutClauseIds } from "../i18n/common.ts";
 import { errorText, useLang, useT, type Dict } from "../i18n/index.tsx";
 import { phaseName } from "../time.ts";
-import { actionText } from "./gm-console.tsx";
+import { actionText } from "./gm/shared.tsx";
 import "./gm.css";
 
 /**

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import type { GameDetail } from "@forum-mafia/protocol";
+import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { withoutClauseIds } from "../i18n/common.ts";
 import { errorText, useLang, useT } from "../i18n/index.tsx";
 import { navigate } from "../router.tsx";
@@ -111,16 +112,15 @@ function Game(props: { id: string; tab: string | null; retry: () => void }) {
   );
 }
 
-function Tabs(props: { id: string; tab: string | null; game: GameData; wide: boolean }) {
-  const t = useT();
-  const detail = props.game.detail!;
-  const shown = TAB_ORDER.filter((tab) => {
+/** The tabs this viewer has: the players beside the thread on a wide screen, the GM's and the log's when they apply. */
+function tabsShown(detail: GameDetail, wide: boolean): readonly TabId[] {
+  return TAB_ORDER.filter((tab) => {
     switch (tab) {
       case "thread":
       case "results":
         return true;
       case "players":
-        return !props.wide;
+        return !wide;
       case "role":
         return detail.me.kind === "player";
       case "chats":
@@ -131,6 +131,11 @@ function Tabs(props: { id: string; tab: string | null; game: GameData; wide: boo
         return detail.summary.status === "ended";
     }
   });
+}
+
+function Tabs(props: { id: string; tab: string | null; game: GameData; wide: boolean }) {
+  const t = useT();
+  const shown = tabsShown(props.game.detail!, props.wide);
   const current: TabId = isTab(props.tab) && shown.includes(props.tab) ? props.tab : "thread";
   const go = (tab: TabId) => {
     if (tab !== current) navigate(`/games/${encodeURIComponent(props.id)}/${tab}`, true);
@@ -161,56 +166,6 @@ function Tabs(props: { id: string; tab: string | null; game: GameData; wide: boo
       bar.scrollLeft = left + tab.offsetWidth - bar.clientWidth;
   }, [current]);
 
-  let panel: ReactNode;
-  switch (current) {
-    case "thread":
-      panel = props.wide ? (
-        <div className="game-split">
-          <div className="game-main">
-            <Thread id={props.id} game={props.game} />
-          </div>
-          <aside className="game-side" aria-label={t.game.tabs.players}>
-            <VoteCount game={props.game} />
-            <Players id={props.id} game={props.game} />
-            <VoteHistory game={props.game} />
-          </aside>
-        </div>
-      ) : (
-        <Thread id={props.id} game={props.game} />
-      );
-      break;
-    case "players":
-      // On a phone the live count comes first: it is what a player opens this tab for during the day.
-      panel = (
-        <>
-          <VoteCount game={props.game} />
-          <Players id={props.id} game={props.game} />
-          <VoteHistory game={props.game} />
-        </>
-      );
-      break;
-    case "role":
-      panel =
-        detail.summary.status === "ended" ? (
-          <PlayerRecap id={props.id} detail={detail} />
-        ) : (
-          <NightPanel id={props.id} game={props.game} />
-        );
-      break;
-    case "chats":
-      panel = <Chats id={props.id} game={props.game} />;
-      break;
-    case "results":
-      panel = <Results id={props.id} game={props.game} />;
-      break;
-    case "gm":
-      panel = <GmConsole id={props.id} game={props.game} />;
-      break;
-    case "log":
-      panel = <GameLog id={props.id} detail={detail} />;
-      break;
-  }
-
   return (
     <>
       <div ref={tablist} className="game-tabs" role="tablist" aria-label={t.game.tabsLabel} onKeyDown={onKey}>
@@ -236,10 +191,59 @@ function Tabs(props: { id: string; tab: string | null; game: GameData; wide: boo
         id={`game-panel-${current}`}
         aria-labelledby={`game-tab-${current}`}
       >
-        <Suspense fallback={<p className="muted">{t.loading}</p>}>{panel}</Suspense>
+        <Suspense fallback={<p className="muted">{t.loading}</p>}>
+          <TabPanel tab={current} id={props.id} game={props.game} wide={props.wide} />
+        </Suspense>
       </div>
     </>
   );
+}
+
+/** The open tab's content. */
+function TabPanel(props: { tab: TabId; id: string; game: GameData; wide: boolean }) {
+  const t = useT();
+  const { id, game } = props;
+  const detail = game.detail!;
+  switch (props.tab) {
+    case "thread":
+      return props.wide ? (
+        <div className="game-split">
+          <div className="game-main">
+            <Thread id={id} game={game} />
+          </div>
+          <aside className="game-side" aria-label={t.game.tabs.players}>
+            <VoteCount game={game} />
+            <Players id={id} game={game} />
+            <VoteHistory game={game} />
+          </aside>
+        </div>
+      ) : (
+        <Thread id={id} game={game} />
+      );
+    case "players":
+      // On a phone the live count comes first: it is what a player opens this tab for during the day.
+      return (
+        <>
+          <VoteCount game={game} />
+          <Players id={id} game={game} />
+          <VoteHistory game={game} />
+        </>
+      );
+    case "role":
+      return detail.summary.status === "ended" ? (
+        <PlayerRecap id={id} detail={detail} />
+      ) : (
+        <NightPanel id={id} game={game} />
+      );
+    case "chats":
+      return <Chats id={id} game={game} />;
+    case "results":
+      return <Results id={id} game={game} />;
+    case "gm":
+      return <GmConsole id={id} game={game} />;
+    case "log":
+      return <GameLog id={id} detail={detail} />;
+  }
 }
 
 /**

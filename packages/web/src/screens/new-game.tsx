@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from "react";
 import { ApiFailure, api, type CreateGameBody } from "../api.ts";
-import { errorText, useLang, useT } from "../i18n/index.tsx";
+import { errorText, useLang, useT, type Dict } from "../i18n/index.tsx";
 import { navigate } from "../router.tsx";
 import { useSession } from "../session.tsx";
 import "./lobby.css";
@@ -22,24 +22,90 @@ function fieldOf(e: unknown): Field {
     : "form";
 }
 
+/** What the form holds, as typed. */
+interface Setup {
+  readonly title: string;
+  readonly nightAmount: string;
+  readonly nightUnit: Unit;
+  readonly dayAmount: string;
+  readonly dayUnit: Unit;
+  readonly dayDeadline: string;
+  readonly earlyClose: "majority" | "all";
+  readonly strikes: "shared" | "separate";
+  readonly mode: "review" | "automatic";
+}
+
+const FRESH: Setup = {
+  title: "",
+  nightAmount: "12",
+  nightUnit: "hours",
+  dayAmount: "24",
+  dayUnit: "hours",
+  dayDeadline: "",
+  earlyClose: "majority",
+  strikes: "shared",
+  mode: "review",
+};
+
+/** A change to one field of the setup. */
+type SetField = <K extends keyof Setup>(key: K) => (value: Setup[K]) => void;
+
+interface FieldError {
+  readonly field: Field;
+  readonly text: string;
+}
+
+const amount = (s: string): number | null => {
+  const v = Number(s);
+  return Number.isInteger(v) && v >= 1 && v <= 240 ? v : null;
+};
+
+/** The request the setup makes, or the first field that is not right yet. */
+function bodyOf(setup: Setup, n: Dict["lobby"]["newGame"]): CreateGameBody | FieldError {
+  const night = amount(setup.nightAmount);
+  const day = amount(setup.dayAmount);
+  if (!setup.title.trim()) return { field: "title", text: n.titleEmpty };
+  if (night === null) return { field: "night", text: n.amountRange(n.night) };
+  if (day === null) return { field: "day", text: n.amountRange(n.day) };
+  if (setup.dayDeadline && !/^([01]\d|2[0-3]):[0-5]\d$/.test(setup.dayDeadline))
+    return { field: "dayDeadline", text: n.badDeadline };
+  return {
+    title: setup.title.trim(),
+    night: { amount: night, unit: setup.nightUnit },
+    day: { amount: day, unit: setup.dayUnit },
+    dayDeadline: setup.dayDeadline || null,
+    options: { earlyClose: setup.earlyClose, strikes: setup.strikes },
+    mode: setup.mode,
+  };
+}
+
+/** A field's refusal under it, and the ids that describe the field (its hint, its refusal). */
+function fieldErrors(id: string, error: FieldError | null) {
+  return {
+    invalid: (field: Field) => error?.field === field,
+    at: (field: Field) =>
+      error?.field === field ? (
+        <p className="error" role="alert" id={`${id}-${field}-err`}>
+          {error.text}
+        </p>
+      ) : null,
+    describedBy: (field: Field, hint?: string) =>
+      [hint, error?.field === field ? `${id}-${field}-err` : undefined].filter(Boolean).join(" ") ||
+      undefined,
+  };
+}
+type Errors = ReturnType<typeof fieldErrors>;
+
 /** The new-game form (createGameSchema): the caller becomes the game's GM. */
 export default function NewGame() {
   const t = useT();
   const n = t.lobby.newGame;
   const { lang } = useLang();
-  const { user, timeZone } = useSession();
+  const { user } = useSession();
   const id = useId();
-  const [title, setTitle] = useState("");
-  const [nightAmount, setNightAmount] = useState("12");
-  const [nightUnit, setNightUnit] = useState<Unit>("hours");
-  const [dayAmount, setDayAmount] = useState("24");
-  const [dayUnit, setDayUnit] = useState<Unit>("hours");
-  const [dayDeadline, setDayDeadline] = useState("");
-  const [earlyClose, setEarlyClose] = useState<"majority" | "all">("majority");
-  const [strikes, setStrikes] = useState<"shared" | "separate">("shared");
-  const [mode, setMode] = useState<"review" | "automatic">("review");
+  const [setup, setSetup] = useState<Setup>(FRESH);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ field: Field; text: string } | null>(null);
+  const [error, setError] = useState<FieldError | null>(null);
 
   useEffect(() => {
     if (!user) navigate("/login?next=/new", true);
@@ -50,29 +116,12 @@ export default function NewGame() {
   }, [error, id]);
   if (!user) return <p className="notice">{n.guest}</p>;
 
-  const amount = (s: string): number | null => {
-    const v = Number(s);
-    return Number.isInteger(v) && v >= 1 && v <= 240 ? v : null;
-  };
-
+  const set: SetField = (key) => (value) => setSetup((s) => ({ ...s, [key]: value }));
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (busy) return;
-    const night = amount(nightAmount);
-    const day = amount(dayAmount);
-    if (!title.trim()) return setError({ field: "title", text: n.titleEmpty });
-    if (night === null) return setError({ field: "night", text: n.amountRange(n.night) });
-    if (day === null) return setError({ field: "day", text: n.amountRange(n.day) });
-    if (dayDeadline && !/^([01]\d|2[0-3]):[0-5]\d$/.test(dayDeadline))
-      return setError({ field: "dayDeadline", text: n.badDeadline });
-    const body: CreateGameBody = {
-      title: title.trim(),
-      night: { amount: night, unit: nightUnit },
-      day: { amount: day, unit: dayUnit },
-      dayDeadline: dayDeadline || null,
-      options: { earlyClose, strikes },
-      mode,
-    };
+    const body = bodyOf(setup, n);
+    if ("field" in body) return setError(body);
     setBusy(true);
     setError(null);
     try {
@@ -83,140 +132,159 @@ export default function NewGame() {
       setBusy(false);
     }
   };
-
-  const errorAt = (field: Field) =>
-    error?.field === field ? (
-      <p className="error" role="alert" id={`${id}-${field}-err`}>
-        {error.text}
-      </p>
-    ) : null;
-  const describedBy = (field: Field, hint?: string) =>
-    [hint, error?.field === field ? `${id}-${field}-err` : undefined].filter(Boolean).join(" ") || undefined;
+  const errors = fieldErrors(id, error);
 
   return (
     <section className="new-game" aria-labelledby={`${id}-h`}>
       <h1 id={`${id}-h`}>{n.title}</h1>
       <p className="muted">{n.lead}</p>
       <form onSubmit={submit} noValidate>
-        <div className="card">
-          <div className="field">
-            <label htmlFor={`${id}-title`}>
-              <span>{n.gameTitle}</span>
-            </label>
-            <input
-              id={`${id}-title`}
-              className="wide-input"
-              name="title"
-              maxLength={120}
-              required
-              value={title}
-              onChange={(e) => setTitle(e.target.value)}
-              aria-invalid={error?.field === "title" || undefined}
-              aria-describedby={describedBy("title", `${id}-title-hint`)}
-            />
-            <small id={`${id}-title-hint`} className="muted hint">
-              {n.gameTitleHint}
-            </small>
-          </div>
-          {errorAt("title")}
-        </div>
-
-        <fieldset className="card">
-          <legend>{n.lengths}</legend>
-          <div className="lengths">
-            <Length
-              label={n.night}
-              unitLabel={n.nightUnit}
-              amount={nightAmount}
-              unit={nightUnit}
-              setAmount={setNightAmount}
-              setUnit={setNightUnit}
-              invalid={error?.field === "night"}
-              describedBy={describedBy("night")}
-            />
-            <Length
-              label={n.day}
-              unitLabel={n.dayUnit}
-              amount={dayAmount}
-              unit={dayUnit}
-              setAmount={setDayAmount}
-              setUnit={setDayUnit}
-              invalid={error?.field === "day"}
-              describedBy={describedBy("day")}
-            />
-          </div>
-          {errorAt("night")}
-          {errorAt("day")}
-          <div className="field deadline-field">
-            <label htmlFor={`${id}-deadline`}>
-              <span>{n.dayDeadline}</span>
-            </label>
-            <div className="row">
-              <input
-                id={`${id}-deadline`}
-                type="time"
-                step={60}
-                value={dayDeadline}
-                onChange={(e) => setDayDeadline(e.target.value)}
-                aria-invalid={error?.field === "dayDeadline" || undefined}
-                aria-describedby={describedBy("dayDeadline", `${id}-deadline-hint`)}
-              />
-              {dayDeadline && (
-                <button type="button" onClick={() => setDayDeadline("")}>
-                  {n.clearDeadline}
-                </button>
-              )}
-            </div>
-            <small id={`${id}-deadline-hint`} className="muted hint">
-              {n.dayDeadlineHint(timeZone)}
-            </small>
-          </div>
-          {errorAt("dayDeadline")}
-        </fieldset>
-
-        <Choice
-          legend={n.mode}
-          name="mode"
-          value={mode}
-          onChange={setMode}
-          options={[
-            { value: "review", label: n.review, hint: n.reviewHint },
-            { value: "automatic", label: n.automatic, hint: n.automaticHint },
-          ]}
-        >
-          {errorAt("mode")}
-        </Choice>
-        <Choice
-          legend={n.earlyClose}
-          lead={n.earlyCloseLead}
-          name="earlyClose"
-          value={earlyClose}
-          onChange={setEarlyClose}
-          options={[
-            { value: "majority", label: n.majority, hint: n.majorityHint },
-            { value: "all", label: n.all, hint: n.allHint },
-          ]}
-        />
-        <Choice
-          legend={n.strikes}
-          lead={n.strikesLead}
-          name="strikes"
-          value={strikes}
-          onChange={setStrikes}
-          options={[
-            { value: "shared", label: n.shared, hint: n.sharedHint },
-            { value: "separate", label: n.separate, hint: n.separateHint },
-          ]}
-        >
-          {errorAt("options")}
-        </Choice>
-
-        {errorAt("form")}
+        <TitleField id={id} setup={setup} set={set} errors={errors} />
+        <LengthFields id={id} setup={setup} set={set} errors={errors} />
+        <RuleChoices setup={setup} set={set} errors={errors} />
+        {errors.at("form")}
         <button type="submit" className="primary big" disabled={busy}>
           {busy ? n.busy : n.submit}
         </button>
       </form>
     </section>
+  );
+}
+
+/** The game's title. */
+function TitleField(props: { id: string; setup: Setup; set: SetField; errors: Errors }) {
+  const n = useT().lobby.newGame;
+  const { id, errors } = props;
+  return (
+    <div className="card">
+      <div className="field">
+        <label htmlFor={`${id}-title`}>
+          <span>{n.gameTitle}</span>
+        </label>
+        <input
+          id={`${id}-title`}
+          className="wide-input"
+          name="title"
+          maxLength={120}
+          required
+          value={props.setup.title}
+          onChange={(e) => props.set("title")(e.target.value)}
+          aria-invalid={errors.invalid("title") || undefined}
+          aria-describedby={errors.describedBy("title", `${id}-title-hint`)}
+        />
+        <small id={`${id}-title-hint`} className="muted hint">
+          {n.gameTitleHint}
+        </small>
+      </div>
+      {errors.at("title")}
+    </div>
+  );
+}
+
+/** How long a night and a day last, and the day's fixed deadline if any. */
+function LengthFields(props: { id: string; setup: Setup; set: SetField; errors: Errors }) {
+  const n = useT().lobby.newGame;
+  const { timeZone } = useSession();
+  const { id, setup, set, errors } = props;
+  return (
+    <fieldset className="card">
+      <legend>{n.lengths}</legend>
+      <div className="lengths">
+        <Length
+          label={n.night}
+          unitLabel={n.nightUnit}
+          amount={setup.nightAmount}
+          unit={setup.nightUnit}
+          setAmount={set("nightAmount")}
+          setUnit={set("nightUnit")}
+          invalid={errors.invalid("night")}
+          describedBy={errors.describedBy("night")}
+        />
+        <Length
+          label={n.day}
+          unitLabel={n.dayUnit}
+          amount={setup.dayAmount}
+          unit={setup.dayUnit}
+          setAmount={set("dayAmount")}
+          setUnit={set("dayUnit")}
+          invalid={errors.invalid("day")}
+          describedBy={errors.describedBy("day")}
+        />
+      </div>
+      {errors.at("night")}
+      {errors.at("day")}
+      <div className="field deadline-field">
+        <label htmlFor={`${id}-deadline`}>
+          <span>{n.dayDeadline}</span>
+        </label>
+        <div className="row">
+          <input
+            id={`${id}-deadline`}
+            type="time"
+            step={60}
+            value={setup.dayDeadline}
+            onChange={(e) => set("dayDeadline")(e.target.value)}
+            aria-invalid={errors.invalid("dayDeadline") || undefined}
+            aria-describedby={errors.describedBy("dayDeadline", `${id}-deadline-hint`)}
+          />
+          {setup.dayDeadline && (
+            <button type="button" onClick={() => set("dayDeadline")("")}>
+              {n.clearDeadline}
+            </button>
+          )}
+        </div>
+        <small id={`${id}-deadline-hint`} className="muted hint">
+          {n.dayDeadlineHint(timeZone)}
+        </small>
+      </div>
+      {errors.at("dayDeadline")}
+    </fieldset>
+  );
+}
+
+/** The game's mode (review or automatic) and its options: early close (V7) and strikes (P1, P2). */
+function RuleChoices(props: { setup: Setup; set: SetField; errors: Errors }) {
+  const n = useT().lobby.newGame;
+  const { setup, set, errors } = props;
+  return (
+    <>
+      <Choice
+        legend={n.mode}
+        name="mode"
+        value={setup.mode}
+        onChange={set("mode")}
+        options={[
+          { value: "review", label: n.review, hint: n.reviewHint },
+          { value: "automatic", label: n.automatic, hint: n.automaticHint },
+        ]}
+      >
+        {errors.at("mode")}
+      </Choice>
+      <Choice
+        legend={n.earlyClose}
+        lead={n.earlyCloseLead}
+        name="earlyClose"
+        value={setup.earlyClose}
+        onChange={set("earlyClose")}
+        options={[
+          { value: "majority", label: n.majority, hint: n.majorityHint },
+          { value: "all", label: n.all, hint: n.allHint },
+        ]}
+      />
+      <Choice
+        legend={n.strikes}
+        lead={n.strikesLead}
+        name="strikes"
+        value={setup.strikes}
+        onChange={set("strikes")}
+        options={[
+          { value: "shared", label: n.shared, hint: n.sharedHint },
+          { value: "separate", label: n.separate, hint: n.separateHint },
+        ]}
+      >
+        {errors.at("options")}
+      </Choice>
+    </>
   );
 }
 

@@ -122,7 +122,6 @@ function VoteCounter() {
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<VoteCountResult | null>(null);
   const hintPlayers = useId();
-  const hintThread = useId();
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -189,29 +188,10 @@ function VoteCounter() {
           <span>{v.silenced}</span>
           <textarea rows={2} value={silenced} onChange={(e) => setSilenced(e.target.value)} />
         </label>
-        <div className="field">
-          <label>
-            <span className="field-label">{v.thread}</span>
-            <textarea
-              required
-              rows={6}
-              spellCheck={false}
-              aria-describedby={hintThread}
-              value={thread}
-              onChange={(e) => {
-                setThread(e.target.value);
-                setFile(null);
-              }}
-            />
-          </label>
-          <small id={hintThread} className="muted">
-            {v.threadHint}
-          </small>
-        </div>
-        <JsonFile
-          label={v.file}
+        <ThreadInput
+          thread={thread}
           file={file}
-          onRead={(text, name) => {
+          onChange={(text, name) => {
             setThread(text);
             setFile(name);
           }}
@@ -225,45 +205,77 @@ function VoteCounter() {
           </p>
         )}
       </form>
-      {result && (
-        <div className="tool-result">
-          <CopyBox label={v.result} copyLabel={v.copyLabel} text={result.count} />
-          <h3>{v.votes}</h3>
-          {result.votes.length === 0 ? (
-            <p className="muted">{v.noVotes}</p>
-          ) : (
-            <ul>
-              {result.votes.map((x) => (
-                <li key={x.by}>
-                  <span className={x.red !== undefined ? "vote-red" : "vote-blue"}>
-                    {v.vote(
-                      x.by,
-                      x.red !== undefined ? v.red : v.blue,
-                      x.red ?? x.blue ?? "",
-                      x.early,
-                      x.post,
-                    )}
-                  </span>
-                </li>
-              ))}
-            </ul>
-          )}
-          {result.notVoted.length > 0 && (
-            <p>
-              <strong>{v.notVoted}:</strong> {result.notVoted.join(", ")}
-            </p>
-          )}
-          <h3>{v.ignored}</h3>
-          {result.ignored.length === 0 ? (
-            <p className="muted">{v.noIgnored}</p>
-          ) : (
-            <ul>
-              {result.ignored.map((x, i) => (
-                <li key={i}>{v.ignoredLine(x.post, x.text, x.reason)}</li>
-              ))}
-            </ul>
-          )}
-        </div>
+      {result && <VoteCountReport result={result} />}
+    </div>
+  );
+}
+
+/** The saved thread: typed or pasted as JSON, or read from a file. */
+function ThreadInput(props: {
+  thread: string;
+  file: string | null;
+  onChange: (text: string, file: string | null) => void;
+}) {
+  const v = useT().gm.tools.vc;
+  const hint = useId();
+  return (
+    <>
+      <div className="field">
+        <label>
+          <span className="field-label">{v.thread}</span>
+          <textarea
+            required
+            rows={6}
+            spellCheck={false}
+            aria-describedby={hint}
+            value={props.thread}
+            onChange={(e) => props.onChange(e.target.value, null)}
+          />
+        </label>
+        <small id={hint} className="muted">
+          {v.threadHint}
+        </small>
+      </div>
+      <JsonFile label={v.file} file={props.file} onRead={props.onChange} />
+    </>
+  );
+}
+
+/** The count as a post to copy, every vote read with its post, who did not vote, and what was ignored. */
+function VoteCountReport(props: { result: VoteCountResult }) {
+  const v = useT().gm.tools.vc;
+  const result = props.result;
+  return (
+    <div className="tool-result">
+      <CopyBox label={v.result} copyLabel={v.copyLabel} text={result.count} />
+      <h3>{v.votes}</h3>
+      {result.votes.length === 0 ? (
+        <p className="muted">{v.noVotes}</p>
+      ) : (
+        <ul>
+          {result.votes.map((x) => (
+            <li key={x.by}>
+              <span className={x.red !== undefined ? "vote-red" : "vote-blue"}>
+                {v.vote(x.by, x.red !== undefined ? v.red : v.blue, x.red ?? x.blue ?? "", x.early, x.post)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {result.notVoted.length > 0 && (
+        <p>
+          <strong>{v.notVoted}:</strong> {result.notVoted.join(", ")}
+        </p>
+      )}
+      <h3>{v.ignored}</h3>
+      {result.ignored.length === 0 ? (
+        <p className="muted">{v.noIgnored}</p>
+      ) : (
+        <ul>
+          {result.ignored.map((x, i) => (
+            <li key={i}>{v.ignoredLine(x.post, x.text, x.reason)}</li>
+          ))}
+        </ul>
       )}
     </div>
   );

@@ -8,6 +8,7 @@ import {
   type FormEvent,
   type KeyboardEvent,
   type Ref,
+  type RefObject,
 } from "react";
 import { api, ApiFailure } from "../../api.ts";
 import { errorText, useLang, useT, type Dict } from "../../i18n/index.tsx";
@@ -115,29 +116,25 @@ function PreviewLines(props: { preview: PostPreview; gm: boolean; lang: Lang; t:
   );
 }
 
+/** Focus the box once the new text is in, with the caret (or the selection) at `from`…`to`. */
+function focusAt(area: RefObject<HTMLTextAreaElement | null>, from: number, to: number, scroll = false) {
+  requestAnimationFrame(() => {
+    const a = area.current;
+    if (!a) return;
+    a.focus();
+    a.setSelectionRange(from, to);
+    if (scroll) a.scrollIntoView({ block: "center" });
+  });
+}
+
 /**
- * The reply box under the thread: BBCode toolbar (wraps the selection or inserts an empty pair with the
- * caret inside), a player picker for a red or blue vote, Ctrl+Enter sends.
+ * The draft in the box and the edits the buttons make to it: wrap the selection in a tag, put a vote at the
+ * caret, append a quote (the thread's `handle`). `done` says the last draft was sent and nothing typed since.
  */
-export function Composer(props: { id: string; game: GameData; handle?: Ref<ComposerHandle> }) {
-  const t = useT();
-  const { lang } = useLang();
-  const { user } = useSession();
+function useDraft(handle: Ref<ComposerHandle> | undefined) {
   const [text, setText] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
-  const [picking, setPicking] = useState<"red" | "blue" | null>(null);
-  const [pick, setPick] = useState("");
   const area = useRef<HTMLTextAreaElement>(null);
-  const textId = useId();
-  const pickId = useId();
-  const c = t.game.composer;
-  const coarse = useCoarsePointer();
-  const d = props.game.detail;
-  const mayPost = !!d && postBlock(d, user, t) === null;
-  const phaseKey = d?.view ? `${d.summary.status}-${d.view.phase.kind}-${d.view.phase.number}` : "none";
-  const preview = usePreview(props.id, text, mayPost, phaseKey);
 
   /** Replace the selection with `before + selection + after`; the caret lands inside or the text stays selected. */
   const edit = (before: string, after: string) => {
@@ -146,20 +143,23 @@ export function Composer(props: { id: string; game: GameData; handle?: Ref<Compo
     const start = el ? el.selectionStart : value.length;
     const end = el ? el.selectionEnd : value.length;
     const selected = value.slice(start, end);
-    const next = value.slice(0, start) + before + selected + after + value.slice(end);
-    setText(next);
+    setText(value.slice(0, start) + before + selected + after + value.slice(end));
     setDone(false);
-    requestAnimationFrame(() => {
-      const a = area.current;
-      if (!a) return;
-      a.focus();
-      if (selected) a.setSelectionRange(start + before.length, start + before.length + selected.length);
-      else a.setSelectionRange(start + before.length, start + before.length);
-    });
+    const from = start + before.length;
+    focusAt(area, from, selected ? from + selected.length : from);
+  };
+
+  /** Put `insert` at the caret, and the caret after it. */
+  const insertAtCaret = (insert: string) => {
+    const el = area.current;
+    const at = el ? el.selectionEnd : text.length;
+    const value = el ? el.value : text;
+    setText(value.slice(0, at) + insert + value.slice(at));
+    focusAt(area, at + insert.length, at + insert.length);
   };
 
   useImperativeHandle(
-    props.handle,
+    handle,
     () => ({
       insert(quote: string) {
         const el = area.current;
@@ -168,35 +168,29 @@ export function Composer(props: { id: string; game: GameData; handle?: Ref<Compo
         const next = value + sep + quote;
         setText(next);
         setDone(false);
-        requestAnimationFrame(() => {
-          const a = area.current;
-          if (!a) return;
-          a.focus();
-          a.setSelectionRange(next.length, next.length);
-          a.scrollIntoView({ block: "center" });
-        });
+        focusAt(area, next.length, next.length, true);
       },
     }),
     [],
   );
 
-  const detail = props.game.detail;
-  if (!detail) return null;
-  const blocked = postBlock(detail, user, t);
-  if (blocked)
-    return (
-      <p className="notice composer-blocked" id="composer">
-        {blocked}
-      </p>
-    );
+  const type = (value: string) => {
+    setText(value);
+    setDone(false);
+  };
+  const sent = () => {
+    setText("");
+    setDone(true);
+  };
+  return { text, done, area, edit, insertAtCaret, type, sent };
+}
 
-  const wrap = (tag: Tag) => edit(`[${tag}]`, `[/${tag}]`);
-  const mySeat = detail.me.seat;
-  const targets = (detail.view?.seats ?? []).filter((s) => s.alive && s.seat !== mySeat);
-  // Votes are cast by day in a running game (V1, V2): no vote buttons at night or after the end.
-  const voting =
-    detail.me.kind === "player" && detail.summary.status === "running" && detail.view?.phase.kind === "day";
-
+/** Sending the draft: refused in words when empty, busy while the request runs, the refusal if any. */
+function useSendPost(id: string, text: string, sent: () => void, refresh: () => void) {
+  const c = useT().game.composer;
+  const { lang } = useLang();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
   const send = async () => {
     if (busy) return;
     if (!text.trim()) {
@@ -206,24 +200,63 @@ export function Composer(props: { id: string; game: GameData; handle?: Ref<Compo
     setBusy(true);
     setError(null);
     try {
-      await api.post(props.id, text);
-      setText("");
-      setDone(true);
-      props.game.refresh();
+      await api.post(id, text);
+      sent();
+      refresh();
     } catch (e) {
       setError(errorText(e, lang));
     } finally {
       setBusy(false);
     }
   };
+  return { busy, error, send };
+}
+
+/**
+ * The reply box under the thread: BBCode toolbar (wraps the selection or inserts an empty pair with the
+ * caret inside), a player picker for a red or blue vote, Ctrl+Enter sends.
+ */
+export function Composer(props: { id: string; game: GameData; handle?: Ref<ComposerHandle> }) {
+  const t = useT();
+  const { lang } = useLang();
+  const { user } = useSession();
+  const [picking, setPicking] = useState<"red" | "blue" | null>(null);
+  const [pick, setPick] = useState("");
+  const textId = useId();
+  const c = t.game.composer;
+  const coarse = useCoarsePointer();
+  const detail = props.game.detail;
+  const draft = useDraft(props.handle);
+  const mayPost = !!detail && postBlock(detail, user, t) === null;
+  const phaseKey = detail?.view
+    ? `${detail.summary.status}-${detail.view.phase.kind}-${detail.view.phase.number}`
+    : "none";
+  const preview = usePreview(props.id, draft.text, mayPost, phaseKey);
+  const sending = useSendPost(props.id, draft.text, draft.sent, props.game.refresh);
+
+  if (!detail) return null;
+  const blocked = postBlock(detail, user, t);
+  if (blocked)
+    return (
+      <p className="notice composer-blocked" id="composer">
+        {blocked}
+      </p>
+    );
+
+  const mySeat = detail.me.seat;
+  const targets = (detail.view?.seats ?? []).filter((s) => s.alive && s.seat !== mySeat);
+  // Votes are cast by day in a running game (V1, V2): no vote buttons at night or after the end.
+  const voting =
+    detail.me.kind === "player" && detail.summary.status === "running" && detail.view?.phase.kind === "day";
+
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    void send();
+    void sending.send();
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
       e.preventDefault();
-      void send();
+      void sending.send();
     }
   };
   const openPicker = (color: "red" | "blue") => {
@@ -232,19 +265,8 @@ export function Composer(props: { id: string; game: GameData; handle?: Ref<Compo
   };
   const insertVote = () => {
     if (!picking || !pick) return;
-    const el = area.current;
-    const at = el ? el.selectionEnd : text.length;
-    const value = el ? el.value : text;
-    const vote = `[color=${picking}]${pick}[/color]`;
-    const next = value.slice(0, at) + vote + value.slice(at);
-    setText(next);
+    draft.insertAtCaret(`[color=${picking}]${pick}[/color]`);
     setPicking(null);
-    requestAnimationFrame(() => {
-      const a = area.current;
-      if (!a) return;
-      a.focus();
-      a.setSelectionRange(at + vote.length, at + vote.length);
-    });
   };
 
   return (
@@ -252,98 +274,135 @@ export function Composer(props: { id: string; game: GameData; handle?: Ref<Compo
       <label htmlFor={textId} className="composer-label">
         {c.label}
       </label>
-      <div className="composer-tools" role="toolbar" aria-label={c.toolbar}>
-        <button type="button" aria-label={c.bold} title={c.bold} onClick={() => wrap("b")}>
-          <b aria-hidden="true">B</b>
-        </button>
-        <button type="button" aria-label={c.italic} title={c.italic} onClick={() => wrap("i")}>
-          <i aria-hidden="true">I</i>
-        </button>
-        <button type="button" aria-label={c.quote} title={c.quote} onClick={() => wrap("quote")}>
-          <span aria-hidden="true">«»</span>
-        </button>
-        <button type="button" aria-label={c.spoiler} title={c.spoiler} onClick={() => wrap("spoiler")}>
-          <span aria-hidden="true">▒</span>
-        </button>
-        {voting && (
-          <>
-            <button
-              type="button"
-              className="tool-red"
-              aria-label={c.red}
-              title={c.red}
-              aria-expanded={picking === "red"}
-              onClick={() => openPicker("red")}
-            >
-              <span aria-hidden="true" className="dot dot-red" />
-              <span aria-hidden="true">{c.redShort}</span>
-            </button>
-            <button
-              type="button"
-              className="tool-blue"
-              aria-label={c.blue}
-              title={c.blue}
-              aria-expanded={picking === "blue"}
-              onClick={() => openPicker("blue")}
-            >
-              <span aria-hidden="true" className="dot dot-blue" />
-              <span aria-hidden="true">{c.blueShort}</span>
-            </button>
-          </>
-        )}
-      </div>
-      {picking &&
-        voting &&
-        (targets.length === 0 ? (
-          <p className="muted">{c.noPlayers}</p>
-        ) : (
-          <div className="row composer-picker">
-            <label htmlFor={pickId}>{picking === "red" ? c.pickRed : c.pickBlue}</label>
-            <select id={pickId} value={pick} onChange={(e) => setPick(e.target.value)}>
-              {targets.map((s) => (
-                <option key={s.seat} value={s.name}>
-                  {s.name}
-                </option>
-              ))}
-            </select>
-            <button type="button" className={picking} onClick={insertVote}>
-              {c.insert}
-            </button>
-            <button type="button" onClick={() => setPicking(null)}>
-              {t.cancel}
-            </button>
-          </div>
-        ))}
+      <Toolbar
+        wrap={(tag) => draft.edit(`[${tag}]`, `[/${tag}]`)}
+        voting={voting}
+        picking={picking}
+        onVote={openPicker}
+      />
+      {picking && voting && (
+        <VotePicker
+          color={picking}
+          targets={targets}
+          pick={pick}
+          setPick={setPick}
+          onInsert={insertVote}
+          onCancel={() => setPicking(null)}
+        />
+      )}
       <textarea
         id={textId}
-        ref={area}
+        ref={draft.area}
         rows={4}
-        value={text}
+        value={draft.text}
         maxLength={10_000}
-        onChange={(e) => {
-          setText(e.target.value);
-          setDone(false);
-        }}
+        onChange={(e) => draft.type(e.target.value)}
         onKeyDown={onKey}
         aria-describedby={`${textId}-preview`}
       />
       <div id={`${textId}-preview`} aria-live="polite">
         {preview && <PreviewLines preview={preview} gm={detail.me.kind === "gm"} lang={lang} t={t} />}
       </div>
-      {error && (
+      {sending.error && (
         <p className="error" role="alert">
-          {error}
+          {sending.error}
         </p>
       )}
       <div className="row composer-send">
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? c.sending : t.send}
+        <button type="submit" className="primary" disabled={sending.busy}>
+          {sending.busy ? c.sending : t.send}
         </button>
         {!coarse && <span className="muted">{c.hint}</span>}
         <span className="ok" role="status">
-          {done ? c.sent : ""}
+          {draft.done ? c.sent : ""}
         </span>
       </div>
     </form>
+  );
+}
+
+/** The BBCode buttons, and by day the red and blue vote buttons that open the player picker. */
+function Toolbar(props: {
+  wrap: (tag: Tag) => void;
+  voting: boolean;
+  picking: "red" | "blue" | null;
+  onVote: (color: "red" | "blue") => void;
+}) {
+  const c = useT().game.composer;
+  const { wrap } = props;
+  return (
+    <div className="composer-tools" role="toolbar" aria-label={c.toolbar}>
+      <button type="button" aria-label={c.bold} title={c.bold} onClick={() => wrap("b")}>
+        <b aria-hidden="true">B</b>
+      </button>
+      <button type="button" aria-label={c.italic} title={c.italic} onClick={() => wrap("i")}>
+        <i aria-hidden="true">I</i>
+      </button>
+      <button type="button" aria-label={c.quote} title={c.quote} onClick={() => wrap("quote")}>
+        <span aria-hidden="true">«»</span>
+      </button>
+      <button type="button" aria-label={c.spoiler} title={c.spoiler} onClick={() => wrap("spoiler")}>
+        <span aria-hidden="true">▒</span>
+      </button>
+      {props.voting && (
+        <>
+          <button
+            type="button"
+            className="tool-red"
+            aria-label={c.red}
+            title={c.red}
+            aria-expanded={props.picking === "red"}
+            onClick={() => props.onVote("red")}
+          >
+            <span aria-hidden="true" className="dot dot-red" />
+            <span aria-hidden="true">{c.redShort}</span>
+          </button>
+          <button
+            type="button"
+            className="tool-blue"
+            aria-label={c.blue}
+            title={c.blue}
+            aria-expanded={props.picking === "blue"}
+            onClick={() => props.onVote("blue")}
+          >
+            <span aria-hidden="true" className="dot dot-blue" />
+            <span aria-hidden="true">{c.blueShort}</span>
+          </button>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** V2: the player a red or blue vote names, put into the draft as a coloured name. */
+function VotePicker(props: {
+  color: "red" | "blue";
+  targets: readonly { readonly seat: number; readonly name: string }[];
+  pick: string;
+  setPick: (name: string) => void;
+  onInsert: () => void;
+  onCancel: () => void;
+}) {
+  const t = useT();
+  const c = t.game.composer;
+  const pickId = useId();
+  if (props.targets.length === 0) return <p className="muted">{c.noPlayers}</p>;
+  return (
+    <div className="row composer-picker">
+      <label htmlFor={pickId}>{props.color === "red" ? c.pickRed : c.pickBlue}</label>
+      <select id={pickId} value={props.pick} onChange={(e) => props.setPick(e.target.value)}>
+        {props.targets.map((s) => (
+          <option key={s.seat} value={s.name}>
+            {s.name}
+          </option>
+        ))}
+      </select>
+      <button type="button" className={props.color} onClick={props.onInsert}>
+        {c.insert}
+      </button>
+      <button type="button" onClick={props.onCancel}>
+        {t.cancel}
+      </button>
+    </div>
   );
 }

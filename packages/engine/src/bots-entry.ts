@@ -1,0 +1,44 @@
+/**
+ * `@forum-mafia/engine/bots`: what plays the game rather than rules it. The bots (a player's move from
+ * that player's view alone), random play (every legal input, for tests and benches), the simulator of
+ * bot games with its summary and its SVG chart. Kept apart from the engine's entry point, which holds the
+ * rules only.
+ */
+export {
+  botNightAction,
+  botView,
+  botVote,
+  playBotGame,
+  type BotDecision,
+  type BotGameOptions,
+  type BotView,
+} from "./bots.ts";
+export {
+  MATCH_CALLS,
+  RANDOM_PLAYER_NAMES,
+  playRandomGame,
+  randomGame,
+  type MatchCalls,
+  type RandomGame,
+  type RandomPlayOptions,
+} from "./random-play.ts";
+export {
+  WINNERS,
+  WINNER_LABELS,
+  emptyTally,
+  mergeSummaries,
+  mergeTallies,
+  recordOf,
+  simulate,
+  summarize,
+  summaryOf,
+  wilson,
+  winRateSvg,
+  type GameRecord,
+  type Rate,
+  type SimulationOptions,
+  type Summary,
+  type Tally,
+} from "./simulation.ts";
+// The seeded stream the bots draw from (their randomness stays seeded, STYLE.md).
+export { RandomStream, rngFromSeed } from "./rng.ts";

@@ -1,0 +1,146 @@
+import { exportReplay } from "@forum-mafia/engine";
+import * as P from "@forum-mafia/protocol";
+import { conflict } from "../errors.ts";
+import { gameLog } from "../gm-views.ts";
+import type { Room } from "../room.ts";
+import { viewerOf } from "../viewer.ts";
+import { gameDetail, summaryOf } from "../views.ts";
+import { bodyRoute, idOf, langOf, requireUser, route, shown, type RouteContext } from "./context.ts";
+
+/** The games: the list, creating one (or a demo), its detail, signing up, the start. */
+export function gamesRoutes(ctx: RouteContext): void {
+  const { games, demo } = ctx;
+  route(ctx, {
+    method: "GET",
+    url: "/api/health",
+    summary: "A bare endpoint that does no work (the benchmark's baseline)",
+    tag: "meta",
+    handler: async () => ({ ok: true }),
+  });
+  route(ctx, {
+    method: "GET",
+    url: "/api/games",
+    summary: "Every game, newest first",
+    tag: "games",
+    handler: async (req) => {
+      // A demo game is listed only for its own player (issue 12).
+      const rooms = [...games.rooms.values()].reverse().filter((r) => demo.listed(r, req.user?.id ?? null));
+      const list = rooms.map((room) => summaryOf(room, req.user?.id ?? null));
+      // Shown once durable, like every read; a game set aside meanwhile is left out until it is back.
+      const live = await Promise.all(
+        rooms.map((r) =>
+          games.settled(r).then(
+            () => true,
+            () => false,
+          ),
+        ),
+      );
+      return { games: list.filter((_, i) => live[i]) };
+    },
+  });
+  bodyRoute(ctx, {
+    method: "POST",
+    url: "/api/games",
+    summary: "Create a game (you are its GM)",
+    body: P.createGameSchema,
+    tag: "games",
+    handler: async (req, reply, body) => {
+      const user = requireUser(req);
+      const id = await games.create(user, body());
+      return reply.status(201).send({ id });
+    },
+  });
+  route(ctx, {
+    method: "GET",
+    url: "/api/games/:id",
+    summary: "The game as you may see it",
+    tag: "games",
+    handler: async (req) => {
+      const room = games.room(idOf(req));
+      return shown(ctx, room, () =>
+        gameDetail(room, viewerOf(room, req.user?.id ?? null), req.user?.id ?? null, langOf(req)),
+      );
+    },
+  });
+  bodyRoute(ctx, {
+    method: "POST",
+    url: "/api/demo",
+    summary: "Start a demo game: you take one seat, 16 bots the rest (phases of 2 minutes unless set)",
+    body: P.demoSchema,
+    tag: "games",
+    handler: async (req, reply, body) => {
+      const user = requireUser(req);
+      const id = await demo.create(user, body().minutes);
+      return reply.status(201).send({ id });
+    },
+  });
+  signupRoutes(ctx);
+  endedRoutes(ctx);
+}
+
+/** Signing up, withdrawing, and the GM's start. */
+function signupRoutes(ctx: RouteContext): void {
+  const { games, demo } = ctx;
+  route(ctx, {
+    method: "POST",
+    url: "/api/games/:id/signup",
+    summary: "Sign up (17 seats, then the reserve list)",
+    tag: "games",
+    handler: async (req) => {
+      const user = requireUser(req);
+      demo.refuseSignup(games.room(idOf(req))); // also a demo from before the mark (issue 12)
+      await games.signup(user, idOf(req));
+    },
+  });
+  route(ctx, {
+    method: "DELETE",
+    url: "/api/games/:id/signup",
+    summary: "Withdraw before the start",
+    tag: "games",
+    handler: async (req) => {
+      await games.withdraw(requireUser(req), idOf(req));
+    },
+  });
+  bodyRoute(ctx, {
+    method: "POST",
+    url: "/api/games/:id/start",
+    summary: "GM: deal the roles and start night 1 (S1, F1, G4)",
+    body: P.startSchema,
+    tag: "gm",
+    handler: async (req, _reply, body) => {
+      await games.start(requireUser(req), idOf(req), body().deal);
+    },
+  });
+}
+
+/** After the end (R3, F1, F2): the replay file and the published log. */
+function endedRoutes(ctx: RouteContext): void {
+  const ended = (id: string): Room => {
+    const room = ctx.games.room(id);
+    if (room.status !== "ended") throw conflict("game/running", "published when the game ends (R3)", "R3");
+    return room;
+  };
+  route(ctx, {
+    method: "GET",
+    url: "/api/games/:id/replay",
+    summary: "The game as a REPLAY.md file (after the end)",
+    tag: "games",
+    handler: async (req, reply) => {
+      const room = ended(idOf(req));
+      const replay = await shown(ctx, room, () => exportReplay(room.match!));
+      return reply
+        .header("content-disposition", `attachment; filename="forum-mafia-${room.id}.json"`)
+        .send(replay);
+    },
+  });
+  route(ctx, {
+    method: "GET",
+    url: "/api/games/:id/log",
+    summary: "The published log: every GM decision with its reason, hidden posts (after the end)",
+    tag: "games",
+    handler: async (req) => {
+      const room = ended(idOf(req));
+      return shown(ctx, room, () => gameLog(room, langOf(req)));
+    },
+  });
+}

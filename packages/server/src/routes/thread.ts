@@ -1,0 +1,56 @@
+import * as P from "@forum-mafia/protocol";
+import { z } from "zod";
+import { posts } from "../views.ts";
+import { bodyRoute, idOf, parse, requireUser, route, shown, type RouteContext } from "./context.ts";
+
+const pageQuery = z.strictObject({
+  after: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+
+/** The game thread and the day's votes (V1–V7): reading, posting, a draft's preview, a one-tap vote. */
+export function threadRoutes(ctx: RouteContext): void {
+  const { games } = ctx;
+  bodyRoute(ctx, {
+    method: "POST",
+    url: "/api/games/:id/votes",
+    summary: "Vote red or blue (V1–V7)",
+    body: P.voteSchema,
+    tag: "play",
+    handler: async (req, _reply, body) => {
+      await games.vote(requireUser(req), idOf(req), body());
+    },
+  });
+  route(ctx, {
+    method: "GET",
+    url: "/api/games/:id/posts",
+    summary: "The game thread",
+    query: pageQuery,
+    tag: "play",
+    handler: async (req) => {
+      const room = games.room(idOf(req));
+      const q = parse(pageQuery, req.query, "query");
+      return shown(ctx, room, () => posts(room, q.after, q.limit));
+    },
+  });
+  bodyRoute(ctx, {
+    method: "POST",
+    url: "/api/games/:id/posts",
+    summary: "Post in the game thread; a coloured nick is a vote (V2)",
+    body: P.postSchema,
+    tag: "play",
+    handler: async (req, reply, body) => {
+      const id = await games.post(requireUser(req), idOf(req), body().text);
+      return reply.status(201).send({ id });
+    },
+  });
+  bodyRoute(ctx, {
+    method: "POST",
+    url: "/api/games/:id/posts/preview",
+    summary:
+      "What a draft post would count as (a vote, a refusal, coloured text that names nobody); stores nothing",
+    body: P.postSchema,
+    tag: "play",
+    handler: async (req, _reply, body) => games.previewPost(requireUser(req), idOf(req), body().text),
+  });
+}

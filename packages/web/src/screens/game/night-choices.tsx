@@ -1,0 +1,169 @@
+import type { ActionForm } from "@forum-mafia/protocol";
+import { HEAL_FROM_ROLES, type HealFromRole } from "@forum-mafia/protocol/roles";
+import { ApiFailure } from "../../api.ts";
+import { errorText, useLang, useT } from "../../i18n/index.tsx";
+
+/** The night form's pickers: a target (O1a), the mafia's kills and intimidations (M2), a role to heal from (T3c). */
+
+type FormAct = ActionForm["acts"][number];
+
+/** Above this many targets the target is chosen from a select, which stays short on a phone. */
+const RADIO_LIMIT = 20;
+
+const isHealFromRole = (r: string): r is HealFromRole => (HEAL_FROM_ROLES as readonly string[]).includes(r);
+
+export function TargetChoice(props: {
+  targets: readonly number[];
+  /** The living players this act may not name tonight, with the engine's reason (shown disabled). */
+  unavailable: readonly { readonly seat: number; readonly reason: string }[];
+  me: number;
+  value: number | null;
+  onChange: (seat: number) => void;
+  name: (seat: number) => string;
+  group: string;
+}) {
+  const t = useT();
+  const { lang } = useLang();
+  const w = t.play.form;
+  const label = (s: number) => (s === props.me ? w.self(props.name(s)) : props.name(s));
+  const why = (reason: string) =>
+    w.reasons[reason] ?? errorText(new ApiFailure(400, reason, reason, undefined), lang);
+  // Every living player in seat order: the open ones, and the closed ones disabled with the reason.
+  const closed = new Map(props.unavailable.map((u) => [u.seat, why(u.reason)]));
+  const all = [...props.targets, ...closed.keys()].sort((a, b) => a - b);
+  if (props.targets.length > RADIO_LIMIT)
+    return (
+      <label className="field">
+        <span>{w.targetSelect}</span>
+        <select
+          value={props.value === null ? "" : String(props.value)}
+          onChange={(e) => e.target.value !== "" && props.onChange(Number(e.target.value))}
+        >
+          <option value="">—</option>
+          {all.map((s) => (
+            <option key={s} value={s} disabled={closed.has(s)}>
+              {closed.has(s) ? w.closedTarget(label(s), closed.get(s)!) : label(s)}
+            </option>
+          ))}
+        </select>
+      </label>
+    );
+  return (
+    <fieldset className="play-targets">
+      <legend>{w.target}</legend>
+      <div className="play-grid">
+        {all.map((s) => {
+          const reason = closed.get(s);
+          return (
+            <label key={s} className={reason === undefined ? "play-choice" : "play-choice play-disabled"}>
+              <input
+                type="radio"
+                name={props.group}
+                value={s}
+                checked={props.value === s}
+                disabled={reason !== undefined}
+                onChange={() => props.onChange(s)}
+              />
+              <span>
+                {label(s)}
+                {reason !== undefined && <span className="muted play-reason"> — {reason}</span>}
+              </span>
+            </label>
+          );
+        })}
+      </div>
+    </fieldset>
+  );
+}
+
+/**
+ * M2a, M2b: kill up to two, or kill one and intimidate one, or intimidate up to the limit; the targets of
+ * one action are distinct (O1a). The boxes that would break a limit are disabled.
+ */
+export function MafiaChoice(props: {
+  current: FormAct;
+  limits: { kill: number; intimidate: number };
+  kill: readonly number[];
+  intimidate: readonly number[];
+  setKill: (k: readonly number[]) => void;
+  setIntimidate: (i: readonly number[]) => void;
+  name: (seat: number) => string;
+}) {
+  const t = useT();
+  const w = t.play.form;
+  const { kill, intimidate, limits } = props;
+  const killMax =
+    intimidate.length === 0 ? limits.kill : intimidate.length === 1 ? Math.min(1, limits.kill) : 0;
+  const intimidateMax = kill.length === 0 ? limits.intimidate : kill.length === 1 ? 1 : 0;
+  const group = (
+    kind: "kill" | "intimidate",
+    chosen: readonly number[],
+    other: readonly number[],
+    max: number,
+    fullMax: number,
+    set: (v: readonly number[]) => void,
+  ) => (
+    <fieldset className="play-targets">
+      <legend>
+        {kind === "kill" ? w.kill(fullMax) : w.intimidate(fullMax)}{" "}
+        <span className="muted play-count">
+          {max === 0 && chosen.length === 0 ? w.none : w.chosen(chosen.length, max)}
+        </span>
+      </legend>
+      <div className="play-grid">
+        {props.current.targets.map((s) => {
+          const on = chosen.includes(s);
+          const disabled = !on && (chosen.length >= max || other.includes(s));
+          return (
+            <label key={s} className={disabled ? "play-choice play-disabled" : "play-choice"}>
+              <input
+                type="checkbox"
+                checked={on}
+                disabled={disabled}
+                onChange={() => set(on ? chosen.filter((x) => x !== s) : [...chosen, s])}
+              />
+              <span>
+                <span className="sr-only">{kind === "kill" ? w.killOne : w.intimidateOne}</span>
+                {props.name(s)}
+              </span>
+            </label>
+          );
+        })}
+      </div>
+    </fieldset>
+  );
+  return (
+    <div className="play-mafia">
+      <p className="muted play-hint">{w.mafiaRules}</p>
+      {group("kill", kill, intimidate, killMax, limits.kill, props.setKill)}
+      {group("intimidate", intimidate, kill, intimidateMax, limits.intimidate, props.setIntimidate)}
+    </div>
+  );
+}
+
+/** T3c: the role the doctor heals from tonight, among those the form offers. */
+export function HealFromChoice(props: {
+  roles: readonly string[];
+  value: HealFromRole | null;
+  onChange: (role: HealFromRole) => void;
+  group: string;
+}) {
+  const w = useT().play;
+  return (
+    <fieldset className="play-targets">
+      <legend>{w.form.role}</legend>
+      {props.roles.filter(isHealFromRole).map((r) => (
+        <label key={r} className="play-choice">
+          <input
+            type="radio"
+            name={props.group}
+            value={r}
+            checked={props.value === r}
+            onChange={() => props.onChange(r)}
+          />
+          <span>{w.healFrom[r]}</span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}

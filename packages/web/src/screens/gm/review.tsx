@@ -1,0 +1,253 @@
+import type { GameDetail, NightDraft } from "@forum-mafia/protocol";
+import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
+import { api, type RollsBody } from "../../api.ts";
+import { ERROR_TEXTS } from "../../i18n/errors.ts";
+import { errorText, useLang, useT } from "../../i18n/index.tsx";
+import { useRun } from "./shared.tsx";
+
+/**
+ * The night's review (G10, F2): the draft of the results, the rolls the GM may fix, reopening the mafia's
+ * move, publishing; and the council's question (M2c), answered as soon as it is asked.
+ */
+
+const ROLLS = ["bossExposed", "doctorExposed", "tortureEvidence", "girlSilence", "thugSilence"] as const;
+type RollName = (typeof ROLLS)[number];
+
+export function ReviewPanel(props: {
+  id: string;
+  detail: GameDetail;
+  done: () => void;
+  onPublished: () => void;
+}) {
+  const t = useT();
+  const { lang } = useLang();
+  const [draft, setDraft] = useState<NightDraft | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const id = props.id;
+  const load = useCallback(() => {
+    api.gm.draft(id, lang).then(
+      (d) => {
+        setDraft(d);
+        setLoadError(null);
+      },
+      (e: unknown) => setLoadError(errorText(e, lang)),
+    );
+  }, [id, lang]);
+  // The draft changes with every submission and GM decision: reload it when the game does.
+  const streamAt = props.detail.streamAt;
+  useEffect(() => load(), [load, streamAt]);
+  const after = useCallback(() => {
+    load();
+    props.done();
+  }, [load, props]);
+
+  return (
+    <div className="card review">
+      <h3>{t.gm.review.heading}</h3>
+      <p className="muted">{t.gm.review.intro}</p>
+      <button type="button" onClick={load}>
+        {t.gm.review.load}
+      </button>
+      {loadError && (
+        <p className="error" role="alert">
+          {loadError}
+        </p>
+      )}
+      {draft && (
+        <>
+          <Lines heading={t.gm.review.publicLines} lines={draft.publicLines} />
+          <Lines heading={t.gm.review.privateLines} lines={draft.privateLines} />
+          <Lines heading={t.gm.review.explanation} lines={draft.explanation} />
+          <Rolls id={id} draft={draft} done={after} />
+          <Reopen id={id} done={after} />
+          <Publish id={id} draft={draft} done={after} onPublished={props.onPublished} />
+        </>
+      )}
+    </div>
+  );
+}
+
+function Lines(props: { heading: string; lines: readonly string[] }) {
+  const t = useT();
+  return (
+    <>
+      <h4>{props.heading}</h4>
+      {props.lines.length === 0 ? (
+        <p className="muted">{t.gm.review.none}</p>
+      ) : (
+        <ul>
+          {props.lines.map((l, i) => (
+            <li key={i}>{l}</li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+/** M2c: the council's question, answered as soon as it is asked (at night, and in review). */
+export function Council(props: {
+  id: string;
+  question: string;
+  answer: "yes" | "no" | "rejected" | null;
+  automatic: boolean;
+  done: () => void;
+}) {
+  const t = useT();
+  const r = useRun(props.done);
+  const answer = props.answer;
+  return (
+    <div className="card council">
+      <h3>{t.gm.council.heading}</h3>
+      <p className="muted">{t.gm.council.intro}</p>
+      <blockquote>{props.question}</blockquote>
+      <p>{t.gm.review.councilAnswer(answer ? t.gm.review.answers[answer] : t.gm.review.noAnswer)}</p>
+      {answer === null && (
+        <p className="notice">{props.automatic ? t.gm.council.automatic : t.gm.council.review}</p>
+      )}
+      <div className="row">
+        {(["yes", "no", "rejected"] as const).map((a) => (
+          <button
+            key={a}
+            type="button"
+            aria-pressed={answer === a}
+            disabled={r.busy}
+            onClick={() => void r.run(() => api.gm.council(props.id, a), t.gm.council.answered)}
+          >
+            {t.gm.review.answerButton(t.gm.review.answers[a])}
+          </button>
+        ))}
+      </div>
+      {r.outcome}
+    </div>
+  );
+}
+
+function Rolls(props: { id: string; draft: NightDraft; done: () => void }) {
+  const t = useT();
+  const r = useRun(props.done);
+  const [choice, setChoice] = useState<Partial<Record<RollName, "yes" | "no">>>({});
+  const [reason, setReason] = useState("");
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const rolls: RollsBody["rolls"] = {};
+    for (const name of ROLLS) {
+      const c = choice[name];
+      if (c) rolls[name] = c === "yes";
+    }
+    if (Object.keys(rolls).length === 0) return r.fail(t.gm.review.rollsNone);
+    void r
+      .run(() => api.gm.rolls(props.id, { rolls, reason }), t.gm.review.rollsFixed)
+      .then((ok) => {
+        if (ok) {
+          setChoice({});
+          setReason("");
+        }
+      });
+  };
+  const fixed = props.draft.fixedRolls;
+  return (
+    <form className="sub" onSubmit={submit}>
+      <h4>{t.gm.review.rolls}</h4>
+      <p className="muted">{t.gm.review.rollsHint}</p>
+      {ROLLS.map((name) => {
+        const now = fixed[name];
+        return (
+          <label key={name} className="field">
+            <span>
+              {t.gm.review.roll[name]}
+              {now !== undefined && (
+                <span className="muted">
+                  {" "}
+                  ({t.gm.review.fixedNow(now ? t.gm.review.rollYes : t.gm.review.rollNo)})
+                </span>
+              )}
+            </span>
+            <select
+              value={choice[name] ?? ""}
+              onChange={(e) => {
+                const v = e.target.value;
+                setChoice({ ...choice, [name]: v === "yes" || v === "no" ? v : undefined });
+              }}
+            >
+              <option value="">{t.gm.review.rollKeep}</option>
+              <option value="yes">{t.gm.review.rollYes}</option>
+              <option value="no">{t.gm.review.rollNo}</option>
+            </select>
+          </label>
+        );
+      })}
+      <label className="field">
+        <span>{t.gm.review.reason}</span>
+        <input required maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+      </label>
+      <button type="submit" disabled={r.busy}>
+        {t.gm.review.rollsSubmit}
+      </button>
+      {r.outcome}
+    </form>
+  );
+}
+
+function Reopen(props: { id: string; done: () => void }) {
+  const t = useT();
+  const r = useRun(props.done);
+  const [reason, setReason] = useState("");
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void r
+      .run(() => api.gm.reopenMafia(props.id, reason), t.gm.review.reopened)
+      .then((ok) => {
+        if (ok) setReason("");
+      });
+  };
+  return (
+    <form className="sub" onSubmit={submit}>
+      <h4>{t.gm.review.reopen}</h4>
+      <p className="muted">{t.gm.review.reopenHint}</p>
+      <label className="field">
+        <span>{t.gm.review.reason}</span>
+        <input required maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+      </label>
+      <button type="submit" disabled={r.busy}>
+        {t.gm.review.reopenSubmit}
+      </button>
+      {r.outcome}
+    </form>
+  );
+}
+
+function Publish(props: { id: string; draft: NightDraft; done: () => void; onPublished: () => void }) {
+  const t = useT();
+  const { lang } = useLang();
+  const r = useRun(props.done);
+  const why = useId();
+  const blocked = props.draft.blocked;
+  return (
+    <div className="sub">
+      {blocked && (
+        <p id={why} className="notice">
+          {t.gm.review.blocked(
+            (props.draft.blockedCode && ERROR_TEXTS[props.draft.blockedCode]?.[lang]) || blocked,
+          )}
+        </p>
+      )}
+      <button
+        type="button"
+        className="primary"
+        disabled={blocked !== null || r.busy}
+        aria-describedby={blocked ? why : undefined}
+        onClick={() =>
+          void r
+            .run(() => api.gm.publish(props.id), t.gm.review.published)
+            .then((ok) => {
+              if (ok) props.onPublished();
+            })
+        }
+      >
+        {t.gm.review.publish}
+      </button>
+      {r.outcome}
+    </div>
+  );
+}

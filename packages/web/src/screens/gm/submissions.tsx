@@ -1,0 +1,119 @@
+import type { GameDetail, GameView, SeatTonight } from "@forum-mafia/protocol";
+import { useT } from "../../i18n/index.tsx";
+import { actionText, namesOf } from "./shared.tsx";
+
+/**
+ * The players' table: every seat with its role and strikes (P1, P2), and at night what each seat has sent.
+ * Who owes a move, and whom a teammate's move covers (O1, M4, T1, P2), is the server's word
+ * (`GmTable.tonight`): the console does not work it out again.
+ */
+
+/** The seats whose move is in: their own, or the team's shared one (M4, T1). */
+const isIn = (s: SeatTonight): boolean => s === "sent" || s === "mafia" || s === "pair";
+
+export function PlayersTable(props: { detail: GameDetail; view: GameView }) {
+  const t = useT();
+  const d = props.detail;
+  const view = props.view;
+  const night = view.phase.kind === "night";
+  const tonight = d.gm?.tonight ?? null;
+  const movers = tonight?.filter((s) => s !== "none") ?? [];
+  return (
+    <div className="card">
+      <h3>{t.gm.players.heading}</h3>
+      {tonight && (
+        <p role="status">
+          <strong>{t.gm.players.progress(movers.filter(isIn).length, movers.length)}</strong>
+        </p>
+      )}
+      <div className="table-scroll">
+        <table className="gm-players">
+          <caption className="sr-only">{t.gm.players.caption}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t.gm.players.seat}</th>
+              <th scope="col">{t.gm.players.name}</th>
+              <th scope="col">
+                <abbr title={t.gm.players.strikesTitle}>{t.gm.players.strikes}</abbr>
+              </th>
+              {night && <th scope="col">{t.gm.players.tonight}</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {view.seats.map((s) => {
+              const strikes = d.gm?.strikes[s.seat];
+              return (
+                <tr key={s.seat} className={s.alive ? undefined : "dead"}>
+                  <td>{s.seat + 1}</td>
+                  <th scope="row">
+                    <span className="nick">{s.name}</span>
+                    {!s.alive && <span className="muted"> ({t.gm.players.dead})</span>}
+                    <span className="role">{s.role ? d.roleNames[s.role] : "?"}</span>
+                    {s.alive && s.cannotVote && <span className="muted">{t.gm.players.cannotVote}</span>}
+                  </th>
+                  <td>
+                    {strikes ? (
+                      <>
+                        <span aria-hidden="true">
+                          {strikes.vote} / {strikes.night}
+                        </span>
+                        <span className="sr-only">{t.gm.players.strikesOf(strikes.vote, strikes.night)}</span>
+                      </>
+                    ) : (
+                      "—"
+                    )}
+                  </td>
+                  {night && (
+                    <td>
+                      <TonightCell
+                        view={view}
+                        seat={s.seat}
+                        alive={s.alive}
+                        state={tonight?.[s.seat] ?? null}
+                      />
+                    </td>
+                  )}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * One seat's night move: what it sent (the view's submissions), else where it stands as the server says
+ * (`state`; null while the server does not say, and then only what was sent is shown).
+ */
+function TonightCell(props: { view: GameView; seat: number; alive: boolean; state: SeatTonight | null }) {
+  const t = useT();
+  const mine = props.view.submissions.filter((x) => x.seat === props.seat);
+  if (!props.alive) return t.gm.players.noMove;
+  if (mine.length > 0) {
+    const names = namesOf(props.view);
+    return (
+      <ul className="plain">
+        {mine.map((m) => (
+          <li key={m.slot}>
+            {actionText(m.action, names, t)}
+            {m.slot !== "own" && <span className="muted"> ({t.gm.acts.slots[m.slot]})</span>}
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  switch (props.state) {
+    case "mafia":
+    case "pair":
+      return <span className="muted">{t.gm.players.covered[props.state]}</span>;
+    case "owes":
+      return <span className="waiting">{t.gm.players.waiting}</span>;
+    case "none":
+      return <span className="muted">{t.gm.players.noAct}</span>;
+    case "sent":
+    case null:
+      return t.gm.players.noMove;
+  }
+}
