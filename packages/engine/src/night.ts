@@ -489,7 +489,10 @@ function seatList(n: number, has: (seat: Seat) => boolean): Seat[] {
 const concludeNight: Step = (w) => {
   const { state } = w;
   const n = state.players.length;
-  const died = seatList(n, (s) => killedTonight(w, s) || w.modkilled.includes(s));
+  const dead = new Array<boolean>(n).fill(false);
+  for (const a of w.attacks) if (a.cancelledBy === null) dead[a.target] = true;
+  for (const s of w.modkilled) dead[s] = true;
+  const died = seatList(n, (s) => dead[s]!);
   const players = w.players;
   for (const s of died) players[s] = withPlayer(players[s]!, { alive: false });
   const revealed = new Map<Seat, RoleId>();
@@ -538,7 +541,7 @@ const concludeNight: Step = (w) => {
       own: w.ballots.own,
       healTarget: doctorHeal,
       // N1a: a player saved from the maniac does not stay "saved" if the same night killed them anyway.
-      savedByHealFrom: w.savedByHealFrom.filter((seat) => !killedTonight(w, seat)),
+      savedByHealFrom: w.savedByHealFrom.filter((seat) => !dead[seat]),
       silencedNext,
     },
     day: {
@@ -555,7 +558,7 @@ const concludeNight: Step = (w) => {
     died,
     revealed,
     exposed,
-    bloodyVictims: bloodyVictims.filter((s) => died.includes(s)),
+    bloodyVictims: bloodyVictims.filter((s) => dead[s]),
     tortureEvidence: rolled(w, "tortureEvidence") ? [w.tortured!] : [],
     serum: w.serum,
     silenced: silencedToday,
