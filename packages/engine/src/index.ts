@@ -49,7 +49,15 @@ export { explainNight } from "./explain.ts";
 
 // The day (V1–V9): votes and the tally.
 export { closeDay, type DayOutcome } from "./day.ts";
-export { castVote, checkVote, earlyCounts, type DayBallots, type Vote, type VoteColor } from "./vote.ts";
+export {
+  castVote,
+  checkVote,
+  earlyCounts,
+  mayVote,
+  type DayBallots,
+  type Vote,
+  type VoteColor,
+} from "./vote.ts";
 
 // Secrets (S2): each event's audience, each viewer's events and view, the private channels.
 export {

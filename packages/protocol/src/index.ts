@@ -1,2 +1,3 @@
 export * from "./requests.ts";
 export * from "./views.ts";
+export * from "./me.ts";

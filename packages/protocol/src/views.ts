@@ -9,6 +9,7 @@ import type {
   Slot,
   Winner,
 } from "@forum-mafia/engine";
+import type { UnreadView } from "./me.ts";
 import type { CreateGame, Duration, RoleId } from "./requests.ts";
 
 /**
@@ -173,6 +174,8 @@ export interface GameDetail {
   readonly streamAt: number;
   /** The GM's table: every seat's strikes (P1, P2). Null for everyone but the GM. */
   readonly gm: GmTable | null;
+  /** Issue 15: what the signed-in user has not read here (the thread, each of the user's channels). */
+  readonly unread: UnreadView | null;
 }
 
 /** What only the GM sees in a running game (GameDetail.gm). */

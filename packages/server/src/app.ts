@@ -27,6 +27,8 @@ import { channelRoutes } from "./routes/channels.ts";
 import { route, type RouteContext } from "./routes/context.ts";
 import { gamesRoutes } from "./routes/games.ts";
 import { gmRoutes } from "./routes/gm.ts";
+import { meRoutes } from "./routes/me.ts";
+import { settingsRoutes } from "./routes/settings.ts";
 import { nightRoutes } from "./routes/night.ts";
 import { streamRoutes } from "./routes/streams.ts";
 import { threadRoutes } from "./routes/thread.ts";
@@ -295,6 +297,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   streamRoutes(ctx);
   gmRoutes(ctx);
   toolRoutes(ctx, opts.tools);
+  meRoutes(ctx);
+  settingsRoutes(ctx);
 
   if (webRoot) await serveWebApp(app, webRoot);
   // Without a built web app, the site's root shows the API's documentation.

@@ -12,6 +12,48 @@ export interface UserRecord {
   readonly createdAt: number;
 }
 
+/** Issue 15: a user's reminder and e-mail settings (MySettings on the wire). */
+export interface SettingsRecord {
+  readonly userId: string;
+  readonly email: string | null;
+  readonly emailConfirmed: boolean;
+  /** Off after an unsubscribe link (RFC 8058); the user may turn it on again. */
+  readonly emailReminders: boolean;
+  /** Reminder offsets as written ("2h", "15m"), the default ["2h", "15m"]. */
+  readonly before: readonly string[];
+  readonly quietHours: { readonly from: string; readonly to: string } | null;
+  readonly browserNotifications: boolean;
+  /** SHA-256 (hex) of the pending confirmation link's token, and when it expires; null when none. */
+  readonly confirmTokenHash: string | null;
+  readonly confirmExpiresAt: number | null;
+  /** The token of the user's unsubscribe links: random, made once, carried by every e-mail. */
+  readonly unsubscribeToken: string;
+}
+
+/**
+ * One e-mail in the outbox. `key` is unique: a reminder's is its game, phase, owed move and user, so a
+ * reminder is queued once however often it is worked out, and a restart finds it queued or sent.
+ */
+export interface MailRecord {
+  readonly id: string;
+  readonly key: string;
+  readonly userId: string;
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+  /** Extra headers (List-Unsubscribe, List-Unsubscribe-Post). */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly createdAt: number;
+  readonly attempts: number;
+  /** When it may next be tried (backoff after a failure). */
+  readonly nextAttemptAt: number;
+  readonly sentAt: number | null;
+  /** The last failure's message, or null. */
+  readonly lastError: string | null;
+  /** Given up after too many failures. */
+  readonly failed: boolean;
+}
+
 export interface SessionRecord {
   readonly userId: string;
   readonly expiresAt: number;
@@ -35,6 +77,37 @@ export interface Store {
   createSession(tokenHash: string, session: SessionRecord): Promise<void>;
   session(tokenHash: string): Promise<SessionRecord | null>;
   deleteSession(tokenHash: string): Promise<void>;
+
+  /** Issue 15: the user's settings, or null before they were first saved (the defaults apply). */
+  settings(userId: string): Promise<SettingsRecord | null>;
+  saveSettings(settings: SettingsRecord): Promise<void>;
+  settingsByConfirmToken(tokenHash: string): Promise<SettingsRecord | null>;
+  settingsByUnsubscribeToken(token: string): Promise<SettingsRecord | null>;
+  /** Every user's settings that have a confirmed address (what the reminders read on start). */
+  allSettings(): Promise<SettingsRecord[]>;
+
+  /**
+   * Read marks: for each place of one game ("thread", or a channel id), how many of its items the user has
+   * read. A mark only moves forward: a lower `upTo` than the stored one changes nothing.
+   */
+  readMarks(userId: string, gameId: string): Promise<Readonly<Record<string, number>>>;
+  /** Every read mark of one user, by game (what «Мои игры» reads). */
+  userReadMarks(userId: string): Promise<Readonly<Record<string, Readonly<Record<string, number>>>>>;
+  markRead(userId: string, gameId: string, where: string, upTo: number): Promise<void>;
+
+  /** Queue an e-mail; "duplicate" (and nothing written) when one with the same key was ever queued. */
+  enqueueMail(mail: MailRecord): Promise<"queued" | "duplicate">;
+  /** Unsent mail that may be tried at `now`, oldest first, at most `limit`. */
+  dueMail(now: number, limit: number): Promise<MailRecord[]>;
+  /** The next time any unsent mail may be tried, or null when none waits. */
+  nextMailAt(): Promise<number | null>;
+  mailSent(id: string, at: number): Promise<void>;
+  mailFailed(
+    id: string,
+    change: { attempts: number; nextAttemptAt: number; lastError: string; failed: boolean },
+  ): Promise<void>;
+  /** Every mail queued for one user, oldest first (tests, and the settings page's "last sent"). */
+  mailFor(userId: string): Promise<MailRecord[]>;
 
   /** Game ids in creation order. */
   gameIds(): Promise<string[]>;

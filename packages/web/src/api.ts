@@ -5,6 +5,11 @@ import type {
   GameLog,
   GameSummary,
   Lang,
+  MyGames,
+  MySettings,
+  ProfileView,
+  ReadBody,
+  SettingsBody,
   NightDraft,
   PostPreview,
   PostView,
@@ -96,6 +101,13 @@ export const api = {
   profile: (change: { timeZone?: string; lang?: Lang }) =>
     call<{ user: UserView }>("PATCH", "/api/me", change),
 
+  /** Issue 15: «Мои игры», the settings, read marks and profiles. */
+  myGames: () => call<MyGames>("GET", "/api/me/games"),
+  settings: () => call<MySettings>("GET", "/api/me/settings"),
+  saveSettings: (body: SettingsBody) => call<MySettings>("PUT", "/api/me/settings", body),
+  markRead: (id: string, body: ReadBody) => call<unknown>("PUT", `${g(id)}/read`, body),
+  userProfile: (nick: string) => call<ProfileView>("GET", `/api/users/${encodeURIComponent(nick)}`),
+
   games: () => call<{ games: GameSummary[] }>("GET", "/api/games"),
   createGame: (body: CreateGameBody) => call<{ id: string }>("POST", "/api/games", body),
   demo: (minutes?: number) => call<{ id: string }>("POST", "/api/demo", minutes ? { minutes } : {}),
@@ -106,8 +118,12 @@ export const api = {
 
   act: (id: string, body: ActionBody) => call<unknown>("POST", `${g(id)}/actions`, body),
   vote: (id: string, body: VoteBody) => call<unknown>("POST", `${g(id)}/votes`, body),
-  posts: (id: string, after: number, limit: number) =>
-    call<{ posts: PostView[]; total: number }>("GET", `${g(id)}/posts?after=${after}&limit=${limit}`),
+  /** `seat`: only that player's posts («Посты игрока»); `total` then counts only theirs. */
+  posts: (id: string, after: number, limit: number, seat?: number) =>
+    call<{ posts: PostView[]; total: number }>(
+      "GET",
+      `${g(id)}/posts?after=${after}&limit=${limit}${seat === undefined ? "" : `&seat=${seat}`}`,
+    ),
   /** `keepalive`: the request outlives the page (a held vote sent as the page closes). */
   post: (id: string, text: string, keepalive = false) =>
     call<{ id: string }>("POST", `${g(id)}/posts`, { text }, { keepalive }),

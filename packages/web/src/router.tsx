@@ -6,6 +6,10 @@ import { useEffect, useState, type AnchorHTMLAttributes, type MouseEvent } from 
  */
 export type Route =
   | { page: "lobby" }
+  /** Issue 15: `/` for a signed-in user is «Мои игры» (with the lobby's open games below); `/lobby` always the lobby. */
+  | { page: "allGames" }
+  | { page: "settings" }
+  | { page: "profile"; nick: string }
   | { page: "login" }
   | { page: "register" }
   | { page: "new" }
@@ -16,6 +20,9 @@ export type Route =
 export function parseRoute(path: string): Route {
   const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
   if (parts.length === 0) return { page: "lobby" };
+  if (parts.length === 1 && parts[0] === "lobby") return { page: "allGames" };
+  if (parts.length === 1 && parts[0] === "settings") return { page: "settings" };
+  if (parts[0] === "u" && parts[1] && parts.length === 2) return { page: "profile", nick: parts[1] };
   if (
     parts.length === 1 &&
     (parts[0] === "login" || parts[0] === "register" || parts[0] === "new" || parts[0] === "tools")
