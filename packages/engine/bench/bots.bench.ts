@@ -1,9 +1,11 @@
 // `npm run bench:bots` (issue 5): games per second of 17-bot games (playBotGame) against the engine-only
 // random games of the engine bench (playRandomGame), on one core, measured in the same run: the rounds
-// interleave the two, each figure is the median of the rounds, and the ratio is taken per round.
+// interleave the two, each figure is the median of the rounds, and the ratio is taken per round. Issue 16:
+// games of talking bots (playTalkingGame: posts, replies, team channels) are measured in the same rounds;
+// talking must keep bot games at no less than half the rate of silent ones.
 //   ROUNDS=5 ROUND_MS=2000 npm run bench:bots
 import { performance } from "node:perf_hooks";
-import { playBotGame, playRandomGame } from "../src/bots-entry.ts";
+import { playBotGame, playRandomGame, playTalkingGame } from "../src/bots-entry.ts";
 import type { Match } from "../src/index.ts";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
@@ -45,6 +47,9 @@ function main(): void {
   );
   playFor("warmup-bots", 3000, (s) => playBotGame(s));
   playFor("warmup-random", 1000, (s) => playRandomGame(s));
+  playFor("warmup-talk", 2000, (s) => playTalkingGame(s).match);
+  const talking: number[] = [];
+  const talkRatios: number[] = [];
   const bots: number[] = [];
   const random: number[] = [];
   const ratios: number[] = [];
@@ -58,6 +63,9 @@ function main(): void {
     const b1 = first ? playFor(`bots${round}`, ROUND_MS, (s) => playBotGame(s)) : null;
     const r = playFor(`random${round}`, ROUND_MS, (s) => playRandomGame(s));
     const b = b1 ?? playFor(`bots${round}`, ROUND_MS, (s) => playBotGame(s));
+    const t = playFor(`talk${round}`, ROUND_MS, (s) => playTalkingGame(s).match);
+    talking.push(rate(t));
+    talkRatios.push(rate(t) / rate(b));
     bots.push(rate(b));
     random.push(rate(r));
     ratios.push(rate(r) / rate(b));
@@ -66,7 +74,7 @@ function main(): void {
     randomPhases += r.phases;
     randomGames += r.games;
     console.log(
-      `round ${round + 1}: bots ${fmt(rate(b))} games/s, random ${fmt(rate(r))} games/s (random / bots ${fmt(ratios[round]!)}×)`,
+      `round ${round + 1}: bots ${fmt(rate(b))} games/s, talking ${fmt(rate(t))} games/s, random ${fmt(rate(r))} games/s (random / bots ${fmt(ratios[round]!)}×)`,
     );
   }
   const botRate = median(bots);
@@ -75,7 +83,9 @@ function main(): void {
 median of ${ROUNDS} rounds, one core:
   bot games (playBotGame):         ${fmt(botRate).padStart(9)} games/s   ${fmt(1000 / botRate, 2).padStart(7)} ms/game   ${fmt(botPhases / botGames)} phases/game
   random games (playRandomGame):   ${fmt(randomRate).padStart(9)} games/s   ${fmt(1000 / randomRate, 2).padStart(7)} ms/game   ${fmt(randomPhases / randomGames)} phases/game
-  a bot game costs ${fmt(median(ratios))}× a random game (median of the per-round ratios)`);
+  talking bot games (playTalkingGame): ${fmt(median(talking)).padStart(9)} games/s   ${fmt(1000 / median(talking), 2).padStart(7)} ms/game
+  a bot game costs ${fmt(median(ratios))}× a random game (median of the per-round ratios)
+  talking bot games run at ${fmt(median(talkRatios), 2)}× the rate of silent ones (median of the per-round ratios; at least 0.5 wanted)`);
 }
 
 main();

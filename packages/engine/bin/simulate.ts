@@ -228,6 +228,15 @@ function report(s: Settings, tally: Tally, seconds: number, workers: number): st
     lines.push(
       `  ${c.padEnd(20)}${String(tally.conditions[c]).padStart(7)}  ${pct(summary.conditions[c]).padStart(6)}`,
     );
+  const talk = summary.talk;
+  lines.push(
+    "",
+    "talk (issue 16)",
+    `  posts per bot per day   ${talk.postsPerBotDay.toFixed(2)}`,
+    `  distinct posts          ${pct(talk.distinctPosts)} (a bot's posts in a game)`,
+    `  distinct lines          ${pct(talk.distinctLines)} (a bot's sentences in a game)`,
+    `  team channel messages   ${talk.chatPerGame.toFixed(1)} per game`,
+  );
   lines.push("", "survival by role");
   for (const r of ROLE_IDS) {
     const rate = summary.survival[r];

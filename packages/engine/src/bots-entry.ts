@@ -42,3 +42,32 @@ export {
 } from "./simulation.ts";
 // The seeded stream the bots draw from (their randomness stays seeded, STYLE.md).
 export { RandomStream, rngFromSeed } from "./rng.ts";
+// Issue 16: bots that talk (posts, replies, team channels) from their own view, and games of them.
+export { botSuspicion } from "./bots.ts";
+export {
+  VOTE_SLOT,
+  botChat,
+  botDayPost,
+  botReply,
+  excerpt,
+  mafiaCovers,
+  mafiaPush,
+  nextSlot,
+  styleOf,
+  talkPlan,
+  type NameCase,
+  type NameForms,
+  type TalkInput,
+  type TalkMessage,
+  type TalkPlan,
+  type TalkPost,
+} from "./bot-talk.ts";
+export {
+  channelOf,
+  playTalkingGame,
+  talkInput,
+  talkSeeds,
+  type TalkStep,
+  type TalkingGame,
+  type TalkingGameOptions,
+} from "./talking-game.ts";

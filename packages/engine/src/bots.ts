@@ -7,6 +7,7 @@
  * boss or doctor (M3, T3a), the pair's checks (T2), today's votes, and the votes of earlier days read
  * against the roles revealed since (a red vote on a player who turned out town looks bad).
  */
+import { councilAnswerTonight } from "./council.ts";
 import { gameEvents } from "./events.ts";
 import { act, endDay, endNight, startMatch, vote, type Match } from "./match.ts";
 import type { NightAction, TargetedAct } from "./night-action.ts";
@@ -169,7 +170,10 @@ function amBoss(k: Knowledge): boolean {
   return true;
 }
 
-/** M2: kill the likeliest town role; now and then kill and intimidate, or kill two. */
+/**
+ * M2: kill the likeliest town role; now and then kill and intimidate, or kill two; and one night in twenty
+ * ask the council one of its listed questions (M2c), which the rules answer even without a GM.
+ */
 function mafiaAction(k: Knowledge, form: NightForm, rng: RandomStream): NightAction | null {
   const a = formAct(form, "mafia");
   const limits = form.mafiaLimits;
@@ -180,6 +184,9 @@ function mafiaAction(k: Knowledge, form: NightForm, rng: RandomStream): NightAct
     .map((x) => x.s);
   const [first, second] = ranked;
   const r = int(rng, 100);
+  const questions = formAct(form, "council")?.questions ?? [];
+  if (r >= 95 && questions.length > 0)
+    return { act: "council", question: questions[int(rng, questions.length)]!.text };
   if (second !== undefined && r < 10 && limits.kill >= 2)
     return { act: "mafia", kill: [first!, second], intimidate: [] };
   if (second !== undefined && r < 35 && limits.intimidate >= 1)
@@ -336,12 +343,23 @@ export function botNightAction(v: BotView, rng: RandomStream): NightAction | nul
   return action ?? (formAct(form, "pass") ? PASS : null);
 }
 
+/** Whom the mafia push by day: the likeliest town role, and the bandwagon already on a player. */
+const mafiaScore = (k: Knowledge, s: Seat): number => prey(k, s) + redsOn(k, s);
+
+/** How guilty a player looks to the town: public facts, today's thread and earlier days' votes. */
+const townScore = (k: Knowledge, past: ReadonlyMap<Seat, number>, s: Seat): number =>
+  2 * guilt(k, s) + redsOn(k, s) + redsBy(k, s) + (past.get(s) ?? 0);
+
+/** Issue 16: the mafia's story pulls their red votes towards the one they agreed to push. */
+const PUSH_WEIGHT = 1;
+
 /**
  * Today's vote (V1–V3), or null when the player may not vote. The town votes red for the player who
  * looks most guilty from public facts and today's thread; the mafia vote red for the likeliest town role,
  * never for a known mafioso, and now and then blue for a teammate under fire. Nobody votes early.
+ * `push` (issue 16, talk): the player the mafia agreed in their chat to push today, if any.
  */
-export function botVote(v: BotView, rng: RandomStream): Vote | null {
+export function botVote(v: BotView, rng: RandomStream, push: Seat | null = null): Vote | null {
   const k = know(v.view);
   if (!k || v.view.phase.kind !== "day" || v.view.winner !== null) return null;
   const me = v.view.seats[k.me];
@@ -358,7 +376,7 @@ export function botVote(v: BotView, rng: RandomStream): Vote | null {
     if (underFire !== null && chance(rng, 25)) return { color: "blue", target: underFire, early: false };
     const target = best(
       others.filter((s) => !mafiaMate(k, s)),
-      (s) => prey(k, s) + redsOn(k, s),
+      (s) => mafiaScore(k, s) + (s === push ? PUSH_WEIGHT : 0),
       rng,
     );
     return target === null ? null : { color: "red", target, early: false };
@@ -373,13 +391,26 @@ export function botVote(v: BotView, rng: RandomStream): Vote | null {
     if (defend !== null && chance(rng, 50)) return { color: "blue", target: defend, early: false };
   }
   const past = pastScores(k);
-  const target = best(
-    others,
-    (s) => 2 * guilt(k, s) + redsOn(k, s) + redsBy(k, s) + (past.get(s) ?? 0),
-    rng,
-    4,
-  )!;
+  const target = best(others, (s) => townScore(k, past, s), rng, 4)!;
   return { color: "red", target, early: false };
+}
+
+/**
+ * Issue 16, talk: how strongly the player suspects (town) or would push (mafia) each living other player,
+ * as botVote scores them before its noise; from the player's view alone. A mafioso's teammates are left out.
+ */
+export function botSuspicion(view: GameView): ReadonlyMap<Seat, number> {
+  const out = new Map<Seat, number>();
+  const k = know(view);
+  if (!k) return out;
+  const past = isMafia(k.role) ? null : pastScores(k);
+  for (const s of view.seats) {
+    if (!s.alive || s.seat === k.me) continue;
+    if (past === null) {
+      if (!mafiaMate(k, s.seat)) out.set(s.seat, mafiaScore(k, s.seat));
+    } else out.set(s.seat, townScore(k, past, s.seat));
+  }
+  return out;
 }
 
 /** A player's BotView of a match as it stands: their own view and tonight's form. */
@@ -409,8 +440,8 @@ function accepted(next: Match | Rejection, what: string): Match {
 
 /**
  * A whole game of 17 bots dealt from `seed`, to its end (W1). Each seat draws from its own stream
- * (`"bot:" + seed + ":" + seat`); the night rolls are left to the match's seed; the council is never
- * asked, so its answer is "no".
+ * (`"bot:" + seed + ":" + seat`); the night rolls are left to the match's seed; the council answers as
+ * the rules do (M2c, council.ts).
  */
 export function playBotGame(seed: string, options: BotGameOptions = {}): Match {
   const started = startMatch({
@@ -437,7 +468,8 @@ export function playBotGame(seed: string, options: BotGameOptions = {}): Match {
         options.observe?.(m, seat, { kind: "act", action });
         m = accepted(act(m, seat, action), "a night action");
       }
-      m = accepted(endNight(m, { rolls: {}, council: "no" }), "closing the night");
+      // M2c: the bots ask only listed questions, which the rules answer (council.ts).
+      m = accepted(endNight(m, { rolls: {}, council: councilAnswerTonight(m) ?? "no" }), "closing the night");
     } else {
       for (let i = 0; i < seats && !m.day.closedEarly; i++) {
         const seat = (i + offset) % seats;

@@ -83,6 +83,7 @@ export function createGame(setup: GameSetup): GameState | Rejection {
     rng: setup.seed === null ? null : rollStream(setup.seed),
     memory: {
       own: emptyBallots(players.length).own,
+      pair: null,
       healTarget: null,
       savedByHealFrom: [],
       silencedNext: [],

@@ -43,9 +43,25 @@ export {
   type TargetedAct,
 } from "./night-action.ts";
 export { nightMoves, type SeatTonight } from "./strikes.ts";
-export { nightFormFor, type NightForm, type NightFormAct, type UnavailableTarget } from "./night-form.ts";
+export {
+  nightFormFor,
+  type CouncilChoice,
+  type NightForm,
+  type NightFormAct,
+  type UnavailableTarget,
+} from "./night-form.ts";
 export type { Attack, CouncilAnswer, NightOutcome, RollName } from "./night.ts";
 export { explainNight } from "./explain.ts";
+export {
+  COUNCIL_QUESTIONS,
+  COUNCIL_QUESTION_IDS,
+  checkListedQuestion,
+  councilAnswerFor,
+  councilAnswerTonight,
+  listedQuestion,
+  type CouncilQuestion,
+  type CouncilQuestionId,
+} from "./council.ts";
 
 // The day (V1–V9): votes and the tally.
 export { closeDay, type DayOutcome } from "./day.ts";

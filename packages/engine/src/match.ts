@@ -176,6 +176,8 @@ export interface NightDecisions {
   readonly council: CouncilAnswer | null;
   /** F2: why the GM fixed the rolls, if any were fixed. */
   readonly reason?: string;
+  /** F2: why the GM's council answer differs from the rules' answer to a listed question (M2c, council.ts). */
+  readonly councilReason?: string;
 }
 
 /** The night's deadline: resolve it (§9) and open the day. */
@@ -192,7 +194,11 @@ export function endNight(m: Match, decisions: NightDecisions): Match | Rejection
     const detail = fixed.map(([key, v]) => `${key}=${String(v)}`).join(", ");
     overrides = [...overrides, override(m, "fixRolls", detail, decisions.reason ?? "")];
   }
-  if (r.outcome.council) overrides = [...overrides, override(m, "council", r.outcome.council.answer, "")];
+  if (r.outcome.council)
+    overrides = [
+      ...overrides,
+      override(m, "council", r.outcome.council.answer, decisions.councilReason ?? ""),
+    ];
   return withMatch(m, {
     state: r.state,
     night: emptyBallots(m.state.players.length),

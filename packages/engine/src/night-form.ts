@@ -7,6 +7,7 @@
  * the server's action form, which builds it from the player's own view (nightFormFor).
  */
 import type { ClauseId } from "./clauses.ts";
+import { COUNCIL_QUESTIONS, type CouncilQuestionId } from "./council.ts";
 import {
   HEAL_FROM_ROLES,
   actorActs,
@@ -21,6 +22,12 @@ import type { Seat } from "./player.ts";
 import { isMafia, type RoleId } from "./roles.ts";
 import { currentBoss, type GameState } from "./state.ts";
 import type { GameView } from "./view.ts";
+
+/** A listed council question as a form offers it: its id and the text the action carries. */
+export interface CouncilChoice {
+  readonly id: CouncilQuestionId;
+  readonly text: string;
+}
 
 /** A living player the act may not name tonight, and why: the code and clause of checkNightAction's refusal. */
 export interface UnavailableTarget {
@@ -40,6 +47,12 @@ export interface NightFormAct {
    * submission would get (O1: "night/repeat-target", T4), so a form can list them disabled with the reason.
    */
   readonly unavailable: readonly UnavailableTarget[];
+  /**
+   * M2c: the council questions the rules answer (council.ts), each with the text to send (the canonical
+   * Russian one); only for the council act, else empty. A game without a GM takes only these (the server's
+   * automatic mode); a GM may also be asked a question of one's own.
+   */
+  readonly questions: readonly CouncilChoice[];
 }
 
 export interface NightForm {
@@ -51,6 +64,8 @@ export interface NightForm {
 const NO_SEATS: readonly Seat[] = [];
 const NO_ROLES: readonly HealFromRole[] = [];
 const NONE_UNAVAILABLE: readonly UnavailableTarget[] = [];
+const NO_QUESTIONS: readonly CouncilChoice[] = [];
+const QUESTIONS: readonly CouncilChoice[] = COUNCIL_QUESTIONS.map((q) => ({ id: q.id, text: q.text.ru }));
 
 /** Every living player's refusal for this act, or null where the act may name them. */
 function targetsOf(
@@ -133,24 +148,34 @@ function formOf(a: NightActor): NightForm | null {
           kill: [t],
           intimidate: [],
         }));
-        acts.push({ act, targets, roles: NO_ROLES, unavailable });
+        acts.push({ act, targets, roles: NO_ROLES, unavailable, questions: NO_QUESTIONS });
         break;
       }
       case "healFrom": {
         const roles = HEAL_FROM_ROLES.filter(
           (role) => checkActorAction(a, { act: "healFrom", role }) === null,
         );
-        if (roles.length > 0) acts.push({ act, targets: NO_SEATS, roles, unavailable: NONE_UNAVAILABLE });
+        if (roles.length > 0)
+          acts.push({
+            act,
+            targets: NO_SEATS,
+            roles,
+            unavailable: NONE_UNAVAILABLE,
+            questions: NO_QUESTIONS,
+          });
         break;
       }
       case "council":
-      case "pass":
-        acts.push({ act, targets: NO_SEATS, roles: NO_ROLES, unavailable: NONE_UNAVAILABLE });
+      case "pass": {
+        const questions = act === "council" ? QUESTIONS : NO_QUESTIONS;
+        acts.push({ act, targets: NO_SEATS, roles: NO_ROLES, unavailable: NONE_UNAVAILABLE, questions });
         break;
+      }
       default: {
         // The same check as legalTargets, keeping each refusal.
         const { targets, unavailable } = targetsOf(a, (target) => ({ act, target }));
-        if (targets.length > 0) acts.push({ act, targets, roles: NO_ROLES, unavailable });
+        if (targets.length > 0)
+          acts.push({ act, targets, roles: NO_ROLES, unavailable, questions: NO_QUESTIONS });
       }
     }
   }

@@ -189,25 +189,39 @@ function pick(w: NightWork, seat: Seat | null, act: TargetedAct): Acting | null 
   return a.act === act ? { seat: seat!, target: a.target } : null;
 }
 
+/**
+ * M4: the mafia's action tonight as submitted: the boss's own first, then the other living mafiosi's by
+ * rank (M1's succession); a thug who is boss has one slot, whose block is no mafia action (M6). A pass
+ * counts (it fills the slot, P2); null when no mafia slot is filled.
+ */
+function mafiaSlotPicked(state: GameState, ballots: NightBallots, cast: Cast): NightAction | null {
+  const boss = state.boss;
+  if (boss === null) return null;
+  if (boss === cast.thug) {
+    const a = ballots.own[boss] ?? null;
+    return a && a.act !== "block" ? a : null;
+  }
+  let mafia = ballots.mafia[boss] ?? null;
+  for (const role of SUCCESSION) {
+    if (mafia !== null) break;
+    const seat = cast[role];
+    if (seat !== null && seat !== boss) mafia = ballots.mafia[seat] ?? null;
+  }
+  return mafia;
+}
+
+/** M4: the mafia's action tonight as the resolution will take it (a pass: null), blocked or not. */
+export function mafiaActionTonight(state: GameState, ballots: NightBallots): NightAction | null {
+  const a = mafiaSlotPicked(state, ballots, castOf(state.players));
+  return a && a.act !== "pass" ? a : null;
+}
+
 /** O1 (M1, M4, P2): who acts tonight, with what; and who missed an action. */
 const determineActions: Step = (w) => {
   const { state, ballots, cast } = w;
   const boss = state.boss;
   const thugIsBoss = boss !== null && boss === cast.thug;
-
-  // M4: the boss's own submission first, then the other living mafiosi by rank (M1's succession).
-  let mafia: NightAction | null = null;
-  if (thugIsBoss) {
-    const a = own(w, boss);
-    if (a && a.act !== "block") mafia = a;
-  } else if (boss !== null) {
-    mafia = ballots.mafia[boss] ?? null;
-    for (const role of SUCCESSION) {
-      if (mafia !== null) break;
-      const seat = cast[role];
-      if (seat !== null && seat !== boss) mafia = ballots.mafia[seat] ?? null;
-    }
-  }
+  const mafia = mafiaSlotPicked(state, ballots, cast);
   const mafiaFulfilled = mafia !== null || (thugIsBoss && own(w, boss)?.act === "block");
   w.mafia = mafia && mafia.act !== "pass" ? mafia : null;
 
@@ -539,6 +553,7 @@ const concludeNight: Step = (w) => {
     rng: w.rng,
     memory: {
       own: w.ballots.own,
+      pair: w.ballots.pair,
       healTarget: doctorHeal,
       // N1a: a player saved from the maniac does not stay "saved" if the same night killed them anyway.
       savedByHealFrom: w.savedByHealFrom.filter((seat) => !dead[seat]),

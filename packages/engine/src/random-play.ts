@@ -4,6 +4,8 @@
  * choices come from a stream of the game's generator (rng.ts) seeded with `"play:" + seed`, so a seed
  * always gives the same game; the night rolls are left to the match's seed.
  */
+import { COUNCIL_QUESTION_TEXTS } from "@forum-mafia/rules";
+import { councilAnswerTonight } from "./council.ts";
 import { act, endDay, endNight, modkill, startMatch, vote, type Match } from "./match.ts";
 import {
   HEAL_FROM_ROLES,
@@ -52,7 +54,12 @@ export interface RandomGame {
 /** The players' names, seat by seat. */
 export const RANDOM_PLAYER_NAMES: readonly string[] = DEFAULT_ROLES.map((_, i) => `Игрок${i + 1}`);
 
-const COUNCIL_QUESTIONS = ["Шериф ещё жив?", "Маньяк в игре?", "Доктор лечил Игрок1?"] as const;
+/** M2c: two questions of the rules' list (council.ts), and one that names a player's action (the GM rejects it). */
+const COUNCIL_QUESTIONS = [
+  COUNCIL_QUESTION_TEXTS.sheriffAlive.ru,
+  COUNCIL_QUESTION_TEXTS.maniacMoved.ru,
+  "Доктор лечил Игрок1?",
+] as const;
 const COUNCIL_ANSWERS: readonly CouncilAnswer[] = ["yes", "no", "rejected"];
 /** V7: the share of early votes on a day, drawn per day (early votes have effect from day 3 on). */
 const EARLY_PERCENT_FROM_DAY_3 = [0, 0, 15, 60] as const;
@@ -293,9 +300,14 @@ class Table {
     this.must(this.calls.modkill(this.m, this.dice.pick(this.alive), "G5: оскорбления"), "a modkill");
   }
 
-  /** M2c: the GM's answer, given every night and logged only when the question was asked. */
+  /**
+   * M2c: the GM's answer, given every night and logged only when the question was asked; a listed question
+   * gets the rules' answer (council.ts). The answer is drawn every night all the same, so the draws, and
+   * the games a seed gives, do not depend on the question.
+   */
   councilAnswer(): CouncilAnswer {
-    return this.dice.pick(COUNCIL_ANSWERS);
+    const drawn = this.dice.pick(COUNCIL_ANSWERS);
+    return councilAnswerTonight(this.m) ?? drawn;
   }
 }
 

@@ -5,11 +5,13 @@
  * the mean game length, per-role survival, and the share of games decided by each W1 condition.
  * The command line (bin/simulate.ts) runs `simulate` per chunk of games on worker threads.
  */
-import { playBotGame } from "./bots.ts";
+import { gameEvents } from "./events.ts";
 import type { Match } from "./match.ts";
 import type { GameOptions } from "./options.ts";
 import { ROLE_IDS, type RoleId } from "./roles.ts";
 import { WIN_CONDITIONS, winCondition, type WinCondition, type Winner } from "./state.ts";
+import { playTalkingGame, type TalkingGame } from "./talking-game.ts";
+import { viewFor } from "./view.ts";
 
 export const WINNERS = ["town", "mafia", "maniac", "draw"] as const satisfies readonly Winner[];
 
@@ -22,6 +24,61 @@ export interface GameRecord {
   readonly days: number;
   /** Every seat's role and whether its holder was alive at the end. */
   readonly players: readonly { readonly role: RoleId; readonly survived: boolean }[];
+  /** Issue 16: what the bots said, when the game was played by talking bots. */
+  readonly talk?: TalkCounts;
+}
+
+/** Counts of a game's talk (issue 16), added up over games like the rest of a tally. */
+export interface TalkCounts {
+  /** Posts in the thread, and the days each living bot had to post in (bot-days). */
+  readonly posts: number;
+  readonly botDays: number;
+  /** Per bot: its posts and its sentences, and how many of each were distinct within the game. */
+  readonly distinctPosts: number;
+  readonly lines: number;
+  readonly distinctLines: number;
+  /** Messages in the team channels. */
+  readonly chat: number;
+}
+
+const NO_TALK: TalkCounts = { posts: 0, botDays: 0, distinctPosts: 0, lines: 0, distinctLines: 0, chat: 0 };
+
+/** The talk counts of a talking game. */
+export function talkCountsOf(game: TalkingGame): TalkCounts {
+  const bySeat = new Map<number, string[]>();
+  for (const p of game.thread)
+    if (p.seat !== null) bySeat.set(p.seat, [...(bySeat.get(p.seat) ?? []), p.text]);
+  let distinctPosts = 0;
+  let lines = 0;
+  let distinctLines = 0;
+  for (const texts of bySeat.values()) {
+    distinctPosts += new Set(texts).size;
+    const split = texts.flatMap((t) => t.split(/(?<=[.!?…])\s+/u));
+    lines += split.length;
+    distinctLines += new Set(split).size;
+  }
+  return {
+    posts: game.thread.length,
+    botDays: botDays(game.match),
+    distinctPosts,
+    lines,
+    distinctLines,
+    chat: game.chat.length,
+  };
+}
+
+/** The seats alive on each day, added up: the days a living bot had to post in (from the public results). */
+function botDays(m: Match): number {
+  const view = viewFor(gameEvents(m), { kind: "public" }, []);
+  let alive = m.state.players.length;
+  let total = 0;
+  for (const r of view.results) {
+    if (r.type === "nightResults") {
+      alive -= new Set([...r.died, ...r.modkilled]).size;
+      if (r.winner === null) total += alive;
+    } else alive -= new Set([...r.died, ...r.modkilled, ...(r.hanged === null ? [] : [r.hanged])]).size;
+  }
+  return total;
 }
 
 /** The record of a finished match; throws for a game still running (a broken invariant here). */
@@ -49,6 +106,7 @@ export interface Tally {
   readonly days: number;
   /** Per role: how many seats held it over all games, and how many of them survived. */
   readonly roles: { readonly [R in RoleId]: { readonly dealt: number; readonly survived: number } };
+  readonly talk: TalkCounts;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -73,21 +131,32 @@ export function emptyTally(): Tally {
     phases: 0,
     days: 0,
     roles: roleCounts(),
+    talk: NO_TALK,
   };
 }
+
+const addTalk = (a: TalkCounts, b: TalkCounts): TalkCounts => ({
+  posts: a.posts + b.posts,
+  botDays: a.botDays + b.botDays,
+  distinctPosts: a.distinctPosts + b.distinctPosts,
+  lines: a.lines + b.lines,
+  distinctLines: a.distinctLines + b.distinctLines,
+  chat: a.chat + b.chat,
+});
 
 /** The tally of some records. */
 function tallyOf(records: readonly GameRecord[]): Tally {
   const wins = zeroes(WINNERS);
   const conditions = zeroes(WIN_CONDITIONS);
   const roles = roleCounts();
-  const t: Mutable<Tally> = { games: 0, wins, conditions, phases: 0, days: 0, roles };
+  const t: Mutable<Tally> = { games: 0, wins, conditions, phases: 0, days: 0, roles, talk: NO_TALK };
   for (const r of records) {
     t.games++;
     wins[r.winner]++;
     conditions[r.condition]++;
     t.phases += r.phases;
     t.days += r.days;
+    t.talk = addTalk(t.talk, r.talk ?? NO_TALK);
     for (const p of r.players) {
       roles[p.role].dealt++;
       if (p.survived) roles[p.role].survived++;
@@ -113,6 +182,7 @@ export function mergeTallies(a: Tally, b: Tally): Tally {
     phases: a.phases + b.phases,
     days: a.days + b.days,
     roles,
+    talk: addTalk(a.talk, b.talk),
   };
 }
 
@@ -154,6 +224,13 @@ export interface Summary {
   readonly survival: { readonly [R in RoleId]?: number };
   /** The share of games decided by each W1 condition. */
   readonly conditions: { readonly [C in WinCondition]: number };
+  /** Issue 16: posts per bot per day, the shares of a bot's posts and sentences that were new, channel messages per game. */
+  readonly talk: {
+    readonly postsPerBotDay: number;
+    readonly distinctPosts: number;
+    readonly distinctLines: number;
+    readonly chatPerGame: number;
+  };
 }
 
 export function summaryOf(t: Tally): Summary {
@@ -168,7 +245,22 @@ export function summaryOf(t: Tally): Summary {
     const { dealt, survived } = t.roles[r];
     if (dealt > 0) survival[r] = survived / dealt;
   }
-  return { tally: t, winRates, meanPhases: share(t.phases), meanDays: share(t.days), survival, conditions };
+  const ratio = (a: number, b: number): number => (b === 0 ? 0 : a / b);
+  const talk = {
+    postsPerBotDay: ratio(t.talk.posts, t.talk.botDays),
+    distinctPosts: ratio(t.talk.distinctPosts, t.talk.posts),
+    distinctLines: ratio(t.talk.distinctLines, t.talk.lines),
+    chatPerGame: share(t.talk.chat),
+  };
+  return {
+    tally: t,
+    winRates,
+    meanPhases: share(t.phases),
+    meanDays: share(t.days),
+    survival,
+    conditions,
+    talk,
+  };
 }
 
 export const summarize = (games: readonly GameRecord[]): Summary => summaryOf(tallyOf(games));
@@ -182,12 +274,14 @@ export interface SimulationOptions {
   readonly gameOptions?: Partial<GameOptions>;
 }
 
-/** Play `games` bot games (indices from, from + 1, …) and summarize them. */
+/** Play `games` games of talking bots (indices from, from + 1, …) and summarize them. */
 export function simulate(seed: string, games: number, options: SimulationOptions = {}): Summary {
   const from = options.from ?? 0;
   const records: GameRecord[] = [];
-  for (let i = from; i < from + games; i++)
-    records.push(recordOf(playBotGame(`${seed}:${i}`, { gameOptions: options.gameOptions ?? {} })));
+  for (let i = from; i < from + games; i++) {
+    const game = playTalkingGame(`${seed}:${i}`, { gameOptions: options.gameOptions ?? {} });
+    records.push({ ...recordOf(game.match), talk: talkCountsOf(game) });
+  }
   return summarize(records);
 }
 

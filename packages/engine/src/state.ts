@@ -15,6 +15,8 @@ export interface Phase {
 export interface NightMemory {
   /** Each seat's final own-slot submission last night, effective or not (O1b). */
   readonly own: readonly (NightAction | null)[];
+  /** The sheriff/sergeant pair's final submission last night, effective or not (M2c's council questions). */
+  readonly pair: NightAction | null;
   /** The doctor's heal (b) target last night (T3e, third limit). */
   readonly healTarget: Seat | null;
   /** Players whom last night's heal-from-role actually saved (T3e, second limit). */

@@ -1,3 +1,4 @@
 export * from "./requests.ts";
 export * from "./views.ts";
 export * from "./me.ts";
+export * from "./unread.ts";

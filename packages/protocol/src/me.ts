@@ -10,11 +10,13 @@ import { str } from "./requests.ts";
  * view does not hold.
  */
 
-/** "2h", "15m", "90m": how long before a deadline a reminder comes; 1 minute to 48 hours. */
+/** "2h", "15m", "90m": how long before a deadline a reminder comes; 1 minute to 48 hours (48h, 2880m). */
 export const reminderOffsetSchema = z
   .string()
-  .regex(/^[1-9]\d{0,3}[mh]$/, 'expected a number of minutes or hours, e.g. "2h" or "15m"')
-  .refine((s) => offsetMs(s) <= 48 * 3_600_000, { message: "at most 48 hours", abort: true });
+  .regex(
+    /^(?:(?:[1-9]|[1-3]\d|4[0-8])h|(?:[1-9]\d{0,2}|1\d{3}|2[0-7]\d{2}|28[0-7]\d|2880)m)$/,
+    'expected minutes or hours up to 48 hours, e.g. "2h" or "15m"',
+  );
 
 /** A reminder offset in milliseconds ("2h" → 7,200,000). */
 export function offsetMs(offset: string): number {
@@ -89,9 +91,10 @@ export interface UnreadView {
 /**
  * What a player still owes in a running game: a vote today (V1, V6), a night move (O1, P2), or an answer
  * to the GM (the GM wrote last in the player's channel with the GM). The GM owes a review (G10) or a
- * council answer (M2c).
+ * council answer (M2c). `dayClosing` is never owed: it is the GM's reminder that the day is about to close
+ * (a DueReminder only, never in MyGame.owes).
  */
-export type Owed = "vote" | "action" | "gmAnswer" | "review" | "council";
+export type Owed = "vote" | "action" | "gmAnswer" | "review" | "council" | "dayClosing";
 
 export interface MyGame {
   readonly id: string;
@@ -140,6 +143,11 @@ export interface MyGames {
   /** Ended games the user played (and those the user was GM of), newest first. */
   readonly finished: readonly MyGame[];
   readonly reminders: readonly DueReminder[];
+  /**
+   * Now is within the user's quiet hours (in the user's time zone): the banners show, but no browser
+   * notification is raised until they end (e-mail keeps them too).
+   */
+  readonly quiet: boolean;
 }
 
 /** GET /api/users/:nick: a player's record, from ended games only (R3). */

@@ -104,7 +104,11 @@ export const extendSchema = z.strictObject({
     .min(1)
     .max(7 * 24 * 60),
 });
-export const councilSchema = z.strictObject({ answer: z.enum(["yes", "no", "rejected"]) });
+/** M2c, F2: the council's answer; a reason is needed when it differs from the rules' answer to a listed question. */
+export const councilSchema = z.strictObject({
+  answer: z.enum(["yes", "no", "rejected"]),
+  reason: text(500).optional(),
+});
 export const rollsSchema = z.strictObject({
   rolls: z.strictObject({
     bossExposed: z.boolean().optional(),

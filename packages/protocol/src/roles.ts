@@ -1,11 +1,14 @@
 /**
- * The rules' facts the web app needs (roles, factions, the pair, the acts), re-exported from the rules
- * package without zod, so the web app can import them (`@forum-mafia/protocol/roles`) without bundling the
- * request schemas. Nothing is copied here: each fact lives once, in @forum-mafia/rules.
+ * The rules' facts the web app needs (roles, factions, the pair, the acts, the council's listed questions
+ * with their texts, M2c), re-exported from the rules package without zod, so the web app can import them
+ * (`@forum-mafia/protocol/roles`) without bundling the request schemas. Nothing is copied here: each fact
+ * lives once, in @forum-mafia/rules.
  */
 export {
   ACT_CLAUSE,
   ACT_KINDS,
+  COUNCIL_QUESTION_IDS,
+  COUNCIL_QUESTION_TEXTS,
   DEFAULT_ROLES,
   DEFAULT_ROLES as DEFAULT_DEAL,
   HEAL_FROM_ROLES,
@@ -19,6 +22,7 @@ export {
   inPair,
   isRoleId,
   type ActKind,
+  type CouncilQuestionId,
   type Faction,
   type HealFromRole,
   type RoleId,

@@ -126,7 +126,7 @@ export interface ActionForm {
  * code and clause (e.g. `night/repeat-target`, T4), so a form lists them disabled with the reason in words.
  */
 export type ActionFormAct = Pick<NightFormAct, "act" | "targets"> &
-  Partial<Pick<NightFormAct, "roles" | "unavailable">>;
+  Partial<Pick<NightFormAct, "roles" | "unavailable" | "questions">>;
 
 /** The live public vote count (V4: every vote shown as 1). */
 export interface VoteCount {
@@ -182,8 +182,16 @@ export interface GameDetail {
 export interface GmTable {
   /** Every seat's strikes (P1, P2). */
   readonly strikes: readonly { readonly vote: number; readonly night: number }[];
-  /** M2c: tonight's council question and the GM's answer so far (null: none yet); null when none was asked. */
-  readonly council: { readonly question: string; readonly answer: "yes" | "no" | "rejected" | null } | null;
+  /**
+   * M2c: tonight's council question, the GM's answer so far (null: none yet) and, for a question of the
+   * rules' list, the rules' answer (`suggested`; null for a question of the mafia's own); null when none
+   * was asked.
+   */
+  readonly council: {
+    readonly question: string;
+    readonly answer: "yes" | "no" | "rejected" | null;
+    readonly suggested: "yes" | "no" | null;
+  } | null;
   /**
    * The day's tally as the engine would close it now (V4 weights, V5, P1 and P2 penalty votes), which
    * the public count never shows (V4); null outside the day.
@@ -251,6 +259,11 @@ export interface NightDraft {
   /** M2c: the council question awaiting an answer, if the mafia asked one. */
   readonly councilQuestion: string | null;
   readonly councilAnswer: "yes" | "no" | "rejected" | null;
+  /**
+   * M2c, F2: the rules' answer to a question of their list (engine council.ts), which the GM may accept, or
+   * change with a reason; null for a question of the mafia's own, or when none was asked.
+   */
+  readonly councilSuggested: "yes" | "no" | null;
   readonly fixedRolls: Readonly<Record<string, boolean>>;
   /** Why the draft cannot be published yet, if it cannot (the engine's refusal: its message and code). */
   readonly blocked: string | null;

@@ -172,3 +172,57 @@ export const MAFIA_ROLES: readonly RoleId[] = ROLE_IDS.filter((r) => ROLES[r].fa
 
 /** S3: the standard table of 17, in the order of RULES.md §1: every role once, and five citizens. */
 export const DEFAULT_ROLES: readonly RoleId[] = [...ROLE_IDS, "citizen", "citizen", "citizen", "citizen"];
+
+/**
+ * M2c: the council questions the engine answers by itself (docs/readings.md, "M2c"), each with a stable id
+ * and its text in both languages. None names a player's role or night action. The Russian text is the
+ * canonical one: it is what the mafia's action carries and what a replay file holds. How each question is
+ * answered is the engine's (engine/src/council.ts); the web app offers them from here.
+ */
+export const COUNCIL_QUESTION_IDS = [
+  "sheriffAlive",
+  "sergeantAlive",
+  "doctorAlive",
+  "girlAlive",
+  "prosecutorAlive",
+  "shahidAlive",
+  "maniacAlive",
+  "maniacMoved",
+  "sheriffShot",
+  "sergeantCheckedMafia",
+  "doctorHealedMafia",
+  "doctorHealedFromMafia",
+  "girlVisitedMafia",
+] as const;
+export type CouncilQuestionId = (typeof COUNCIL_QUESTION_IDS)[number];
+
+/** Each question's text; the Russian avoids gendered verb forms for players (a role's holder may be anyone). */
+export const COUNCIL_QUESTION_TEXTS: {
+  readonly [Q in CouncilQuestionId]: { readonly ru: string; readonly en: string };
+} = {
+  sergeantCheckedMafia: {
+    ru: "Пала ли прошлой ночью проверка сержанта на кого-то из мафии?",
+    en: "Did the sergeant check a mafia member last night?",
+  },
+  doctorHealedMafia: {
+    ru: "Пало ли прошлой ночью лечение доктора на кого-то из мафии?",
+    en: "Did the doctor heal a mafia member last night?",
+  },
+  doctorHealedFromMafia: {
+    ru: "Было ли прошлой ночью у доктора лечение от мафии?",
+    en: "Did the doctor heal from the mafia last night?",
+  },
+  girlVisitedMafia: {
+    ru: "Был ли прошлой ночью визит девочки к кому-то из мафии?",
+    en: "Did the girl visit a mafia member last night?",
+  },
+  sheriffAlive: { ru: "Есть ли среди живых шериф?", en: "Is the sheriff among the living?" },
+  sergeantAlive: { ru: "Есть ли среди живых сержант?", en: "Is the sergeant among the living?" },
+  doctorAlive: { ru: "Есть ли среди живых доктор?", en: "Is the doctor among the living?" },
+  girlAlive: { ru: "Есть ли среди живых девочка?", en: "Is the girl among the living?" },
+  prosecutorAlive: { ru: "Есть ли среди живых прокурор?", en: "Is the prosecutor among the living?" },
+  shahidAlive: { ru: "Есть ли среди живых шахид?", en: "Is the shahid among the living?" },
+  maniacAlive: { ru: "Есть ли среди живых маньяк?", en: "Is the maniac among the living?" },
+  maniacMoved: { ru: "Был ли у маньяка ход прошлой ночью?", en: "Did the maniac make a move last night?" },
+  sheriffShot: { ru: "Был ли прошлой ночью выстрел шерифа?", en: "Did the sheriff shoot last night?" },
+};

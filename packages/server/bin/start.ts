@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { parseSmtpUrl } from "../src/mailer.ts";
 import { createServer, defaultStore, parsePublicUrl, parseTrustProxy } from "../src/server.ts";
 
 /** The web app built by `npm start` (vite build) before the server starts. */
@@ -12,6 +13,11 @@ if ("error" in publicUrl) {
   console.error(publicUrl.error);
   process.exit(2);
 }
+const smtpUrl = parseSmtpUrl(process.env.SMTP_URL);
+if ("error" in smtpUrl) {
+  console.error(smtpUrl.error);
+  process.exit(2);
+}
 const { store, where } = await defaultStore();
 const server = await createServer({
   store,
@@ -19,10 +25,15 @@ const server = await createServer({
   webRoot,
   publicUrl: publicUrl.url,
   trustProxy: parseTrustProxy(process.env.TRUST_PROXY),
+  smtpUrl: smtpUrl.url,
+  mailFrom: process.env.MAIL_FROM || null,
+  localUrl: `http://localhost:${port}`,
   ...(rateLimit !== undefined && Number.isFinite(rateLimit) ? { rateLimit } : {}),
 });
 await server.app.listen({ port, host });
-console.log(`forum-mafia: ${publicUrl.url ?? `http://localhost:${port}`} (data: ${where})`);
+console.log(
+  `forum-mafia: ${publicUrl.url ?? `http://localhost:${port}`} (data: ${where}; e-mail: ${smtpUrl.url ? "on" : "off, no SMTP_URL"})`,
+);
 if (!publicUrl.url && !["127.0.0.1", "localhost", "::1"].includes(host))
   console.warn(
     `forum-mafia: HOST=${host} without PUBLIC_URL: only requests for localhost are served; set PUBLIC_URL`,

@@ -24,10 +24,11 @@ import type { Store } from "./store.ts";
 import { Streams } from "./stream.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { channelRoutes } from "./routes/channels.ts";
-import { route, type RouteContext } from "./routes/context.ts";
+import { route, type MailContext, type RouteContext } from "./routes/context.ts";
 import { gamesRoutes } from "./routes/games.ts";
 import { gmRoutes } from "./routes/gm.ts";
 import { meRoutes } from "./routes/me.ts";
+import { profileRoutes } from "./routes/profiles.ts";
 import { settingsRoutes } from "./routes/settings.ts";
 import { nightRoutes } from "./routes/night.ts";
 import { streamRoutes } from "./routes/streams.ts";
@@ -65,6 +66,8 @@ export interface AppOptions {
    * address in all; beyond one, a stream is refused with 429 stream/too-many.
    */
   readonly streamLimits?: Partial<import("./stream.ts").StreamLimits>;
+  /** Issue 15: e-mail and reminders (server.ts makes them when SMTP_URL is set); none by default. */
+  readonly mail?: MailContext | null;
 }
 
 /**
@@ -288,6 +291,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     publicUrl,
     limit,
     docs,
+    mail: opts.mail ?? null,
   };
   authRoutes(ctx);
   gamesRoutes(ctx);
@@ -298,6 +302,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   gmRoutes(ctx);
   toolRoutes(ctx, opts.tools);
   meRoutes(ctx);
+  profileRoutes(ctx);
   settingsRoutes(ctx);
 
   if (webRoot) await serveWebApp(app, webRoot);

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { botNightAction, botVote, RandomStream, rngFromSeed } from "@forum-mafia/engine/bots";
-import { nightFormFor } from "@forum-mafia/engine";
+import { botNightAction, RandomStream, rngFromSeed } from "@forum-mafia/engine/bots";
+import { nightFormFor, type Lang } from "@forum-mafia/engine";
 import { nickKey, nickSkeleton } from "@forum-mafia/forum";
 import { nanoid } from "nanoid";
 import type { Clock } from "./clock.ts";
+import { DemoTalk } from "./demo-talk.ts";
 import { ApiError } from "./errors.ts";
 import type { Games } from "./games.ts";
 import type { Room } from "./room.ts";
@@ -45,7 +46,11 @@ interface Accounts {
  * Demo games (issue 5): the user takes one seat, 16 bots the rest, and phases are short. The bots and the
  * demo GM are ordinary accounts that cannot log in (their password hash matches no password). A bot decides
  * from exactly what a human in its seat would get: its own view (seenBy) and its night form, and sends its
- * move through the same commands as everyone else. Bots move once at the start of each phase.
+ * move through the same commands as everyone else. Bots act at the start of each night.
+ *
+ * Issue 16: the bots play the thread (demo-talk.ts). By day each bot posts at seeded moments of the phase,
+ * its vote cast by one of its posts (V2), so the count and the thread agree; it answers the person who
+ * quotes or names it; the mafia and the pair write in their channels. The talk's language is a parameter.
  *
  * Issue 12: a demo is made in one commit (created, 17 signups, started: all or nothing) and marked as a demo
  * in its `created` entry; it is its player's own (out of everyone else's lobby list, closed to signups). The
@@ -60,13 +65,23 @@ export class Demo {
   /** The bots' moves under way, and whether the server is stopping. */
   private readonly moving = new Set<Promise<void>>();
   private stopped = false;
+  private readonly talk: DemoTalk;
 
   constructor(
     private readonly games: Games,
     private readonly store: Store,
     private readonly clock: Clock,
+    lang: Lang = "ru",
   ) {
-    games.listen((room) => this.onCommit(room));
+    this.talk = new DemoTalk(games, clock, (work, what) => this.track(work, what), lang);
+    this.talk.isHuman = (room, seat) => {
+      const user = room.seatUsers[seat];
+      return user !== undefined && !(this.known?.bots.some((b) => b.id === user) ?? false);
+    };
+    games.listen((room, from, to) => {
+      this.onCommit(room);
+      if (this.known && !this.stopped && this.isDemo(room)) this.talk.heard(room, this.known.bots, from, to);
+    });
   }
 
   /** After a restart: let the bots move in every running demo game (a move already made is not repeated). */
@@ -197,14 +212,23 @@ export class Demo {
   /** No more moves: for a clean shutdown, before the store closes. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.talk.stop();
     await this.idle();
   }
 
-  /** Every bot that is alive makes its move for the phase, as its own player. */
+  /** Every bot that is alive makes its night move, as its own player; then the phase's talk is planned. */
   private async move(id: string, key: string): Promise<void> {
     const room = this.games.rooms.get(id);
     if (!room || room.status !== "running" || !this.known) return;
-    for (const bot of this.known.bots) {
+    if (room.match!.state.phase.kind === "night") await this.act(room, id, key, this.known.bots);
+    const now = this.games.rooms.get(id);
+    const phase = now?.match?.state.phase;
+    if (!this.stopped && now && phase && `${phase.kind}${phase.number}` === key)
+      this.talk.plan(now, this.known.bots);
+  }
+
+  private async act(room: Room, id: string, key: string, bots: readonly UserRecord[]): Promise<void> {
+    for (const bot of bots) {
       if (this.stopped) return;
       const seat = room.seatOf(bot.id);
       if (seat === null) continue;
@@ -219,15 +243,9 @@ export class Demo {
       // so read its role from its votes. At the end the seed is published and every choice can be checked.
       const rng = new RandomStream(rngFromSeed(`demo:${room.seed!}:${seat}:${key}`));
       try {
-        if (now.kind === "night") {
-          if (view.submissions.some((s) => s.seat === seat)) continue;
-          const action = botNightAction({ view, form: nightFormFor(view, seen.roleList) }, rng);
-          if (action) await this.games.act(bot, id, action);
-        } else {
-          if (view.votes.some((v) => v.seat === seat)) continue;
-          const vote = botVote({ view, form: null }, rng);
-          if (vote) await this.games.vote(bot, id, vote);
-        }
+        if (view.submissions.some((s) => s.seat === seat)) continue;
+        const action = botNightAction({ view, form: nightFormFor(view, seen.roleList) }, rng);
+        if (action) await this.games.act(bot, id, action);
       } catch (error) {
         // A refused move (the phase moved on meanwhile) is the bot's loss, as it would be a human's.
         if (!(error instanceof ApiError)) throw error;

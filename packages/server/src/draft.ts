@@ -1,4 +1,5 @@
 import {
+  councilAnswerFor,
   endNight,
   explainNight,
   isRejection,
@@ -16,12 +17,9 @@ import type { Room } from "./room.ts";
 type Resolved = { outcome: NightOutcome; players: Parameters<typeof explainNight>[1] };
 
 /** The night as it would resolve now, with the GM's answers and fixed rolls; or why it cannot yet. */
-function resolveDraft(room: Room, council = room.council): Resolved | Rejection {
+function resolveDraft(room: Room, council = room.councilDecision()): Resolved | Rejection {
   const m = room.match!;
-  const r = endNight(m, {
-    rolls: room.fixedRolls,
-    council: council ?? (room.settings.mode === "automatic" ? "rejected" : null),
-  });
+  const r = endNight(m, { rolls: room.fixedRolls, council });
   if (isRejection(r)) return r;
   const last = r.outcomes[r.outcomes.length - 1]!;
   return { outcome: last.outcome as NightOutcome, players: last.players };
@@ -55,6 +53,15 @@ export function councilQuestion(room: Room): string | null {
 }
 
 /**
+ * M2c: the rules' answer to the council question the GM is asked (councilQuestion), read from the night as
+ * it stands (before its deaths); null for a question of the mafia's own, or when none was asked.
+ */
+export function councilSuggestion(room: Room): "yes" | "no" | null {
+  const question = councilQuestion(room);
+  return question === null ? null : councilAnswerFor(room.match!.state, question);
+}
+
+/**
  * The GM's draft of the night (review mode): the public results, the private ones and the reason for each
  * outcome, exactly as publishing now would give them. Unseeded rolls are drawn from the game's seed, so the
  * draft and the published results agree.
@@ -65,6 +72,7 @@ export function nightDraft(room: Room, lang: Lang): NightDraft {
     phase: room.match!.state.phase,
     councilQuestion: councilQuestion(room),
     councilAnswer: room.council,
+    councilSuggested: councilSuggestion(room),
     fixedRolls: room.fixedRolls,
   };
   // M2c: only the mafia's private line depends on the council's answer, so while it is awaited the rest of

@@ -46,7 +46,8 @@ export type EntryBody =
   | { readonly kind: "hide"; readonly postId: string; readonly reason: string }
   /** F2: the GM restores a hidden post, with a reason. */
   | { readonly kind: "unhide"; readonly postId: string; readonly reason: string }
-  | { readonly kind: "council"; readonly answer: CouncilAnswer }
+  /** M2c; F2: `reason` when the answer differs from the rules' answer to a listed question (older logs: none). */
+  | { readonly kind: "council"; readonly answer: CouncilAnswer; readonly reason?: string }
   | {
       readonly kind: "fixRolls";
       readonly rolls: Partial<Readonly<Record<RollName, boolean>>>;

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import {
   castVote,
+  checkListedQuestion,
   channelsFor,
   earlyCounts,
   checkModkill,
@@ -33,7 +34,7 @@ import { ApiError, badRequest, conflict, forbidden, notFound, refused } from "./
 import { Room } from "./room.ts";
 import type { Store, UserRecord } from "./store.ts";
 import { viewerOf, type Viewer } from "./viewer.ts";
-import { checkDraft } from "./draft.ts";
+import { checkDraft, councilSuggestion } from "./draft.ts";
 
 /**
  * protocol writes out the engine's role and act lists (the web app must not load the engine); the
@@ -300,6 +301,11 @@ export class Games {
     const m = room.match!;
     const r = submitNightAction(m.state, m.night, seat, action);
     if (isRejection(r)) throw refused(r);
+    // M2c: without a GM the council answers only the questions of the rules' list (council.ts).
+    if (action.act === "council" && room.settings.mode === "automatic") {
+      const unlisted = checkListedQuestion(action.question);
+      if (unlisted) throw refused(unlisted);
+    }
     await this.commit(room, [{ kind: "act", seat, action }]);
   }
 
@@ -491,9 +497,25 @@ export class Games {
     return room;
   }
 
-  async answerCouncil(user: UserRecord, id: string, answer: "yes" | "no" | "rejected"): Promise<void> {
+  /**
+   * M2c, F2: the GM answers the council. For a question of the rules' list the rules' answer is the
+   * suggestion: accepting it needs no reason; any other answer needs one, kept in the log with the answer.
+   */
+  async answerCouncil(
+    user: UserRecord,
+    id: string,
+    answer: "yes" | "no" | "rejected",
+    reason?: string,
+  ): Promise<void> {
     const room = this.reviewRoom(user, id);
-    await this.commit(room, [{ kind: "council", answer }]);
+    const suggested = councilSuggestion(room);
+    if (suggested !== null && answer !== suggested && !reason)
+      throw badRequest(
+        "reason",
+        `reason: the rules answer "${suggested}" to this council question; a different answer needs a reason`,
+        "F2",
+      );
+    await this.commit(room, [{ kind: "council", answer, ...(reason ? { reason } : {}) }]);
   }
 
   async fixRolls(

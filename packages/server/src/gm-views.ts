@@ -8,7 +8,7 @@ import {
   type NightOutcome,
 } from "@forum-mafia/engine";
 import type { GameLog, GmDayTally, GmTable } from "@forum-mafia/protocol";
-import { councilQuestion } from "./draft.ts";
+import { councilQuestion, councilSuggestion } from "./draft.ts";
 import type { Room } from "./room.ts";
 import { seenBy } from "./seen.ts";
 
@@ -26,7 +26,8 @@ export function gmTable(room: Room): GmTable | null {
   const question = night ? councilQuestion(room) : null;
   return {
     strikes: m.state.players.map((p) => ({ vote: p.voteStrikes, night: p.nightStrikes })),
-    council: question === null ? null : { question, answer: room.council },
+    council:
+      question === null ? null : { question, answer: room.council, suggested: councilSuggestion(room) },
     day: room.status === "running" && m.state.phase.kind === "day" ? dayTally(m) : null,
     // O1, M4, M6, T1, P2: the engine's reading, the same that strikes a missing move at the deadline.
     tonight: night ? nightMoves(m.state, m.night) : null,

@@ -12,8 +12,8 @@ import type { Room } from "./room.ts";
  *   same reading that strikes a missing move at the deadline, so a player reminded is one who would be
  *   struck, and one covered by a teammate's move (the mafia's, the pair's) is not reminded.
  * - `gmAnswer`: the GM wrote last in the player's own channel with the GM.
- * - For the GM: `review` (G10: intake closed, results await publishing) and `council` (M2c: a question
- *   waits for the GM's answer).
+ * - For the GM: `review` (G10: intake closed, results await publishing) and `council` (M2c: in a review
+ *   game, a question waits for the GM's answer; an automatic game's council is answered by the rules).
  */
 export function owedBy(room: Room, userId: string): Owed[] {
   const m = room.match;
@@ -22,7 +22,9 @@ export function owedBy(room: Room, userId: string): Owed[] {
   if (room.gmId === userId) {
     const night = m.state.phase.kind === "night";
     if (night && room.resultsPending) out.push("review");
-    if (night && councilQuestion(room) !== null && room.council === null) out.push("council");
+    // M2c: in automatic games the rules answer the council (only listed questions are taken there).
+    const answers = room.settings.mode === "review";
+    if (night && answers && councilQuestion(room) !== null && room.council === null) out.push("council");
     return out;
   }
   const seat = room.seatUsers.indexOf(userId);
@@ -35,6 +37,7 @@ export function owedBy(room: Room, userId: string): Owed[] {
   } else if (m.night.intake === "open" && nightMoves(m.state, m.night)[seat] === "owes") out.push("action");
   const gmChannel = room.messages.get(`gm:${seat}`);
   const last = gmChannel?.[gmChannel.length - 1];
-  if (last !== undefined && last.seat === null) out.push("gmAnswer");
+  // S1: the role message (room.ts, `role-<seat>`) is the GM's too, but asks nothing.
+  if (last !== undefined && last.seat === null && last.id !== `role-${seat}`) out.push("gmAnswer");
   return out;
 }

@@ -1,7 +1,14 @@
 import { nickSkeleton } from "@forum-mafia/forum";
 import pg from "pg";
 import type { Entry } from "./entries.ts";
-import { SeqConflict, type SessionRecord, type Store, type UserRecord } from "./store.ts";
+import {
+  SeqConflict,
+  type MailRecord,
+  type SessionRecord,
+  type SettingsRecord,
+  type Store,
+  type UserRecord,
+} from "./store.ts";
 
 /**
  * Schema versions, applied in order on start, in one transaction, recorded in fm_schema: SQL, or a step
@@ -46,6 +53,45 @@ export const PG_MIGRATIONS: readonly (string | ((c: pg.PoolClient) => Promise<vo
     await c.query(`ALTER TABLE users ALTER COLUMN nick_skeleton SET NOT NULL`);
     await c.query(`CREATE INDEX users_nick_skeleton ON users (nick_skeleton)`);
   },
+  // v3 (issue 15): each user's reminder and e-mail settings, read marks, and the mail outbox.
+  `CREATE TABLE user_settings (
+     user_id TEXT PRIMARY KEY REFERENCES users(id),
+     email TEXT,
+     email_confirmed BOOLEAN NOT NULL,
+     email_reminders BOOLEAN NOT NULL,
+     before JSONB NOT NULL,
+     quiet_from TEXT,
+     quiet_to TEXT,
+     browser_notifications BOOLEAN NOT NULL,
+     confirm_token_hash TEXT UNIQUE,
+     confirm_expires_at BIGINT,
+     unsubscribe_token TEXT NOT NULL UNIQUE
+   );
+   CREATE TABLE read_marks (
+     user_id TEXT NOT NULL REFERENCES users(id),
+     game_id TEXT NOT NULL,
+     place TEXT NOT NULL,
+     up_to INTEGER NOT NULL,
+     PRIMARY KEY (user_id, game_id, place)
+   );
+   CREATE TABLE mail_outbox (
+     position BIGSERIAL PRIMARY KEY,
+     id TEXT NOT NULL UNIQUE,
+     key TEXT NOT NULL UNIQUE,
+     user_id TEXT NOT NULL REFERENCES users(id),
+     recipient TEXT NOT NULL,
+     subject TEXT NOT NULL,
+     body TEXT NOT NULL,
+     headers JSONB NOT NULL,
+     created_at BIGINT NOT NULL,
+     attempts INTEGER NOT NULL,
+     next_attempt_at BIGINT NOT NULL,
+     sent_at BIGINT,
+     last_error TEXT,
+     failed BOOLEAN NOT NULL
+   );
+   CREATE INDEX mail_outbox_due ON mail_outbox (next_attempt_at) WHERE sent_at IS NULL AND NOT failed;
+   CREATE INDEX mail_outbox_user ON mail_outbox (user_id);`,
 ];
 
 /** The advisory locks of registrations are (NICK_LOCK, hashtext(skeleton)): apart from the migration's. */
@@ -72,6 +118,68 @@ const toUser = (r: UserRow): UserRecord => ({
   lang: r.lang,
   createdAt: Number(r.created_at),
 });
+
+interface SettingsRow {
+  user_id: string;
+  email: string | null;
+  email_confirmed: boolean;
+  email_reminders: boolean;
+  before: string[];
+  quiet_from: string | null;
+  quiet_to: string | null;
+  browser_notifications: boolean;
+  confirm_token_hash: string | null;
+  confirm_expires_at: string | null;
+  unsubscribe_token: string;
+}
+
+const toSettings = (r: SettingsRow): SettingsRecord => ({
+  userId: r.user_id,
+  email: r.email,
+  emailConfirmed: r.email_confirmed,
+  emailReminders: r.email_reminders,
+  before: r.before,
+  quietHours: r.quiet_from !== null && r.quiet_to !== null ? { from: r.quiet_from, to: r.quiet_to } : null,
+  browserNotifications: r.browser_notifications,
+  confirmTokenHash: r.confirm_token_hash,
+  confirmExpiresAt: r.confirm_expires_at === null ? null : Number(r.confirm_expires_at),
+  unsubscribeToken: r.unsubscribe_token,
+});
+
+interface MailRow {
+  id: string;
+  key: string;
+  user_id: string;
+  recipient: string;
+  subject: string;
+  body: string;
+  headers: Record<string, string>;
+  created_at: string;
+  attempts: number;
+  next_attempt_at: string;
+  sent_at: string | null;
+  last_error: string | null;
+  failed: boolean;
+}
+
+const toMail = (r: MailRow): MailRecord => ({
+  id: r.id,
+  key: r.key,
+  userId: r.user_id,
+  to: r.recipient,
+  subject: r.subject,
+  text: r.body,
+  headers: r.headers,
+  createdAt: Number(r.created_at),
+  attempts: r.attempts,
+  nextAttemptAt: Number(r.next_attempt_at),
+  sentAt: r.sent_at === null ? null : Number(r.sent_at),
+  lastError: r.last_error,
+  failed: r.failed,
+});
+
+/** Unsent mail that has not been given up. */
+const UNSENT = `sent_at IS NULL AND NOT failed`;
 
 /**
  * PostgreSQL behind the same Store interface as SQLite. Each append is one transaction that checks the
@@ -185,6 +293,151 @@ export class PgStore implements Store {
 
   async deleteSession(tokenHash: string): Promise<void> {
     await this.pool.query(`DELETE FROM sessions WHERE token_hash = $1`, [tokenHash]);
+  }
+
+  async settings(userId: string): Promise<SettingsRecord | null> {
+    const r = await this.pool.query<SettingsRow>(`SELECT * FROM user_settings WHERE user_id = $1`, [userId]);
+    return r.rows[0] ? toSettings(r.rows[0]) : null;
+  }
+
+  /** One statement, an upsert: committed (and so durable) when it returns. */
+  async saveSettings(s: SettingsRecord): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO user_settings (user_id, email, email_confirmed, email_reminders, before, quiet_from, quiet_to,
+         browser_notifications, confirm_token_hash, confirm_expires_at, unsubscribe_token)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+       ON CONFLICT (user_id) DO UPDATE SET email = excluded.email, email_confirmed = excluded.email_confirmed,
+         email_reminders = excluded.email_reminders, before = excluded.before, quiet_from = excluded.quiet_from,
+         quiet_to = excluded.quiet_to, browser_notifications = excluded.browser_notifications,
+         confirm_token_hash = excluded.confirm_token_hash, confirm_expires_at = excluded.confirm_expires_at,
+         unsubscribe_token = excluded.unsubscribe_token`,
+      [
+        s.userId,
+        s.email,
+        s.emailConfirmed,
+        s.emailReminders,
+        JSON.stringify(s.before),
+        s.quietHours?.from ?? null,
+        s.quietHours?.to ?? null,
+        s.browserNotifications,
+        s.confirmTokenHash,
+        s.confirmExpiresAt,
+        s.unsubscribeToken,
+      ],
+    );
+  }
+
+  async settingsByConfirmToken(tokenHash: string): Promise<SettingsRecord | null> {
+    const r = await this.pool.query<SettingsRow>(
+      `SELECT * FROM user_settings WHERE confirm_token_hash = $1`,
+      [tokenHash],
+    );
+    return r.rows[0] ? toSettings(r.rows[0]) : null;
+  }
+
+  async settingsByUnsubscribeToken(token: string): Promise<SettingsRecord | null> {
+    const r = await this.pool.query<SettingsRow>(`SELECT * FROM user_settings WHERE unsubscribe_token = $1`, [
+      token,
+    ]);
+    return r.rows[0] ? toSettings(r.rows[0]) : null;
+  }
+
+  async allSettings(): Promise<SettingsRecord[]> {
+    const r = await this.pool.query<SettingsRow>(
+      `SELECT * FROM user_settings WHERE email IS NOT NULL AND email_confirmed ORDER BY user_id`,
+    );
+    return r.rows.map(toSettings);
+  }
+
+  async readMarks(userId: string, gameId: string): Promise<Readonly<Record<string, number>>> {
+    const r = await this.pool.query<{ place: string; up_to: number }>(
+      `SELECT place, up_to FROM read_marks WHERE user_id = $1 AND game_id = $2`,
+      [userId, gameId],
+    );
+    return Object.fromEntries(r.rows.map((row) => [row.place, row.up_to]));
+  }
+
+  async userReadMarks(userId: string): Promise<Readonly<Record<string, Readonly<Record<string, number>>>>> {
+    const r = await this.pool.query<{ game_id: string; place: string; up_to: number }>(
+      `SELECT game_id, place, up_to FROM read_marks WHERE user_id = $1`,
+      [userId],
+    );
+    const out: Record<string, Record<string, number>> = {};
+    for (const row of r.rows) (out[row.game_id] ??= {})[row.place] = row.up_to;
+    return out;
+  }
+
+  /** An upsert that keeps the larger mark: a late or repeated request never moves it back. */
+  async markRead(userId: string, gameId: string, where: string, upTo: number): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO read_marks (user_id, game_id, place, up_to) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (user_id, game_id, place) DO UPDATE SET up_to = GREATEST(read_marks.up_to, excluded.up_to)`,
+      [userId, gameId, where, upTo],
+    );
+  }
+
+  /** The unique key decides: a second mail with a key already queued (or sent) writes nothing. */
+  async enqueueMail(m: MailRecord): Promise<"queued" | "duplicate"> {
+    const r = await this.pool.query(
+      `INSERT INTO mail_outbox (id, key, user_id, recipient, subject, body, headers, created_at, attempts,
+         next_attempt_at, sent_at, last_error, failed)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (key) DO NOTHING`,
+      [
+        m.id,
+        m.key,
+        m.userId,
+        m.to,
+        m.subject,
+        m.text,
+        JSON.stringify(m.headers),
+        m.createdAt,
+        m.attempts,
+        m.nextAttemptAt,
+        m.sentAt,
+        m.lastError,
+        m.failed,
+      ],
+    );
+    return r.rowCount === 1 ? "queued" : "duplicate";
+  }
+
+  async dueMail(now: number, limit: number): Promise<MailRecord[]> {
+    const r = await this.pool.query<MailRow>(
+      `SELECT * FROM mail_outbox WHERE ${UNSENT} AND next_attempt_at <= $1
+       ORDER BY created_at, position LIMIT $2`,
+      [now, limit],
+    );
+    return r.rows.map(toMail);
+  }
+
+  async nextMailAt(): Promise<number | null> {
+    const r = await this.pool.query<{ at: string | null }>(
+      `SELECT MIN(next_attempt_at) AS at FROM mail_outbox WHERE ${UNSENT}`,
+    );
+    const at = r.rows[0]?.at ?? null;
+    return at === null ? null : Number(at);
+  }
+
+  async mailSent(id: string, at: number): Promise<void> {
+    await this.pool.query(`UPDATE mail_outbox SET sent_at = $2 WHERE id = $1`, [id, at]);
+  }
+
+  async mailFailed(
+    id: string,
+    change: { attempts: number; nextAttemptAt: number; lastError: string; failed: boolean },
+  ): Promise<void> {
+    await this.pool.query(
+      `UPDATE mail_outbox SET attempts = $2, next_attempt_at = $3, last_error = $4, failed = $5 WHERE id = $1`,
+      [id, change.attempts, change.nextAttemptAt, change.lastError, change.failed],
+    );
+  }
+
+  async mailFor(userId: string): Promise<MailRecord[]> {
+    const r = await this.pool.query<MailRow>(
+      `SELECT * FROM mail_outbox WHERE user_id = $1 ORDER BY created_at, position`,
+      [userId],
+    );
+    return r.rows.map(toMail);
   }
 
   async gameIds(): Promise<string[]> {

@@ -3,6 +3,7 @@ import {
   audienceOf,
   channelMembers,
   closeNightIntake,
+  councilAnswerTonight,
   endDay,
   endNight,
   gameEventsSince,
@@ -108,6 +109,8 @@ export class Room {
   resultsPending = false;
   mafiaReopened = false;
   council: CouncilAnswer | null = null;
+  /** F2: why the GM's council answer differs from the rules' answer (M2c), or "". */
+  councilReason = "";
   fixedRolls: Partial<Record<RollName, boolean>> = {};
   rollsReason = "";
   readonly moderation: Moderation[] = [];
@@ -124,6 +127,17 @@ export class Room {
 
   constructor(id: string) {
     this.id = id;
+  }
+
+  /**
+   * M2c: the council's answer tonight's results give: the GM's, if given; else, in automatic mode, the
+   * rules' answer to a listed question (council.ts), worked out now, before the night's deaths. A question
+   * of the mafia's own that the log holds from before the list was kept to (issue 16) stays "rejected".
+   */
+  councilDecision(): CouncilAnswer | null {
+    if (this.council !== null) return this.council;
+    if (this.settings.mode !== "automatic") return null;
+    return councilAnswerTonight(this.match!) ?? "rejected";
   }
 
   /** W1: the winner once the game is over (public: the last results announce it). */
@@ -220,7 +234,10 @@ export class Room {
     },
     act: (room, entry) => {
       // M2c: a new question to the council waits for a new answer (a rejected one may be followed by another).
-      if (entry.action.act === "council") room.council = null;
+      if (entry.action.act === "council") {
+        room.council = null;
+        room.councilReason = "";
+      }
       room.match = room.engine(act(room.match!, entry.seat, entry.action));
       room.syncEvents();
     },
@@ -272,7 +289,8 @@ export class Room {
     },
     council: (room, entry) => {
       room.council = entry.answer;
-      room.moderate(entry, "council", entry.answer, "");
+      room.councilReason = entry.reason ?? "";
+      room.moderate(entry, "council", entry.answer, room.councilReason);
       room.push(GM, { type: "review", phase: room.phase! });
     },
     fixRolls: (room, entry) => {
@@ -299,12 +317,13 @@ export class Room {
       room.match = room.engine(
         endNight(room.match!, {
           rolls: room.fixedRolls,
-          // In automatic mode an unanswered council question is answered "rejected" (issue 3, M2c).
-          council: room.council ?? (room.settings.mode === "automatic" ? "rejected" : null),
+          council: room.councilDecision(),
           ...(room.rollsReason ? { reason: room.rollsReason } : {}),
+          ...(room.councilReason ? { councilReason: room.councilReason } : {}),
         }),
       );
       room.council = null;
+      room.councilReason = "";
       room.fixedRolls = {};
       room.rollsReason = "";
       room.resultsPending = false;

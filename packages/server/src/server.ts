@@ -4,9 +4,12 @@ import { buildApp } from "./app.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import { Demo } from "./demo.ts";
 import { Games } from "./games.ts";
+import { Mailer } from "./mailer.ts";
+import { Reminders } from "./reminders.ts";
 import { Scheduler } from "./scheduler.ts";
 import { PgStore } from "./pg-store.ts";
 import { SqliteStore } from "./sqlite-store.ts";
+import type { Room } from "./room.ts";
 import type { Store } from "./store.ts";
 
 export interface ServerOptions {
@@ -21,6 +24,15 @@ export interface ServerOptions {
   /** See AppOptions.publicUrl and AppOptions.trustProxy. */
   readonly publicUrl?: string | null;
   readonly trustProxy?: boolean | string;
+  /** Issue 15: SMTP_URL (checked by parseSmtpUrl); without it no e-mail is sent or queued. */
+  readonly smtpUrl?: string | null;
+  /** MAIL_FROM, the sender of every mail; by default noreply at the site's host. */
+  readonly mailFrom?: string | null;
+  /**
+   * The origin e-mail links use when there is no publicUrl: the one the server is reached at locally
+   * (bin/start.ts passes `http://localhost:<PORT>`); `http://localhost:3000` by default.
+   */
+  readonly localUrl?: string;
 }
 
 export interface Server {
@@ -28,6 +40,9 @@ export interface Server {
   readonly games: Games;
   readonly scheduler: Scheduler;
   readonly demo: Demo;
+  /** Issue 15: the outbox's mailer and the reminders, or null when e-mail is off (no SMTP_URL). */
+  readonly mailer: Mailer | null;
+  readonly reminders: Reminders | null;
   close(): Promise<void>;
 }
 
@@ -35,11 +50,31 @@ export interface Server {
 export async function createServer(opts: ServerOptions): Promise<Server> {
   const clock = opts.clock ?? systemClock;
   let scheduler: Scheduler | null = null;
-  const games = new Games(opts.store, clock, (room) => scheduler?.arm(room), opts.seed);
+  let reminders: Reminders | null = null;
+  const deadlineChanged = (room: Room): void => {
+    scheduler?.arm(room);
+    reminders?.arm(room);
+  };
+  const games = new Games(opts.store, clock, deadlineChanged, opts.seed);
   scheduler = new Scheduler(clock, (id) => games.deadlinePassed(id));
   const demo = new Demo(games, opts.store, clock);
+  const mailer = opts.smtpUrl
+    ? new Mailer({
+        store: opts.store,
+        clock,
+        smtpUrl: opts.smtpUrl,
+        from: opts.mailFrom ?? null,
+        siteUrl: opts.publicUrl ?? opts.localUrl ?? "http://localhost:3000",
+      })
+    : null;
   await games.load();
   scheduler.armAll(games);
+  if (mailer) {
+    const r = new Reminders(games, opts.store, clock, mailer);
+    await r.start();
+    reminders = r;
+    mailer.start();
+  }
   demo.resume();
   const app = await buildApp({
     store: opts.store,
@@ -51,18 +86,25 @@ export async function createServer(opts: ServerOptions): Promise<Server> {
     webRoot: opts.webRoot ?? null,
     publicUrl: opts.publicUrl ?? null,
     ...(opts.trustProxy !== undefined ? { trustProxy: opts.trustProxy } : {}),
+    mail: mailer && reminders ? { mailer, reminders } : null,
   });
   const s = scheduler;
+  const rs = reminders;
   return {
     app,
     games,
     scheduler: s,
     demo,
+    mailer,
+    reminders: rs,
     async close() {
       s.stop();
       games.stop();
+      await rs?.stop();
       await demo.stop();
       await app.close();
+      // After the app: a request under way may still queue a mail, which waits for the next start.
+      await mailer?.close();
       await opts.store.close();
     },
   };

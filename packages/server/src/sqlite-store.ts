@@ -3,7 +3,14 @@ import { dirname } from "node:path";
 import { nickSkeleton } from "@forum-mafia/forum";
 import Database from "better-sqlite3";
 import type { Entry } from "./entries.ts";
-import { SeqConflict, type SessionRecord, type Store, type UserRecord } from "./store.ts";
+import {
+  SeqConflict,
+  type MailRecord,
+  type SessionRecord,
+  type SettingsRecord,
+  type Store,
+  type UserRecord,
+} from "./store.ts";
 
 /** Schema versions, applied in order on start; each runs once, in a transaction. */
 /** The least time between two group commits (see SqliteStore.wake). */
@@ -52,6 +59,45 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   `ALTER TABLE users ADD COLUMN nick_skeleton TEXT NOT NULL DEFAULT '';
    UPDATE users SET nick_skeleton = nick_skeleton(nick);
    CREATE INDEX users_nick_skeleton ON users (nick_skeleton);`,
+  // v4 (issue 15): each user's reminder and e-mail settings, read marks, and the mail outbox.
+  `CREATE TABLE user_settings (
+     user_id TEXT PRIMARY KEY REFERENCES users(id),
+     email TEXT,
+     email_confirmed INTEGER NOT NULL,
+     email_reminders INTEGER NOT NULL,
+     before TEXT NOT NULL,
+     quiet_from TEXT,
+     quiet_to TEXT,
+     browser_notifications INTEGER NOT NULL,
+     confirm_token_hash TEXT UNIQUE,
+     confirm_expires_at INTEGER,
+     unsubscribe_token TEXT NOT NULL UNIQUE
+   );
+   CREATE TABLE read_marks (
+     user_id TEXT NOT NULL REFERENCES users(id),
+     game_id TEXT NOT NULL,
+     place TEXT NOT NULL,
+     up_to INTEGER NOT NULL,
+     PRIMARY KEY (user_id, game_id, place)
+   ) WITHOUT ROWID;
+   CREATE TABLE mail_outbox (
+     position INTEGER PRIMARY KEY,
+     id TEXT NOT NULL UNIQUE,
+     key TEXT NOT NULL UNIQUE,
+     user_id TEXT NOT NULL REFERENCES users(id),
+     recipient TEXT NOT NULL,
+     subject TEXT NOT NULL,
+     body TEXT NOT NULL,
+     headers TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     attempts INTEGER NOT NULL,
+     next_attempt_at INTEGER NOT NULL,
+     sent_at INTEGER,
+     last_error TEXT,
+     failed INTEGER NOT NULL
+   );
+   CREATE INDEX mail_outbox_due ON mail_outbox (next_attempt_at) WHERE sent_at IS NULL AND failed = 0;
+   CREATE INDEX mail_outbox_user ON mail_outbox (user_id);`,
 ];
 
 interface UserRow {
@@ -76,6 +122,68 @@ const toUser = (r: UserRow): UserRecord => ({
   createdAt: r.created_at,
 });
 
+interface SettingsRow {
+  user_id: string;
+  email: string | null;
+  email_confirmed: number;
+  email_reminders: number;
+  before: string;
+  quiet_from: string | null;
+  quiet_to: string | null;
+  browser_notifications: number;
+  confirm_token_hash: string | null;
+  confirm_expires_at: number | null;
+  unsubscribe_token: string;
+}
+
+const toSettings = (r: SettingsRow): SettingsRecord => ({
+  userId: r.user_id,
+  email: r.email,
+  emailConfirmed: r.email_confirmed === 1,
+  emailReminders: r.email_reminders === 1,
+  before: JSON.parse(r.before) as string[],
+  quietHours: r.quiet_from !== null && r.quiet_to !== null ? { from: r.quiet_from, to: r.quiet_to } : null,
+  browserNotifications: r.browser_notifications === 1,
+  confirmTokenHash: r.confirm_token_hash,
+  confirmExpiresAt: r.confirm_expires_at,
+  unsubscribeToken: r.unsubscribe_token,
+});
+
+interface MailRow {
+  id: string;
+  key: string;
+  user_id: string;
+  recipient: string;
+  subject: string;
+  body: string;
+  headers: string;
+  created_at: number;
+  attempts: number;
+  next_attempt_at: number;
+  sent_at: number | null;
+  last_error: string | null;
+  failed: number;
+}
+
+const toMail = (r: MailRow): MailRecord => ({
+  id: r.id,
+  key: r.key,
+  userId: r.user_id,
+  to: r.recipient,
+  subject: r.subject,
+  text: r.body,
+  headers: JSON.parse(r.headers) as Record<string, string>,
+  createdAt: r.created_at,
+  attempts: r.attempts,
+  nextAttemptAt: r.next_attempt_at,
+  sentAt: r.sent_at,
+  lastError: r.last_error,
+  failed: r.failed === 1,
+});
+
+/** Unsent mail that has not been given up. */
+const UNSENT = `sent_at IS NULL AND failed = 0`;
+
 interface Pending {
   readonly gameId: string;
   readonly seq: number;
@@ -93,7 +201,8 @@ interface Pending {
  *   libuv's thread pool, so the event loop never waits for the disk. A write is answered when that fsync
  *   returns: the same durability as synchronous=FULL, surviving a crash or a power cut.
  * - Batches are answered in the order they were committed, so live streams publish in log order.
- * - Users and sessions are written the same way: each write is answered after an fsync.
+ * - Users, sessions, settings, read marks and the mail outbox are written the same way: each write is
+ *   answered after an fsync.
  */
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
@@ -199,6 +308,147 @@ export class SqliteStore implements Store {
   async deleteSession(tokenHash: string): Promise<void> {
     this.sql(`DELETE FROM sessions WHERE token_hash = ?`).run(tokenHash);
     await this.durable();
+  }
+
+  async settings(userId: string): Promise<SettingsRecord | null> {
+    const r = this.sql(`SELECT * FROM user_settings WHERE user_id = ?`).get(userId) as
+      SettingsRow | undefined;
+    return r ? toSettings(r) : null;
+  }
+
+  async saveSettings(s: SettingsRecord): Promise<void> {
+    this.sql(
+      `INSERT INTO user_settings (user_id, email, email_confirmed, email_reminders, before, quiet_from, quiet_to,
+         browser_notifications, confirm_token_hash, confirm_expires_at, unsubscribe_token)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (user_id) DO UPDATE SET email = excluded.email, email_confirmed = excluded.email_confirmed,
+         email_reminders = excluded.email_reminders, before = excluded.before, quiet_from = excluded.quiet_from,
+         quiet_to = excluded.quiet_to, browser_notifications = excluded.browser_notifications,
+         confirm_token_hash = excluded.confirm_token_hash, confirm_expires_at = excluded.confirm_expires_at,
+         unsubscribe_token = excluded.unsubscribe_token`,
+    ).run(
+      s.userId,
+      s.email,
+      s.emailConfirmed ? 1 : 0,
+      s.emailReminders ? 1 : 0,
+      JSON.stringify(s.before),
+      s.quietHours?.from ?? null,
+      s.quietHours?.to ?? null,
+      s.browserNotifications ? 1 : 0,
+      s.confirmTokenHash,
+      s.confirmExpiresAt,
+      s.unsubscribeToken,
+    );
+    await this.durable();
+  }
+
+  async settingsByConfirmToken(tokenHash: string): Promise<SettingsRecord | null> {
+    const r = this.sql(`SELECT * FROM user_settings WHERE confirm_token_hash = ?`).get(tokenHash) as
+      SettingsRow | undefined;
+    return r ? toSettings(r) : null;
+  }
+
+  async settingsByUnsubscribeToken(token: string): Promise<SettingsRecord | null> {
+    const r = this.sql(`SELECT * FROM user_settings WHERE unsubscribe_token = ?`).get(token) as
+      SettingsRow | undefined;
+    return r ? toSettings(r) : null;
+  }
+
+  async allSettings(): Promise<SettingsRecord[]> {
+    const rows = this.sql(
+      `SELECT * FROM user_settings WHERE email IS NOT NULL AND email_confirmed = 1 ORDER BY user_id`,
+    ).all() as SettingsRow[];
+    return rows.map(toSettings);
+  }
+
+  async readMarks(userId: string, gameId: string): Promise<Readonly<Record<string, number>>> {
+    const rows = this.sql(`SELECT place, up_to FROM read_marks WHERE user_id = ? AND game_id = ?`).all(
+      userId,
+      gameId,
+    ) as { place: string; up_to: number }[];
+    return Object.fromEntries(rows.map((r) => [r.place, r.up_to]));
+  }
+
+  async userReadMarks(userId: string): Promise<Readonly<Record<string, Readonly<Record<string, number>>>>> {
+    const rows = this.sql(`SELECT game_id, place, up_to FROM read_marks WHERE user_id = ?`).all(userId) as {
+      game_id: string;
+      place: string;
+      up_to: number;
+    }[];
+    const out: Record<string, Record<string, number>> = {};
+    for (const r of rows) (out[r.game_id] ??= {})[r.place] = r.up_to;
+    return out;
+  }
+
+  /** An upsert that keeps the larger mark: a late or repeated request never moves it back. */
+  async markRead(userId: string, gameId: string, where: string, upTo: number): Promise<void> {
+    this.sql(
+      `INSERT INTO read_marks (user_id, game_id, place, up_to) VALUES (?, ?, ?, ?)
+       ON CONFLICT (user_id, game_id, place) DO UPDATE SET up_to = MAX(up_to, excluded.up_to)`,
+    ).run(userId, gameId, where, upTo);
+    await this.durable();
+  }
+
+  /** The unique key decides: a second mail with a key already queued (or sent) writes nothing. */
+  async enqueueMail(m: MailRecord): Promise<"queued" | "duplicate"> {
+    const r = this.sql(
+      `INSERT INTO mail_outbox (id, key, user_id, recipient, subject, body, headers, created_at, attempts,
+         next_attempt_at, sent_at, last_error, failed)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
+    ).run(
+      m.id,
+      m.key,
+      m.userId,
+      m.to,
+      m.subject,
+      m.text,
+      JSON.stringify(m.headers),
+      m.createdAt,
+      m.attempts,
+      m.nextAttemptAt,
+      m.sentAt,
+      m.lastError,
+      m.failed ? 1 : 0,
+    );
+    // "duplicate" waits too: it tells of a mail that must be on disk first.
+    await this.durable();
+    return r.changes === 1 ? "queued" : "duplicate";
+  }
+
+  async dueMail(now: number, limit: number): Promise<MailRecord[]> {
+    const rows = this.sql(
+      `SELECT * FROM mail_outbox WHERE ${UNSENT} AND next_attempt_at <= ? ORDER BY created_at, position LIMIT ?`,
+    ).all(now, limit) as MailRow[];
+    return rows.map(toMail);
+  }
+
+  async nextMailAt(): Promise<number | null> {
+    const r = this.sql(`SELECT MIN(next_attempt_at) AS at FROM mail_outbox WHERE ${UNSENT}`).get() as {
+      at: number | null;
+    };
+    return r.at;
+  }
+
+  async mailSent(id: string, at: number): Promise<void> {
+    this.sql(`UPDATE mail_outbox SET sent_at = ? WHERE id = ?`).run(at, id);
+    await this.durable();
+  }
+
+  async mailFailed(
+    id: string,
+    change: { attempts: number; nextAttemptAt: number; lastError: string; failed: boolean },
+  ): Promise<void> {
+    this.sql(
+      `UPDATE mail_outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, failed = ? WHERE id = ?`,
+    ).run(change.attempts, change.nextAttemptAt, change.lastError, change.failed ? 1 : 0, id);
+    await this.durable();
+  }
+
+  async mailFor(userId: string): Promise<MailRecord[]> {
+    const rows = this.sql(`SELECT * FROM mail_outbox WHERE user_id = ? ORDER BY created_at, position`).all(
+      userId,
+    ) as MailRow[];
+    return rows.map(toMail);
   }
 
   async gameIds(): Promise<string[]> {

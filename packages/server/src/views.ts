@@ -20,8 +20,10 @@ import type {
   GameDetail,
   GameSummary,
   PostView,
+  UnreadView,
   VoteCount,
 } from "@forum-mafia/protocol";
+import { unreadAfter } from "@forum-mafia/protocol";
 import { channelsOf } from "./games.ts";
 import { gmTable } from "./gm-views.ts";
 import { notices } from "./notices.ts";
@@ -60,7 +62,17 @@ export function gameView(room: Room, viewer: Viewer): GameView | null {
   return seenBy(room, viewer)?.view ?? null;
 }
 
-export function gameDetail(room: Room, viewer: Viewer, userId: string | null, lang: Lang): GameDetail {
+/**
+ * The game as one viewer may see it. `read` is the signed-in user's nick and read marks in this game
+ * (Store.readMarks, fetched by the route): the detail's `unread`, null without it.
+ */
+export function gameDetail(
+  room: Room,
+  viewer: Viewer,
+  userId: string | null,
+  lang: Lang,
+  read: ReadState | null = null,
+): GameDetail {
   const seen = seenBy(room, viewer);
   const view = seen?.view ?? null;
   const started = room.events[0];
@@ -90,6 +102,36 @@ export function gameDetail(room: Room, viewer: Viewer, userId: string | null, la
     streamAt: streamSince(room, viewer, Number.MAX_SAFE_INTEGER).total,
     // The GM may see the whole table, so the GM's panel reads the state itself (gm-views.ts).
     gm: viewer.kind === "gm" ? gmTable(room) : null,
+    unread: userId !== null && read !== null ? unreadView(room, viewer, read) : null,
+  };
+}
+
+/** A user's nick and read marks in one game ("thread" or a channel id → items read). */
+export interface ReadState {
+  readonly nick: string;
+  readonly marks: Readonly<Record<string, number>>;
+}
+
+/**
+ * Issue 15: what the user has not read in this game: the thread's posts after the mark, and the messages
+ * after the mark in each channel the viewer belongs to (the same list as `channels`, never another). One's
+ * own posts and messages never count.
+ */
+export function unreadView(room: Room, viewer: Viewer, read: ReadState): UnreadView {
+  const threadMark = Math.min(read.marks["thread"] ?? 0, room.posts.length);
+  return {
+    thread: {
+      unread: unreadAfter(room.posts, threadMark, read.nick, viewer.kind === "gm"),
+      readUpTo: threadMark,
+    },
+    channels: channels(room, viewer).map((c) => {
+      const mark = Math.min(read.marks[c.id] ?? 0, c.messages.length);
+      return {
+        id: c.id,
+        unread: unreadAfter(c.messages, mark, read.nick, viewer.kind === "gm"),
+        readUpTo: mark,
+      };
+    }),
   };
 }
 
@@ -133,6 +175,8 @@ export function actionForm(seen: Seen): ActionForm | null {
             act: a.act,
             targets: a.targets,
             unavailable: a.unavailable.map((u) => ({ seat: u.seat, reason: u.reason, clause: u.clause })),
+            // M2c: the council's listed questions, which automatic games answer by the rules.
+            ...(a.act === "council" ? { questions: a.questions } : {}),
           },
     ),
     mafiaLimits: form.mafiaLimits,
@@ -184,8 +228,18 @@ function channelView(room: Room, id: ChannelId, canPost: boolean): ChannelView {
   return { id, canPost, messages: [...(room.messages.get(id) ?? [])] };
 }
 
-export function posts(room: Room, after: number, limit: number): { posts: PostView[]; total: number } {
-  return { posts: room.posts.slice(after, after + limit).map(postView), total: room.posts.length };
+/**
+ * A page of the thread. With `seat` («Посты игрока»), only that seat's posts: `total` counts them and
+ * `after` pages through them. A hidden post stays hidden either way.
+ */
+export function posts(
+  room: Room,
+  after: number,
+  limit: number,
+  seat: number | null = null,
+): { posts: PostView[]; total: number } {
+  const list = seat === null ? room.posts : room.posts.filter((p) => p.seat === seat);
+  return { posts: list.slice(after, after + limit).map(postView), total: list.length };
 }
 
 /**

@@ -11,6 +11,7 @@ import { settle, testServer } from "./harness.ts";
 import { detail, expectOk } from "./play.ts";
 
 const MINUTE = 60_000;
+const SECOND = 1_000;
 
 describe("a demo game (issue 5)", () => {
   it("seats the user with 16 bots, whose moves come through the game like anyone's, and plays to the end", async () => {
@@ -41,14 +42,17 @@ describe("a demo game (issue 5)", () => {
       );
       let days = 0;
       for (let phase = 0; phase < 80 && d.summary.status === "running"; phase++) {
-        await t.clock.advance(2 * MINUTE);
+        // Issue 16: the bots post, and so vote, at moments spread over the day; look just before it ends.
+        await t.clock.advance(2 * MINUTE - SECOND);
         d = await detail(me, id);
         if (d.view!.phase.kind === "day" && d.summary.status === "running") {
           days++;
-          // By the time the human looks, the living bots that may vote have voted (V1).
+          // By the end of the day, the living bots that may vote have voted (V1).
           const voters = d.view!.seats.filter((s) => s.alive && !s.cannotVote && s.seat !== d.me.seat);
           expect(d.view!.votes.map((v) => v.seat).sort()).toEqual(voters.map((s) => s.seat).sort());
         }
+        await t.clock.advance(SECOND);
+        d = await detail(me, id);
       }
       expect(days).toBeGreaterThan(0);
       expect(d.summary.status).toBe("ended");
@@ -137,8 +141,10 @@ describe("demo games across restarts, and kept to their player (issue 12)", () =
       // Nothing half-made is left in signup.
       const listed = (await me.get<{ games: GameSummary[] }>("/api/games")).body.games;
       expect(listed.filter((g) => g.status === "signup")).toEqual([]);
-      // The demo from before the restart goes on: its night closes and its bots vote on day 1.
+      // The demo from before the restart goes on: its night closes and its bots vote on day 1 (issue 16:
+      // by posts spread over the day, so look just before it ends).
       await t.clock.advance(2 * MINUTE);
+      await t.clock.advance(2 * MINUTE - SECOND);
       const d = await detail(me, old);
       expect(d.view!.phase).toEqual({ kind: "day", number: 1 });
       const voters = d.view!.seats.filter((s) => s.alive && !s.cannotVote && s.seat !== d.me.seat);
@@ -162,6 +168,7 @@ describe("demo games across restarts, and kept to their player (issue 12)", () =
       if (d.summary.status === "running") {
         expect(d.view!.phase).toEqual({ kind: "night", number: 2 });
         await t.clock.advance(2 * MINUTE); // day 2
+        await t.clock.advance(2 * MINUTE - SECOND); // its end, when every bot has posted its vote
         d = await detail(me, id);
       }
       if (d.summary.status === "running") {

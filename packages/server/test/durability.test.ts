@@ -37,6 +37,21 @@ class HeldStore implements Store {
   createSession: Store["createSession"] = (h, s) => this.inner.createSession(h, s);
   session: Store["session"] = (h) => this.inner.session(h);
   deleteSession: Store["deleteSession"] = (h) => this.inner.deleteSession(h);
+  settings: Store["settings"] = (id) => this.inner.settings(id);
+  saveSettings: Store["saveSettings"] = (s) => this.inner.saveSettings(s);
+  settingsByConfirmToken: Store["settingsByConfirmToken"] = (h) => this.inner.settingsByConfirmToken(h);
+  settingsByUnsubscribeToken: Store["settingsByUnsubscribeToken"] = (t) =>
+    this.inner.settingsByUnsubscribeToken(t);
+  allSettings: Store["allSettings"] = () => this.inner.allSettings();
+  readMarks: Store["readMarks"] = (u, g) => this.inner.readMarks(u, g);
+  userReadMarks: Store["userReadMarks"] = (u) => this.inner.userReadMarks(u);
+  markRead: Store["markRead"] = (u, g, w, n) => this.inner.markRead(u, g, w, n);
+  enqueueMail: Store["enqueueMail"] = (m) => this.inner.enqueueMail(m);
+  dueMail: Store["dueMail"] = (now, limit) => this.inner.dueMail(now, limit);
+  nextMailAt: Store["nextMailAt"] = () => this.inner.nextMailAt();
+  mailSent: Store["mailSent"] = (id, at) => this.inner.mailSent(id, at);
+  mailFailed: Store["mailFailed"] = (id, c) => this.inner.mailFailed(id, c);
+  mailFor: Store["mailFor"] = (u) => this.inner.mailFor(u);
   gameIds: Store["gameIds"] = () => this.inner.gameIds();
   entries: Store["entries"] = (id) => this.inner.entries(id);
   loadAll: Store["loadAll"] = () => this.inner.loadAll();

@@ -93,6 +93,20 @@ const STORE_METHODS: Record<keyof Store, "reads" | "writes"> = {
   createSession: "writes",
   session: "reads",
   deleteSession: "writes",
+  settings: "reads",
+  saveSettings: "writes",
+  settingsByConfirmToken: "reads",
+  settingsByUnsubscribeToken: "reads",
+  allSettings: "reads",
+  readMarks: "reads",
+  userReadMarks: "reads",
+  markRead: "writes",
+  enqueueMail: "writes",
+  dueMail: "reads",
+  nextMailAt: "reads",
+  mailSent: "writes",
+  mailFailed: "writes",
+  mailFor: "reads",
   gameIds: "reads",
   append: "writes",
   entries: "reads",
@@ -643,6 +657,15 @@ const PARAMS: Record<string, { valid: fc.Arbitrary<Segment>; hostile: fc.Arbitra
         )
         .map((raw) => ({ raw })),
       rawSegment,
+    ),
+  },
+  nick: {
+    valid: fc
+      .constantFrom("Аня", "аня", "Маша", "Ведущий", "Жертва", "Бот Аркадий", "Никто")
+      .map((nick) => ({ raw: encode(nick) })),
+    hostile: fc.oneof(
+      rawSegment,
+      fc.string({ minLength: 1, maxLength: 70 }).map((s) => ({ raw: encode(s) })),
     ),
   },
   postId: {

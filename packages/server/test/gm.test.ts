@@ -106,16 +106,17 @@ describe("the GM's review of a night", () => {
 describe("what only the GM sees", () => {
   it("M2c: in automatic mode the GM sees the council question during the night and answers it before the deadline", () =>
     game("automatic", async (t, g) => {
-      const question = "Жив ли шериф?";
+      const question = "Есть ли среди живых шериф?"; // listed (M2c): the rules answer yes, Ёлка is alive
       expectOk(await act(g.by("Аня"), g.id, { act: "council", question }));
-      expect((await detail(g.gm, g.id)).gm!.council).toEqual({ question, answer: null });
+      expect((await detail(g.gm, g.id)).gm!.council).toEqual({ question, answer: null, suggested: "yes" });
       expect((await detail(g.by("Борис"), g.id)).gm).toBeNull();
       expect(JSON.stringify(await detail(g.by("Маша"), g.id))).not.toContain(question);
-      expectOk(await g.gm.post(`/api/games/${g.id}/gm/council`, { answer: "no" }));
-      expect((await detail(g.gm, g.id)).gm!.council).toEqual({ question, answer: "no" });
+      const reason = "вопрос задан после заявки роли (G10)";
+      expectOk(await g.gm.post(`/api/games/${g.id}/gm/council`, { answer: "no", reason }));
+      expect((await detail(g.gm, g.id)).gm!.council).toEqual({ question, answer: "no", suggested: "yes" });
       await t.clock.advance(NIGHT_MS);
       const troll = await detail(g.by("Борис"), g.id);
-      // Unanswered, automatic mode would have rejected it at the deadline.
+      // Unanswered, automatic mode would have given the rules' answer at the deadline.
       expect(troll.view!.privateResults.map((r) => r.council?.answer)).toEqual(["no"]);
       expect((await detail(g.gm, g.id)).gm!.council).toBeNull();
     }));

@@ -341,6 +341,7 @@ const GM_ONLY_FIELDS = [
   "explanation",
   "privateLines",
   "councilQuestion",
+  "councilSuggested",
   "overrides",
   "moderation",
   "hiddenPosts",

@@ -491,7 +491,11 @@ class LeakGame {
         return { act: "pass" };
       case "council":
         count(this.stats, "council asked (M2c)");
-        return { act: "council", question: `${this.mark("council")}: жив ли маньяк?` };
+        // M2c: an automatic game takes only the rules' listed questions (no marker can ride in one); a GM
+        // may be asked anything, so a review game's question carries a marker.
+        return this.mode === "automatic"
+          ? { act: "council", question: "Есть ли среди живых маньяк?" }
+          : { act: "council", question: `${this.mark("council")}: жив ли маньяк?` };
       case "mafia": {
         const x = this.r();
         const first = pick(this.r, a.targets);

@@ -91,7 +91,8 @@ export function randomAction(r: () => number, form: ActionForm): Record<string, 
     case "pass":
       return { act: "pass" };
     case "council":
-      return { act: "council", question: "Жив ли маньяк?" };
+      // M2c: a question of the rules' list (an automatic game takes only those).
+      return { act: "council", question: "Есть ли среди живых маньяк?" };
     case "mafia":
       return { act: "mafia", kill: [pick(r, a.targets)] };
     case "healFrom":
@@ -122,8 +123,13 @@ export async function playNight(
   await t.clock.advance(NIGHT_MS);
   if (mode === "review") {
     const draft = (await table.gm.get<NightDraft>(`/api/games/${table.id}/gm/draft`)).body;
-    if (draft.blocked)
-      expectOk(await table.gm.post(`/api/games/${table.id}/gm/council`, { answer: pick(r, ["yes", "no"]) }));
+    if (draft.blocked) {
+      // F2: an answer other than the rules' (M2c) needs a reason.
+      const answer = pick(r, ["yes", "no"]);
+      const differs = draft.councilSuggested !== null && answer !== draft.councilSuggested;
+      const body = differs ? { answer, reason: "ведущий решил иначе" } : { answer };
+      expectOk(await table.gm.post(`/api/games/${table.id}/gm/council`, body));
+    }
     expectOk(await table.gm.post(`/api/games/${table.id}/gm/publish`));
   }
 }

@@ -8,7 +8,13 @@ import { describe, expect, it } from "vitest";
 import type { Entry } from "../src/entries.ts";
 import { PG_MIGRATIONS, PgStore } from "../src/pg-store.ts";
 import { SQLITE_MIGRATIONS, SqliteStore } from "../src/sqlite-store.ts";
-import { SeqConflict, type Store, type UserRecord } from "../src/store.ts";
+import {
+  SeqConflict,
+  type MailRecord,
+  type SettingsRecord,
+  type Store,
+  type UserRecord,
+} from "../src/store.ts";
 import { createServer } from "../src/server.ts";
 import { FakeClock } from "./harness.ts";
 import { PG_URL, pgAvailable, pgSchema } from "./pg.ts";
@@ -119,6 +125,35 @@ const person = (id: string, nick: string): UserRecord => ({
   nick,
 });
 const entry = (n: number): Entry => ({ at: n, kind: "signup", userId: `u${n}`, nick: `n${n}` });
+const settings = (userId: string, change: Partial<SettingsRecord> = {}): SettingsRecord => ({
+  userId,
+  email: `${userId}@example.org`,
+  emailConfirmed: false,
+  emailReminders: true,
+  before: ["2h", "15m"],
+  quietHours: null,
+  browserNotifications: false,
+  confirmTokenHash: null,
+  confirmExpiresAt: null,
+  unsubscribeToken: `unsub-${userId}`,
+  ...change,
+});
+const mail = (id: string, key: string, userId: string, change: Partial<MailRecord> = {}): MailRecord => ({
+  id,
+  key,
+  userId,
+  to: `${userId}@example.org`,
+  subject: `Тема ${id}`,
+  text: `Текст ${id}`,
+  headers: { "List-Unsubscribe": `<https://x/api/mail/unsubscribe?token=${id}>` },
+  createdAt: 100,
+  attempts: 0,
+  nextAttemptAt: 100,
+  sentAt: null,
+  lastError: null,
+  failed: false,
+  ...change,
+});
 
 const backends: [string, () => Promise<Backend>, boolean][] = [
   ["SQLite", sqlite, true],
@@ -230,6 +265,126 @@ for (const [name, make, available] of backends) {
         ]);
         await s.append("g1", 3, [entry(3)]);
         expect((await s.entries("g1")).length).toBe(4);
+      } finally {
+        await s.close();
+        await b.cleanup();
+      }
+    });
+
+    it("issue 15: keeps settings, finds them by the confirmation token's hash and the unsubscribe token, and lists confirmed addresses", async () => {
+      const b = await make();
+      let s = await b.open();
+      try {
+        for (const id of ["a", "b", "c"]) await s.createUser(user(id, `nick-${id}`));
+        expect(await s.settings("a")).toBeNull();
+        const a = settings("a", {
+          confirmTokenHash: "hash-a",
+          confirmExpiresAt: 1_800_000_000_000,
+          quietHours: { from: "23:00", to: "08:00" },
+          before: ["90m"],
+        });
+        await s.saveSettings(a);
+        await s.saveSettings(settings("b", { emailConfirmed: true, email: "Бета@example.org" }));
+        await s.saveSettings(settings("c", { email: null, browserNotifications: true, before: [] }));
+        expect(await s.settings("a")).toEqual(a);
+        expect(await s.settingsByConfirmToken("hash-a")).toEqual(a);
+        expect(await s.settingsByConfirmToken("hash-b")).toBeNull();
+        expect((await s.settingsByUnsubscribeToken("unsub-c"))?.userId).toBe("c");
+        expect(await s.settingsByUnsubscribeToken("unsub-x")).toBeNull();
+        expect((await s.allSettings()).map((x) => x.userId)).toEqual(["b"]);
+        // Confirming: the token is gone, the address confirmed; saving again replaces the row.
+        await s.saveSettings({ ...a, emailConfirmed: true, confirmTokenHash: null, confirmExpiresAt: null });
+        expect(await s.settingsByConfirmToken("hash-a")).toBeNull();
+        expect((await s.allSettings()).map((x) => x.userId)).toEqual(["a", "b"]);
+        // An unsubscribe token is one user's: another user cannot take it.
+        await expect(s.saveSettings(settings("b", { unsubscribeToken: "unsub-a" }))).rejects.toThrow();
+        await s.close();
+        s = await b.open();
+        expect(await s.settings("b")).toEqual(
+          settings("b", { emailConfirmed: true, email: "Бета@example.org" }),
+        );
+        expect(await s.settings("c")).toEqual(
+          settings("c", { email: null, browserNotifications: true, before: [] }),
+        );
+      } finally {
+        await s.close();
+        await b.cleanup();
+      }
+    });
+
+    it("issue 15: a read mark only moves forward, per user, game and place", async () => {
+      const b = await make();
+      let s = await b.open();
+      try {
+        for (const id of ["a", "b"]) await s.createUser(user(id, `nick-${id}`));
+        expect(await s.readMarks("a", "g1")).toEqual({});
+        await s.markRead("a", "g1", "thread", 5);
+        await s.markRead("a", "g1", "thread", 3);
+        await s.markRead("a", "g1", "mafia", 2);
+        await s.markRead("a", "g2", "gm:4", 7);
+        await s.markRead("b", "g1", "thread", 1);
+        await Promise.all([s.markRead("a", "g1", "thread", 9), s.markRead("a", "g1", "thread", 6)]);
+        expect(await s.readMarks("a", "g1")).toEqual({ thread: 9, mafia: 2 });
+        await s.close();
+        s = await b.open();
+        expect(await s.userReadMarks("a")).toEqual({ g1: { thread: 9, mafia: 2 }, g2: { "gm:4": 7 } });
+        expect(await s.userReadMarks("b")).toEqual({ g1: { thread: 1 } });
+        expect(await s.userReadMarks("c")).toEqual({});
+      } finally {
+        await s.close();
+        await b.cleanup();
+      }
+    });
+
+    it("issue 15: queues a mail once per key, hands out what is due oldest first, and keeps sent and failed marks", async () => {
+      const b = await make();
+      let s = await b.open();
+      try {
+        for (const id of ["a", "b"]) await s.createUser(user(id, `nick-${id}`));
+        expect(await s.nextMailAt()).toBeNull();
+        expect(await s.enqueueMail(mail("m1", "remind:g:night1:a", "a", { createdAt: 200 }))).toBe("queued");
+        expect(await s.enqueueMail(mail("m2", "confirm:b:1", "b", { createdAt: 100 }))).toBe("queued");
+        expect(
+          await s.enqueueMail(mail("m3", "remind:g:day1:a", "a", { createdAt: 300, nextAttemptAt: 500 })),
+        ).toBe("queued");
+        // The same key again, even with another id and text: nothing is written.
+        expect(await s.enqueueMail(mail("m4", "remind:g:night1:a", "a", { text: "другой" }))).toBe(
+          "duplicate",
+        );
+        expect((await s.mailFor("a")).map((m) => [m.id, m.text])).toEqual([
+          ["m1", "Текст m1"],
+          ["m3", "Текст m3"],
+        ]);
+        expect(await s.nextMailAt()).toBe(100);
+        expect((await s.dueMail(300, 10)).map((m) => m.id)).toEqual(["m2", "m1"]);
+        expect((await s.dueMail(300, 1)).map((m) => m.id)).toEqual(["m2"]);
+        expect((await s.dueMail(500, 10)).map((m) => m.id)).toEqual(["m2", "m1", "m3"]);
+        await s.mailSent("m2", 310);
+        await s.mailFailed("m1", { attempts: 1, nextAttemptAt: 400, lastError: "421 busy", failed: false });
+        expect((await s.dueMail(300, 10)).map((m) => m.id)).toEqual([]);
+        expect(await s.nextMailAt()).toBe(400);
+        await s.mailFailed("m3", { attempts: 10, nextAttemptAt: 900, lastError: "550 no", failed: true });
+        await s.close();
+        s = await b.open();
+        expect(await s.mailFor("b")).toEqual([mail("m2", "confirm:b:1", "b", { sentAt: 310 })]);
+        expect(await s.mailFor("a")).toEqual([
+          mail("m1", "remind:g:night1:a", "a", {
+            createdAt: 200,
+            attempts: 1,
+            nextAttemptAt: 400,
+            lastError: "421 busy",
+          }),
+          mail("m3", "remind:g:day1:a", "a", {
+            createdAt: 300,
+            attempts: 10,
+            nextAttemptAt: 900,
+            lastError: "550 no",
+            failed: true,
+          }),
+        ]);
+        expect(await s.nextMailAt()).toBe(400);
+        expect((await s.dueMail(10_000, 10)).map((m) => m.id)).toEqual(["m1"]);
+        expect(await s.enqueueMail(mail("m5", "confirm:b:1", "b"))).toBe("duplicate");
       } finally {
         await s.close();
         await b.cleanup();

@@ -10,6 +10,23 @@ import type { Room } from "../src/room.ts";
 import { describe, expect, it } from "vitest";
 import { seenBy } from "../src/seen.ts";
 import { actionForm, gameDetail, posts, signupStatus, summaryOf } from "../src/views.ts";
+
+/** M2c's listed questions as docs/readings.md lists them, in its order, with their Russian texts. */
+const LISTED = [
+  ["sheriffAlive", "Есть ли среди живых шериф?"],
+  ["sergeantAlive", "Есть ли среди живых сержант?"],
+  ["doctorAlive", "Есть ли среди живых доктор?"],
+  ["girlAlive", "Есть ли среди живых девочка?"],
+  ["prosecutorAlive", "Есть ли среди живых прокурор?"],
+  ["shahidAlive", "Есть ли среди живых шахид?"],
+  ["maniacAlive", "Есть ли среди живых маньяк?"],
+  ["maniacMoved", "Был ли у маньяка ход прошлой ночью?"],
+  ["sheriffShot", "Был ли прошлой ночью выстрел шерифа?"],
+  ["sergeantCheckedMafia", "Пала ли прошлой ночью проверка сержанта на кого-то из мафии?"],
+  ["doctorHealedMafia", "Пало ли прошлой ночью лечение доктора на кого-то из мафии?"],
+  ["doctorHealedFromMafia", "Было ли прошлой ночью у доктора лечение от мафии?"],
+  ["girlVisitedMafia", "Был ли прошлой ночью визит девочки к кому-то из мафии?"],
+].map(([id, text]) => ({ id, text }));
 import {
   SETTINGS,
   HAND,
@@ -328,7 +345,8 @@ describe("a player's action form (actionForm)", () => {
           ],
         },
         // M4, M2c: a mafioso who is not the boss may send the mafia's action, the council's question too.
-        { act: "council", targets: [], unavailable: [] },
+        // M2c: with the rules' list of questions (docs/readings.md, thirteen), the text to send first.
+        { act: "council", targets: [], unavailable: [], questions: LISTED },
         {
           act: "block",
           targets: [BOSS, SHERIFF, SERGEANT, DOCTOR, CITIZEN],

@@ -44,6 +44,8 @@ interface Bounds {
   maxExcluded: boolean;
   int: boolean;
   patterns: RegExp[];
+  /** `z.email()`: generated as addresses (fast-check's), then checked against zod's own pattern. */
+  email: boolean;
   overwrites: ((value: string) => string)[];
 }
 
@@ -55,6 +57,7 @@ function boundsOf(def: z.core.$ZodTypeDef, kind: string): Bounds {
     maxExcluded: false,
     int: false,
     patterns: [],
+    email: false,
     overwrites: [],
   };
   for (const c of checksOf(def)) {
@@ -82,7 +85,9 @@ function boundsOf(def: z.core.$ZodTypeDef, kind: string): Bounds {
         b.int = true;
         break;
       case "string_format":
-        if (c.format !== "regex" || !c.pattern) throw unsupported(`the string format ${c.format}`);
+        if ((c.format !== "regex" && c.format !== "email") || !c.pattern)
+          throw unsupported(`the string format ${c.format}`);
+        if (c.format === "email") b.email = true;
         b.patterns.push(c.pattern);
         break;
       case "overwrite":
@@ -96,11 +101,14 @@ function boundsOf(def: z.core.$ZodTypeDef, kind: string): Bounds {
 }
 
 function stringOf(b: Bounds): fc.Arbitrary<string> {
-  const [first, ...more] = b.patterns;
+  const [first, ...rest] = b.patterns;
+  const more = b.email ? b.patterns : rest;
   const min = Math.max(0, b.min);
-  const base = first
-    ? fc.stringMatching(first)
-    : fc.string({ unit: "grapheme", minLength: min, ...(b.max < Infinity ? { maxLength: b.max } : {}) });
+  const base = b.email
+    ? fc.emailAddress()
+    : first
+      ? fc.stringMatching(first)
+      : fc.string({ unit: "grapheme", minLength: min, ...(b.max < Infinity ? { maxLength: b.max } : {}) });
   // Lengths are UTF-16 units for zod and graphemes for fast-check: checked again here.
   return base.filter(
     (s) =>
@@ -160,6 +168,8 @@ export function arbitraryOf(schema: Schema, hints: Hints = {}): fc.Arbitrary<unk
       return numberOf(boundsOf(def, "number"));
     case "boolean":
       return fc.boolean();
+    case "null":
+      return fc.constant(null);
     case "enum":
       return fc.constantFrom(...Object.values(def.entries));
     case "literal":

@@ -141,8 +141,9 @@ export const api = {
     close: (id: string) => call<unknown>("POST", `${g(id)}/gm/close`),
     pause: (id: string) => call<unknown>("POST", `${g(id)}/gm/pause`),
     resume: (id: string) => call<unknown>("POST", `${g(id)}/gm/resume`),
-    council: (id: string, answer: "yes" | "no" | "rejected") =>
-      call<unknown>("POST", `${g(id)}/gm/council`, { answer }),
+    /** M2c, F2: `reason` is needed when the answer differs from the rules' answer to a listed question. */
+    council: (id: string, answer: "yes" | "no" | "rejected", reason?: string) =>
+      call<unknown>("POST", `${g(id)}/gm/council`, reason === undefined ? { answer } : { answer, reason }),
     rolls: (id: string, body: RollsBody) => call<unknown>("POST", `${g(id)}/gm/rolls`, body),
     reopenMafia: (id: string, reason: string) =>
       call<unknown>("POST", `${g(id)}/gm/reopen-mafia`, { reason }),

@@ -11,6 +11,11 @@ import { SessionContext, useSession } from "./session.tsx";
 const GamePage = lazy(() => import("./screens/game.tsx"));
 const NewGame = lazy(() => import("./screens/new-game.tsx"));
 const Tools = lazy(() => import("./screens/tools.tsx"));
+const Profile = lazy(() => import("./screens/profile.tsx"));
+// Issue 15: «Мои игры», the settings and the reminders are a signed-in user's: a guest never loads them.
+const MyGames = lazy(() => import("./screens/my-games.tsx"));
+const Settings = lazy(() => import("./screens/settings.tsx"));
+const Reminders = lazy(() => import("./reminders.tsx"));
 
 const browserZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || "Europe/Moscow";
 const storedLang = (): Lang => (localStorage.getItem("lang") === "en" ? "en" : "ru");
@@ -59,6 +64,11 @@ export function App() {
         </a>
         <Header lang={lang} setLang={setLang} />
         <main id="main" tabIndex={-1}>
+          {ready && user && (
+            <Suspense fallback={null}>
+              <Reminders key={user.id} />
+            </Suspense>
+          )}
           {ready ? <Page /> : <p className="muted">{dictFor(lang).loading}</p>}
         </main>
       </SessionContext.Provider>
@@ -69,6 +79,8 @@ export function App() {
 function Header(props: { lang: Lang; setLang: (l: Lang) => void }) {
   const t = useT();
   const { user, setUser } = useSession();
+  const route = useRoute();
+  const current = (page: Route["page"]) => (route.page === page ? ("page" as const) : undefined);
   const logout = () =>
     api.logout().finally(() => {
       setUser(null);
@@ -80,7 +92,12 @@ function Header(props: { lang: Lang; setLang: (l: Lang) => void }) {
         {t.appName}
       </Link>
       <nav aria-label={t.nav.lobby}>
-        <Link href="/tools" aria-label={t.nav.tools}>
+        {user && (
+          <Link href="/" aria-current={current("lobby")}>
+            {t.me.nav.myGames}
+          </Link>
+        )}
+        <Link href="/tools" aria-label={t.nav.tools} aria-current={current("tools")}>
           <span className="nav-long">{t.nav.tools}</span>
           <span className="nav-short" aria-hidden="true">
             {t.nav.toolsShort}
@@ -88,6 +105,9 @@ function Header(props: { lang: Lang; setLang: (l: Lang) => void }) {
         </Link>
         {user ? (
           <>
+            <Link href="/settings" aria-current={current("settings")}>
+              {t.me.nav.settings}
+            </Link>
             <span className="who" aria-label={user.nick}>
               {user.nick}
             </span>
@@ -124,9 +144,16 @@ function Page() {
 }
 
 function Screen({ route }: { route: Route }) {
+  const { user } = useSession();
   switch (route.page) {
     case "lobby":
+      return user ? <MyGames /> : <Lobby />;
+    case "allGames":
       return <Lobby />;
+    case "settings":
+      return <Settings />;
+    case "profile":
+      return <Profile key={route.nick} nick={route.nick} />;
     case "login":
       return <Login />;
     case "register":

@@ -106,7 +106,12 @@ describe.skipIf(missing !== null)("the GM console in Chromium", { timeout: 120_0
     expect((await gmDetail(gameId)).clock.resultsPending).toBe(false);
     await page.getByRole("button", { name: "Ответ совета: нет" }).click();
     await page.getByText("Ответ совету записан").waitFor();
-    expect((await gmDetail(gameId)).gm!.council).toEqual({ question: QUESTION, answer: "no" });
+    // A question of the mafia's own (not on the rules' list): no suggested answer (M2c).
+    expect((await gmDetail(gameId)).gm!.council).toEqual({
+      question: QUESTION,
+      answer: "no",
+      suggested: null,
+    });
     await screenshot(page, "gm-council-night-desktop");
   });
 

@@ -7,7 +7,9 @@ import type { Clock } from "../clock.ts";
 import type { Demo } from "../demo.ts";
 import { ApiError } from "../errors.ts";
 import type { Games } from "../games.ts";
+import type { Mailer } from "../mailer.ts";
 import type { RouteDoc } from "../openapi.ts";
+import type { Reminders } from "../reminders.ts";
 import type { Room } from "../room.ts";
 import type { Store, UserRecord } from "../store.ts";
 import type { Streams } from "../stream.ts";
@@ -33,6 +35,13 @@ export interface RouteContext {
   readonly limit: number;
   /** The API document's list: each route adds itself with its zod schemas (the fuzz tests read it). */
   readonly docs: RouteDoc[];
+  /** Issue 15: e-mail (the outbox's mailer and the reminders); null when SMTP_URL is not set. */
+  readonly mail: MailContext | null;
+}
+
+export interface MailContext {
+  readonly mailer: Mailer;
+  readonly reminders: Reminders;
 }
 
 /** The field path and zod's message, e.g. `night.amount: Too small: expected number to be >=1`. */
@@ -92,7 +101,7 @@ export interface RouteConfig {
 }
 
 interface RouteSpec {
-  readonly method: "GET" | "POST" | "PATCH" | "DELETE";
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   readonly url: string;
   readonly summary: string;
   readonly tag: string;

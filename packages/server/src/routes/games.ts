@@ -57,8 +57,11 @@ export function gamesRoutes(ctx: RouteContext): void {
     tag: "games",
     handler: async (req) => {
       const room = games.room(idOf(req));
+      const user = req.user;
+      // Issue 15: the user's read marks here (per user, so every device of the user agrees), read first.
+      const read = user ? { nick: user.nick, marks: await ctx.store.readMarks(user.id, room.id) } : null;
       return shown(ctx, room, () =>
-        gameDetail(room, viewerOf(room, req.user?.id ?? null), req.user?.id ?? null, langOf(req)),
+        gameDetail(room, viewerOf(room, user?.id ?? null), user?.id ?? null, langOf(req), read),
       );
     },
   });

@@ -58,7 +58,7 @@ export function gmRoutes(ctx: RouteContext): void {
   gmPlain(ctx, "pause", "pause the game's clock", (u, id) => games.pause(u, id));
   gmPlain(ctx, "resume", "resume the game's clock", (u, id) => games.resume(u, id));
   gmCommand(ctx, "council", "answer the council question (M2c)", P.councilSchema, (u, id, b) =>
-    games.answerCouncil(u, id, b.answer),
+    games.answerCouncil(u, id, b.answer, b.reason),
   );
   gmCommand(ctx, "rolls", "fix rolls with a reason (F2)", P.rollsSchema, (u, id, b) =>
     games.fixRolls(u, id, b.rolls, b.reason),

@@ -1,6 +1,67 @@
-import type { RouteContext } from "./context.ts";
+import * as P from "@forum-mafia/protocol";
+import { forbidden } from "../errors.ts";
+import { myGames, myPart, type MyPart } from "../me-views.ts";
+import { isQuiet } from "../reminders.ts";
+import type { Room } from "../room.ts";
+import { viewerOf } from "../viewer.ts";
+import { channels } from "../views.ts";
+import { bodyRoute, idOf, requireUser, route, type RouteContext } from "./context.ts";
 
-/** Issue 15: «Мои игры» (GET /api/me/games), read marks (PUT /api/games/:id/read), profiles. */
+/** Issue 15: «Мои игры» (GET /api/me/games) and read marks (PUT /api/games/:id/read). */
 export function meRoutes(ctx: RouteContext): void {
-  void ctx;
+  const { games, store, clock } = ctx;
+  route(ctx, {
+    method: "GET",
+    url: "/api/me/games",
+    summary:
+      "«Мои игры»: your games (playing, signed up, hosting, finished), what you owe, reminders due now",
+    tag: "me",
+    handler: async (req) => {
+      const user = requireUser(req);
+      const [marks, settings] = await Promise.all([store.userReadMarks(user.id), store.settings(user.id)]);
+      const input = { offsets: settings?.before ?? P.DEFAULT_REMINDERS, now: clock.now() };
+      const me = { id: user.id, nick: user.nick };
+      // Newest first, like the lobby; built now, sent once durable (a game set aside meanwhile is left out).
+      const parts: { room: Room; part: MyPart }[] = [];
+      for (const room of [...games.rooms.values()].reverse()) {
+        const part = myPart(room, me, marks[room.id] ?? {}, input);
+        if (part) parts.push({ room, part });
+      }
+      const live = await Promise.all(
+        parts.map(({ room }) =>
+          games.settled(room).then(
+            () => true,
+            () => false,
+          ),
+        ),
+      );
+      const quiet = isQuiet(input.now, settings?.quietHours ?? null, user.timeZone);
+      return myGames(
+        parts.filter((_, i) => live[i]).map((p) => p.part),
+        quiet,
+      );
+    },
+  });
+  bodyRoute(ctx, {
+    method: "PUT",
+    url: "/api/games/:id/read",
+    summary: "Mark the thread or one of your channels read up to an item (issue 15: unread counts)",
+    body: P.readSchema,
+    tag: "me",
+    handler: async (req, _reply, body) => {
+      const user = requireUser(req);
+      const room = games.room(idOf(req));
+      const { where, upTo } = body();
+      await games.settled(room);
+      let count: number;
+      if (where === "thread") count = room.posts.length;
+      else {
+        const channel = channels(room, viewerOf(room, user.id)).find((c) => c.id === where);
+        // One answer for every channel the user may not read, whatever it holds (or whether it exists).
+        if (!channel) throw forbidden("channel/not-member", "you are not a member of that channel", "G6");
+        count = channel.messages.length;
+      }
+      await store.markRead(user.id, room.id, where, Math.min(upTo, count));
+    },
+  });
 }

@@ -6,6 +6,8 @@ import { bodyRoute, idOf, parse, requireUser, route, shown, type RouteContext } 
 const pageQuery = z.strictObject({
   after: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(500).default(100),
+  /** «Посты игрока» (issue 15): only this seat's posts; `after` and `total` count them alone. */
+  seat: z.coerce.number().int().min(0).max(63).optional(),
 });
 
 /** The game thread and the day's votes (V1–V7): reading, posting, a draft's preview, a one-tap vote. */
@@ -24,13 +26,13 @@ export function threadRoutes(ctx: RouteContext): void {
   route(ctx, {
     method: "GET",
     url: "/api/games/:id/posts",
-    summary: "The game thread",
+    summary: "The game thread; with ?seat= only that seat's posts («Посты игрока»)",
     query: pageQuery,
     tag: "play",
     handler: async (req) => {
       const room = games.room(idOf(req));
       const q = parse(pageQuery, req.query, "query");
-      return shown(ctx, room, () => posts(room, q.after, q.limit));
+      return shown(ctx, room, () => posts(room, q.after, q.limit, q.seat ?? null));
     },
   });
   bodyRoute(ctx, {

@@ -105,6 +105,14 @@ export const ERROR_TEXTS: Readonly<Record<string, Words>> = {
     en: "With three left the mafia kill only one.",
   },
   "night/duplicate-target": { ru: "Одна цель выбрана дважды.", en: "The same target is picked twice." },
+  "council/not-listed": {
+    ru: "В игре без ведущего совет отвечает только на вопросы из списка: выберите один из них.",
+    en: "In a game without a GM the council answers only the questions on the list: choose one of them.",
+  },
+  reason: {
+    ru: "Этот ответ не совпадает с ответом по правилам: укажите причину.",
+    en: "This answer differs from the rules' answer: give a reason.",
+  },
   "night/council-unanswered": {
     ru: "Сначала ответьте на вопрос совета.",
     en: "Answer the council question first.",

@@ -56,6 +56,23 @@ export const ru = {
     toNew: "К новым",
     count: (n: number) => `Постов: ${n}`,
   },
+  unread: {
+    /** Read out after a tab's name: the badge itself is a picture of the number. */
+    count: (n: number) => `Непрочитанных: ${n}`,
+    newSince: "Новое с прошлого визита",
+    toFirstNew: "К новому с прошлого визита",
+  },
+  postsOf: {
+    show: "Посты игрока",
+    showLabel: (nick: string) => `Посты игрока ${nick}`,
+    label: "Фильтр темы",
+    heading: (nick: string, n: number) => `Показаны только посты игрока ${nick}: ${n}`,
+    loading: (nick: string) => `Загружаем посты игрока ${nick}…`,
+    all: "Вся тема",
+    none: "У этого игрока пока нет постов в теме.",
+    failed: "Не удалось загрузить посты игрока.",
+  },
+  profileLabel: (nick: string) => `Профиль игрока ${nick}`,
   composer: {
     label: "Сообщение в тему",
     toolbar: "Оформление",
@@ -117,6 +134,7 @@ export const ru = {
       `Досрочный голос ${color === "red" ? "КРАСНЫМ против" : "СИНИМ в защиту"} ${nick} нельзя будет изменить до конца дня. Голосовать досрочно?`,
     earlyYes: "Да, голосовать досрочно",
     count: (alive: number, all: number) => `Живых: ${alive} из ${all}`,
+    posts: "посты",
   },
   recap: {
     heading: "Ваша роль в этой игре",
@@ -212,6 +230,22 @@ export const en: typeof ru = {
     toNew: "To newest",
     count: (n: number) => `Posts: ${n}`,
   },
+  unread: {
+    count: (n: number) => `Unread: ${n}`,
+    newSince: "New since your last visit",
+    toFirstNew: "To what is new since your last visit",
+  },
+  postsOf: {
+    show: "Player's posts",
+    showLabel: (nick: string) => `Posts by ${nick}`,
+    label: "Thread filter",
+    heading: (nick: string, n: number) => `Showing only the posts by ${nick}: ${n}`,
+    loading: (nick: string) => `Loading the posts by ${nick}…`,
+    all: "Whole thread",
+    none: "This player has not posted in the thread yet.",
+    failed: "Could not load the player's posts.",
+  },
+  profileLabel: (nick: string) => `Profile of ${nick}`,
   composer: {
     label: "Message to the thread",
     toolbar: "Formatting",
@@ -272,6 +306,7 @@ export const en: typeof ru = {
       `An early ${color === "red" ? "RED vote against" : "BLUE vote for"} ${nick} cannot be changed for the rest of the day. Vote early?`,
     earlyYes: "Yes, vote early",
     count: (alive: number, all: number) => `Alive: ${alive} of ${all}`,
+    posts: "posts",
   },
   recap: {
     heading: "Your role in this game",

@@ -2,19 +2,40 @@ import type { Lang } from "@forum-mafia/protocol";
 import { createContext, useContext, type ReactNode } from "react";
 import type { ApiFailure } from "../api.ts";
 import * as common from "./common.ts";
+import * as council from "./council.ts";
 import { refusalWords } from "./errors.ts";
 import * as game from "./game.ts";
 import * as gm from "./gm.ts";
 import * as lobby from "./lobby.ts";
+import * as me from "./me.ts";
 import * as play from "./play.ts";
+import * as profile from "./profile.ts";
 
 /**
  * The app's words, Russian by default with English switchable. Each area keeps its own dictionary;
  * `t.game.vote` etc. are typed, and English has exactly the Russian keys.
  */
 const DICTS = {
-  ru: { ...common.ru, lobby: lobby.ru, game: game.ru, play: play.ru, gm: gm.ru },
-  en: { ...common.en, lobby: lobby.en, game: game.en, play: play.en, gm: gm.en },
+  ru: {
+    ...common.ru,
+    lobby: lobby.ru,
+    game: game.ru,
+    play: play.ru,
+    gm: gm.ru,
+    me: me.ru,
+    profile: profile.ru,
+    council: council.ru,
+  },
+  en: {
+    ...common.en,
+    lobby: lobby.en,
+    game: game.en,
+    play: play.en,
+    gm: gm.en,
+    me: me.en,
+    profile: profile.en,
+    council: council.en,
+  },
 } as const;
 export type Dict = (typeof DICTS)["ru"];
 

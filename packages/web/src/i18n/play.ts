@@ -65,7 +65,7 @@ export const ru = {
     },
     council: {
       label: "Вопрос совету",
-      hint: "Задать ведущему один вопрос с ответом «да» или «нет»; нельзя спрашивать о роли или ходе игрока.",
+      hint: "Один вопрос с ответом «да» или «нет»: из списка или, в игре с ведущим, свой; нельзя спрашивать о роли или ходе игрока.",
     },
     pass: { label: "Пропустить ход", hint: "Явно отказаться от хода этой ночью — без страйка." },
   },
@@ -227,7 +227,7 @@ export const en: typeof ru = {
     },
     council: {
       label: "Ask the council",
-      hint: "Ask the GM one yes/no question; not about a player's role or night action.",
+      hint: "One yes/no question: from the list or, in a game with a GM, your own; not about a player's role or night action.",
     },
     pass: { label: "Pass", hint: "Explicitly skip your action tonight — no strike." },
   },

@@ -3,14 +3,18 @@ import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent } from 
 import { withoutClauseIds } from "../i18n/common.ts";
 import { errorText, useLang, useT } from "../i18n/index.tsx";
 import { navigate } from "../router.tsx";
+import { useSession } from "../session.tsx";
+import { useUnreadTitle } from "../title.ts";
 import { useGame, type GameData } from "../use-game.ts";
 import { PhaseBanner } from "./game/banner.tsx";
 import { Chats } from "./game/chats.tsx";
 import { NightPanel } from "./game/night.tsx";
 import { Players } from "./game/players.tsx";
+import type { PostsOf } from "./game/posts-of.tsx";
 import { Results } from "./game/results.tsx";
 import { Signups } from "./game/signups.tsx";
 import { Thread } from "./game/thread.tsx";
+import { UnreadBadge } from "./game/unread.tsx";
 import { VoteCount } from "./game/vote-count.tsx";
 import { VoteHistory } from "./game/vote-history.tsx";
 import "./game.css";
@@ -48,9 +52,12 @@ export default function GamePage(props: { id: string; tab: string | null }) {
 function Game(props: { id: string; tab: string | null; retry: () => void }) {
   const t = useT();
   const { lang } = useLang();
-  const game = useGame(props.id, lang);
+  const { user } = useSession();
+  const game = useGame(props.id, lang, user?.nick ?? null);
   const wide = useWide();
   const { detail, error } = game;
+  // Issue 15: «(3) Форумная мафия» while something here is unread.
+  useUnreadTitle(t.appName, game.unread?.total ?? null);
 
   if (!detail) {
     if (error)
@@ -140,6 +147,15 @@ function Tabs(props: { id: string; tab: string | null; game: GameData; wide: boo
   const go = (tab: TabId) => {
     if (tab !== current) navigate(`/games/${encodeURIComponent(props.id)}/${tab}`, true);
   };
+  // «Посты игрока» is kept here, so the players list (a tab of its own on a phone) can turn it on.
+  const [postsOf, setPostsOf] = useState<PostsOf | null>(null);
+  const showPostsOf = (who: PostsOf | null) => {
+    setPostsOf(who);
+    if (who) go("thread");
+  };
+  const unread = props.game.unread;
+  const unreadIn = (tab: TabId): number =>
+    tab === "thread" ? (unread?.thread ?? 0) : tab === "chats" ? (unread?.chats ?? 0) : 0;
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
     const i = shown.indexOf(current);
     let next: number | null = null;
@@ -177,11 +193,13 @@ function Tabs(props: { id: string; tab: string | null; game: GameData; wide: boo
             id={`game-tab-${tab}`}
             aria-selected={tab === current}
             aria-controls={tab === current ? `game-panel-${tab}` : undefined}
+            aria-describedby={unreadIn(tab) > 0 ? `game-tab-${tab}-unread` : undefined}
             tabIndex={tab === current ? 0 : -1}
             className={tab === current ? "game-tab current" : "game-tab"}
             onClick={() => go(tab)}
           >
             {t.game.tabs[tab]}
+            <UnreadBadge count={unreadIn(tab)} id={`game-tab-${tab}-unread`} />
           </button>
         ))}
       </div>
@@ -192,7 +210,14 @@ function Tabs(props: { id: string; tab: string | null; game: GameData; wide: boo
         aria-labelledby={`game-tab-${current}`}
       >
         <Suspense fallback={<p className="muted">{t.loading}</p>}>
-          <TabPanel tab={current} id={props.id} game={props.game} wide={props.wide} />
+          <TabPanel
+            tab={current}
+            id={props.id}
+            game={props.game}
+            wide={props.wide}
+            postsOf={postsOf}
+            onPostsOf={showPostsOf}
+          />
         </Suspense>
       </div>
     </>
@@ -200,32 +225,38 @@ function Tabs(props: { id: string; tab: string | null; game: GameData; wide: boo
 }
 
 /** The open tab's content. */
-function TabPanel(props: { tab: TabId; id: string; game: GameData; wide: boolean }) {
+function TabPanel(props: {
+  tab: TabId;
+  id: string;
+  game: GameData;
+  wide: boolean;
+  postsOf: PostsOf | null;
+  onPostsOf: (who: PostsOf | null) => void;
+}) {
   const t = useT();
-  const { id, game } = props;
+  const { id, game, postsOf, onPostsOf } = props;
+  const thread = <Thread id={id} game={game} postsOf={postsOf} onPostsOf={onPostsOf} />;
   const detail = game.detail!;
   switch (props.tab) {
     case "thread":
       return props.wide ? (
         <div className="game-split">
-          <div className="game-main">
-            <Thread id={id} game={game} />
-          </div>
+          <div className="game-main">{thread}</div>
           <aside className="game-side" aria-label={t.game.tabs.players}>
             <VoteCount game={game} />
-            <Players id={id} game={game} />
+            <Players id={id} game={game} onPostsOf={onPostsOf} />
             <VoteHistory game={game} />
           </aside>
         </div>
       ) : (
-        <Thread id={id} game={game} />
+        thread
       );
     case "players":
       // On a phone the live count comes first: it is what a player opens this tab for during the day.
       return (
         <>
           <VoteCount game={game} />
-          <Players id={id} game={game} />
+          <Players id={id} game={game} onPostsOf={onPostsOf} />
           <VoteHistory game={game} />
         </>
       );

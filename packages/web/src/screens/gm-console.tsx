@@ -56,6 +56,7 @@ export default function GmConsole(props: { id: string; game: GameData }) {
                 id={props.id}
                 question={council.question}
                 answer={council.answer}
+                suggested={council.suggested}
                 automatic={d.settings.mode === "automatic"}
                 done={done}
               />

@@ -1,11 +1,20 @@
 import type { ChannelId, ChannelView, GameDetail } from "@forum-mafia/protocol";
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import {
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type FormEvent,
+  type KeyboardEvent,
+  type RefObject,
+} from "react";
 import { api } from "../../api.ts";
 import { errorText, useLang, useT, type Dict } from "../../i18n/index.tsx";
 import { useSession } from "../../session.tsx";
 import { formatMoment } from "../../time.ts";
 import { useCoarsePointer } from "./composer.tsx";
-import type { GameData } from "../../use-game.ts";
+import { usePageVisible, type GameData } from "../../use-game.ts";
+import { UnreadBadge } from "./unread.tsx";
 import "./play.css";
 
 const personalSeat = (id: ChannelId): number | null => (id.startsWith("gm:") ? Number(id.slice(3)) : null);
@@ -38,6 +47,8 @@ export function Chats(props: { id: string; game: GameData }) {
   const personal = gm ? channels.filter((c) => personalSeat(c.id) !== null) : [];
   const selected = channels.find((c) => c.id === picked) ?? tabs[0] ?? channels[0]!;
   const name = (c: ChannelView) => channelName(c.id, d, t);
+  // Issue 15: messages from others not yet read (one's own never count).
+  const unreadIn = (c: ChannelView): number => props.game.unread?.channels[c.id] ?? 0;
 
   const onTabKey = (e: KeyboardEvent<HTMLButtonElement>, index: number) => {
     let next = -1;
@@ -77,9 +88,10 @@ export function Chats(props: { id: string; game: GameData }) {
                   className={on ? "play-tab play-tab-on" : "play-tab"}
                   onClick={() => setPicked(c.id)}
                   onKeyDown={(e) => onTabKey(e, i)}
+                  aria-describedby={unreadIn(c) > 0 ? `${uid}-unread-${c.id}` : undefined}
                 >
                   {name(c)}
-                  {c.messages.length > 0 && <span className="play-badge"> ({c.messages.length})</span>}
+                  <UnreadBadge count={unreadIn(c)} id={`${uid}-unread-${c.id}`} />
                 </button>
               );
             })}
@@ -96,7 +108,7 @@ export function Chats(props: { id: string; game: GameData }) {
               {personal.map((c) => (
                 <option key={c.id} value={c.id}>
                   {name(c)}
-                  {c.messages.length > 0 ? ` (${c.messages.length})` : ""}
+                  {unreadIn(c) > 0 ? ` (${unreadIn(c)})` : ""}
                 </option>
               ))}
             </select>
@@ -115,6 +127,27 @@ export function Chats(props: { id: string; game: GameData }) {
       />
     </div>
   );
+}
+
+/**
+ * Newest at the bottom: the list is kept scrolled there as messages arrive. And (issue 15) an open chat is
+ * read, up to its newest message, while the page is in view.
+ */
+function useNewest(
+  list: RefObject<HTMLDivElement | null>,
+  game: GameData,
+  channel: ChannelId,
+  count: number,
+): void {
+  useEffect(() => {
+    const el = list.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [list, count]);
+  const visible = usePageVisible();
+  const { markRead } = game;
+  useEffect(() => {
+    if (visible && count > 0) markRead(channel, count);
+  }, [visible, count, channel, markRead]);
 }
 
 function ChannelPanel(props: {
@@ -142,11 +175,7 @@ function ChannelPanel(props: {
   const headingId = useId();
   const composerId = useId();
 
-  // Newest at the bottom: keep the list scrolled there as messages arrive.
-  useEffect(() => {
-    const el = list.current;
-    if (el) el.scrollTop = el.scrollHeight;
-  }, [count]);
+  useNewest(list, props.game, c.id, count);
 
   const send = async (e?: FormEvent) => {
     e?.preventDefault();

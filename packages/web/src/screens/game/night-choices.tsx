@@ -1,9 +1,18 @@
-import type { ActionForm } from "@forum-mafia/protocol";
-import { HEAL_FROM_ROLES, type HealFromRole } from "@forum-mafia/protocol/roles";
+import type { ActionForm, Lang } from "@forum-mafia/protocol";
+import {
+  COUNCIL_QUESTION_IDS,
+  COUNCIL_QUESTION_TEXTS,
+  HEAL_FROM_ROLES,
+  type CouncilQuestionId,
+  type HealFromRole,
+} from "@forum-mafia/protocol/roles";
 import { ApiFailure } from "../../api.ts";
 import { errorText, useLang, useT } from "../../i18n/index.tsx";
 
-/** The night form's pickers: a target (O1a), the mafia's kills and intimidations (M2), a role to heal from (T3c). */
+/**
+ * The night form's pickers: a target (O1a), the mafia's kills and intimidations (M2), a role to heal from
+ * (T3c), the council's question (M2c).
+ */
 
 type FormAct = ActionForm["acts"][number];
 
@@ -164,6 +173,100 @@ export function HealFromChoice(props: {
           <span>{w.healFrom[r]}</span>
         </label>
       ))}
+    </fieldset>
+  );
+}
+
+/** M2c: a listed council question as the form offers it: its id and the (Russian) text the action carries. */
+export interface ListedQuestion {
+  readonly id: CouncilQuestionId;
+  readonly text: string;
+}
+
+/** Every listed question, as the rules' facts word them (the form's own list when it sends one). */
+const ALL_QUESTIONS: readonly ListedQuestion[] = COUNCIL_QUESTION_IDS.map((id) => ({
+  id,
+  text: COUNCIL_QUESTION_TEXTS[id].ru,
+}));
+
+/** The council act's listed questions: the form's, or else the rules' whole list (the engine offers it all). */
+export const listedQuestions = (act: FormAct): readonly ListedQuestion[] => act.questions ?? ALL_QUESTIONS;
+
+/** A question's text in the reader's language when it is a listed one (sent in Russian); else as written. */
+export function questionWords(text: string, lang: Lang): string {
+  const q = ALL_QUESTIONS.find((x) => x.text === text);
+  return q ? COUNCIL_QUESTION_TEXTS[q.id][lang] : text;
+}
+
+/**
+ * M2c: the council's question: one of the listed questions (the rules answer them), or, in a game with a GM
+ * (`own`: review mode), a question of one's own, typed. Radio buttons, one per line, so the list reads on a
+ * phone and each question is reached with the arrow keys.
+ */
+export function CouncilChoice(props: {
+  questions: readonly ListedQuestion[];
+  /** A question of one's own is allowed (a GM answers it). */
+  own: boolean;
+  /** The chosen listed question's text, or null. */
+  listed: string | null;
+  /** Whether the player's own question is chosen, and its text. */
+  ownChosen: boolean;
+  ownText: string;
+  onListed: (text: string) => void;
+  onOwn: () => void;
+  onOwnText: (text: string) => void;
+  group: string;
+}) {
+  const w = useT().council;
+  const { lang } = useLang();
+  const hintId = `${props.group}-hint`;
+  return (
+    <fieldset className="play-targets play-council" aria-describedby={hintId}>
+      <legend>{w.legend}</legend>
+      <p id={hintId} className="muted play-hint">
+        {w.hint} {props.own ? "" : w.listOnly}
+      </p>
+      {props.questions.map((q) => (
+        <label key={q.id} className="play-choice">
+          <input
+            type="radio"
+            name={props.group}
+            value={q.id}
+            checked={!props.ownChosen && props.listed === q.text}
+            onChange={() => props.onListed(q.text)}
+          />
+          <span>{COUNCIL_QUESTION_TEXTS[q.id][lang]}</span>
+        </label>
+      ))}
+      {props.own && (
+        <label className="play-choice">
+          <input
+            type="radio"
+            name={props.group}
+            value="own"
+            checked={props.ownChosen}
+            onChange={props.onOwn}
+            aria-describedby={`${props.group}-own-hint`}
+          />
+          <span>
+            <span className="play-choice-label">{w.own}</span>
+            <span id={`${props.group}-own-hint`} className="muted play-hint">
+              {w.ownHint}
+            </span>
+          </span>
+        </label>
+      )}
+      {props.own && props.ownChosen && (
+        <label className="field">
+          <span>{w.ownLabel}</span>
+          <textarea
+            rows={3}
+            maxLength={500}
+            value={props.ownText}
+            onChange={(e) => props.onOwnText(e.target.value)}
+          />
+        </label>
+      )}
     </fieldset>
   );
 }

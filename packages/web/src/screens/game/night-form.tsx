@@ -1,10 +1,17 @@
-import type { ActionForm, GameDetail, GameView, NightAction } from "@forum-mafia/protocol";
+import type { ActionForm, GameDetail, GameView, Lang, NightAction } from "@forum-mafia/protocol";
 import type { HealFromRole } from "@forum-mafia/protocol/roles";
 import { useId, useState, type FormEvent } from "react";
 import { api, type ActionBody } from "../../api.ts";
 import { errorText, useLang, useT, type Dict } from "../../i18n/index.tsx";
 import type { GameData } from "../../use-game.ts";
-import { HealFromChoice, MafiaChoice, TargetChoice } from "./night-choices.tsx";
+import {
+  CouncilChoice,
+  HealFromChoice,
+  MafiaChoice,
+  TargetChoice,
+  listedQuestions,
+  questionWords,
+} from "./night-choices.tsx";
 
 /**
  * The night's form (O1, O1a): what the player has sent tonight, the act to send, its target (or the
@@ -14,6 +21,7 @@ import { HealFromChoice, MafiaChoice, TargetChoice } from "./night-choices.tsx";
 type Act = NightAction["act"];
 type FormAct = ActionForm["acts"][number];
 type Words = Dict["play"];
+type CouncilWords = Dict["council"];
 
 /** The player's choices so far. Nothing is preselected but what was already sent tonight. */
 interface Choice {
@@ -22,28 +30,44 @@ interface Choice {
   readonly role: HealFromRole | null;
   readonly kill: readonly number[];
   readonly intimidate: readonly number[];
+  /** M2c: the chosen listed question (its text), or "". */
   readonly question: string;
+  /** M2c: a question of the player's own is chosen instead (a game with a GM), and its text. */
+  readonly ownQuestion: boolean;
+  readonly ownText: string;
 }
 
-function choiceFrom(sent: NightAction | null): Choice {
+function choiceFrom(sent: NightAction | null, listed: readonly string[]): Choice {
+  const asked = sent?.act === "council" ? sent.question : null;
+  const own = asked !== null && !listed.includes(asked);
   return {
     act: sent?.act ?? null,
     target: sent && "target" in sent ? sent.target : null,
     role: sent?.act === "healFrom" ? sent.role : null,
     kill: sent?.act === "mafia" ? sent.kill : [],
     intimidate: sent?.act === "mafia" ? sent.intimidate : [],
-    question: sent?.act === "council" ? sent.question : "",
+    question: asked !== null && !own ? asked : "",
+    ownQuestion: own,
+    ownText: own ? asked : "",
   };
 }
 
-/** What the choices would send, or why they cannot be sent yet. */
-function bodyOf(current: FormAct | null, c: Choice, w: Words): ActionBody | string {
+/** What the choices would send, or why they cannot be sent yet (`own`: a question of one's own is allowed). */
+function bodyOf(
+  current: FormAct | null,
+  c: Choice,
+  w: Words,
+  wc: CouncilWords,
+  own: boolean,
+): ActionBody | string {
   if (!current) return w.form.needAct;
   switch (current.act) {
     case "pass":
       return { act: "pass" };
     case "council":
-      return c.question.trim() ? { act: "council", question: c.question.trim() } : w.form.needQuestion;
+      if (own && c.ownQuestion)
+        return c.ownText.trim() ? { act: "council", question: c.ownText.trim() } : wc.needOwn;
+      return c.question ? { act: "council", question: c.question } : wc.needQuestion;
     case "healFrom":
       return c.role ? { act: "healFrom", role: c.role } : w.form.needRole;
     case "mafia":
@@ -59,7 +83,10 @@ function bodyOf(current: FormAct | null, c: Choice, w: Words): ActionBody | stri
 
 /** The choices, each change of which clears the last outcome (`changed`). */
 function useChoice(acts: readonly FormAct[], sent: NightAction | null, changed: () => void) {
-  const [choice, setChoice] = useState<Choice>(() => choiceFrom(sent));
+  const [choice, setChoice] = useState<Choice>(() => {
+    const council = acts.find((a) => a.act === "council");
+    return choiceFrom(sent, council ? listedQuestions(council).map((q) => q.text) : []);
+  });
   const current = acts.find((a) => a.act === choice.act) ?? null;
   const set = (patch: Partial<Choice>) => {
     setChoice((c) => ({ ...c, ...patch }));
@@ -105,7 +132,8 @@ function useSend(id: string, refresh: () => void) {
 }
 
 export function NightForm(props: { id: string; game: GameData; detail: GameDetail; form: ActionForm }) {
-  const w = useT().play;
+  const t = useT();
+  const w = t.play;
   const { detail: d, form } = props;
   const view = d.view!;
   const name = (seat: number): string => view.seats[seat]?.name ?? `#${seat + 1}`;
@@ -121,10 +149,12 @@ export function NightForm(props: { id: string; game: GameData; detail: GameDetai
   const mine = [...form.submitted].reverse().find((s) => acts.some((a) => a.act === s.action.act));
   const sending = useSend(props.id, props.game.refresh);
   const { choice, current, set, chooseAct } = useChoice(acts, mine?.action ?? null, sending.reset);
-  const ready = bodyOf(current, choice, w);
+  // M2c: a game with a GM (review mode) also takes a question of one's own; without one, only the list.
+  const ownQuestion = d.settings.mode === "review";
+  const ready = bodyOf(current, choice, w, t.council, ownQuestion);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    void sending.send(bodyOf(current, choice, w));
+    void sending.send(ready);
   };
 
   return (
@@ -145,6 +175,7 @@ export function NightForm(props: { id: string; game: GameData; detail: GameDetai
               me={view.me!.seat}
               name={name}
               uid={uid}
+              ownQuestion={ownQuestion}
             />
           )}
           <SendRow
@@ -162,7 +193,7 @@ export function NightForm(props: { id: string; game: GameData; detail: GameDetai
 }
 
 /** The submitted action in words: "Ход мафии: убить Бот Валера". */
-function describe(action: NightAction, name: (seat: number) => string, w: Words): string {
+function describe(action: NightAction, name: (seat: number) => string, w: Words, lang: Lang): string {
   switch (action.act) {
     case "mafia": {
       const parts: string[] = [];
@@ -172,7 +203,7 @@ function describe(action: NightAction, name: (seat: number) => string, w: Words)
       return parts.join("; ");
     }
     case "council":
-      return w.submitted.council(action.question);
+      return w.submitted.council(questionWords(action.question, lang));
     case "healFrom":
       return w.healFrom[action.role];
     case "pass":
@@ -185,6 +216,7 @@ function describe(action: NightAction, name: (seat: number) => string, w: Words)
 /** What this player's slots hold tonight, a team slot with who sent it. */
 function SubmittedList(props: { form: ActionForm; view: GameView; name: (seat: number) => string }) {
   const w = useT().play;
+  const { lang } = useLang();
   const { form, view, name } = props;
   const me = view.me!;
   // Who sent each submission: the view lists the same submissions in the same order, with the seat.
@@ -201,7 +233,7 @@ function SubmittedList(props: { form: ActionForm; view: GameView; name: (seat: n
             const by = authors?.[i];
             return (
               <li key={i}>
-                <strong>{w.submitted.slot[s.slot]}:</strong> {describe(s.action, name, w)}
+                <strong>{w.submitted.slot[s.slot]}:</strong> {describe(s.action, name, w, lang)}
                 {by !== undefined && s.slot !== "own" && (
                   <span className="muted">
                     {" "}
@@ -262,6 +294,7 @@ function ActDetails(props: {
   me: number;
   name: (seat: number) => string;
   uid: string;
+  ownQuestion: boolean;
 }) {
   const w = useT().play;
   const { current, choice, set, form } = props;
@@ -282,15 +315,17 @@ function ActDetails(props: {
         <p className="muted">{w.form.m4}</p>
       )}
       {current.act === "council" && (
-        <label className="field">
-          <span>{w.form.question}</span>
-          <textarea
-            rows={3}
-            maxLength={500}
-            value={choice.question}
-            onChange={(e) => set({ question: e.target.value })}
-          />
-        </label>
+        <CouncilChoice
+          questions={listedQuestions(current)}
+          own={props.ownQuestion}
+          listed={choice.question || null}
+          ownChosen={choice.ownQuestion}
+          ownText={choice.ownText}
+          onListed={(question) => set({ question, ownQuestion: false })}
+          onOwn={() => set({ ownQuestion: true })}
+          onOwnText={(ownText) => set({ ownText })}
+          group={`${props.uid}-question`}
+        />
       )}
       {current.act === "healFrom" && (
         <HealFromChoice

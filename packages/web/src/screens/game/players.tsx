@@ -2,7 +2,10 @@ import type { GameView } from "@forum-mafia/protocol";
 import { useEffect, useId, useRef, useState } from "react";
 import { api } from "../../api.ts";
 import { errorText, useLang, useT } from "../../i18n/index.tsx";
+import { Link } from "../../router.tsx";
 import type { GameData } from "../../use-game.ts";
+import type { PostsOf } from "./posts-of.tsx";
+import { profileHref } from "./thread.tsx";
 
 /** How long a one-tap vote waits, with an undo button, before it is sent. */
 export const VOTE_HOLD_SECONDS = 5;
@@ -142,7 +145,7 @@ type HeldVote = ReturnType<typeof useHeldVote>;
  * held vote at once rather than dropping it: the player tapped it and did not undo it, and a vote lost
  * without a word would count as not voting (a strike and penalty votes).
  */
-export function Players(props: { id: string; game: GameData }) {
+export function Players(props: { id: string; game: GameData; onPostsOf?: (who: PostsOf) => void }) {
   const t = useT();
   const [early, setEarly] = useState(false);
   const vote = useHeldVote(props.id, props.game);
@@ -194,6 +197,7 @@ export function Players(props: { id: string; game: GameData }) {
             votable={mayVote && s.alive && s.seat !== mySeat}
             vote={vote}
             tap={tap}
+            onPostsOf={props.onPostsOf ?? null}
           />
         ))}
       </ul>
@@ -230,6 +234,8 @@ function SeatRow(props: {
   votable: boolean;
   vote: HeldVote;
   tap: (seat: number, color: Color) => void;
+  /** «Посты игрока»: the thread with only this seat's posts. */
+  onPostsOf: ((who: PostsOf) => void) | null;
 }) {
   const t = useT();
   const tp = t.game.players;
@@ -243,12 +249,24 @@ function SeatRow(props: {
         <span className="seat-no muted">{s.seat + 1}.</span>{" "}
         <span className="seat-name">
           {s.alive ? "" : "† "}
-          {s.name}
+          <Link href={profileHref(s.name)} aria-label={t.game.profileLabel(s.name)}>
+            {s.name}
+          </Link>
         </span>
         {isMe && <span className="badge badge-me">{tp.you}</span>}
         <span className="sr-only">, {s.alive ? tp.alive : tp.dead}</span>
         {props.role && <span className="seat-role">{tp.role(props.role)}</span>}
         {s.alive && s.cannotVote && <span className="seat-mute">{tp.cannotVote}</span>}
+        {props.onPostsOf && (
+          <button
+            type="button"
+            className="link seat-posts"
+            aria-label={t.game.postsOf.showLabel(s.name)}
+            onClick={() => props.onPostsOf?.({ seat: s.seat, name: s.name })}
+          >
+            {tp.posts}
+          </button>
+        )}
       </div>
       {votable && (
         <div className="seat-votes">

@@ -9,13 +9,16 @@ import {
   useRef,
   useState,
   type FormEvent,
+  type RefObject,
 } from "react";
 import { api } from "../../api.ts";
 import { errorText, useLang, useT } from "../../i18n/index.tsx";
+import { Link } from "../../router.tsx";
 import { useSession } from "../../session.tsx";
 import type { GameData } from "../../use-game.ts";
 import { formatMoment } from "../../time.ts";
 import { Composer, postBlock, type ComposerHandle } from "./composer.tsx";
+import { PostsOfBar, usePostsOf, type PostsOf } from "./posts-of.tsx";
 
 /**
  * A post's plain text, for a quote: the safe HTML parsed in a detached document, never run. The quotes
@@ -34,19 +37,40 @@ export const quoteOf = (post: PostView): string =>
 
 const toEnd = (): void => window.scrollTo(0, document.documentElement.scrollHeight);
 
+/** A player's profile page. */
+export const profileHref = (nick: string): string => `/u/${encodeURIComponent(nick)}`;
+
 /**
  * The game thread: the latest announcement pinned on top, then every post, oldest first, then the
- * composer. Quoting a post puts it into the composer.
+ * composer. Quoting a post puts it into the composer. With `postsOf` («Посты игрока») only that player's
+ * posts show, under a bar that says so and leads back to the whole thread.
  */
-export function Thread(props: { id: string; game: GameData }) {
+export function Thread(props: {
+  id: string;
+  game: GameData;
+  postsOf: PostsOf | null;
+  onPostsOf: (who: PostsOf | null) => void;
+}) {
   const t = useT();
   const { user } = useSession();
-  const { detail, posts } = props.game;
+  const { detail, posts, unread, markRead } = props.game;
   const composer = useRef<ComposerHandle>(null);
   const pinnedId = useId();
   const quote = useCallback((post: PostView) => composer.current?.insert(quoteOf(post)), []);
+  const markThread = useCallback((upTo: number) => markRead("thread", upTo), [markRead]);
+  const { onPostsOf } = props;
+  const showPostsOf = useCallback((seat: number, name: string) => onPostsOf({ seat, name }), [onPostsOf]);
+  const filtered = usePostsOf(props.id, posts, props.postsOf);
+  // Back from «Посты игрока», a keyboard user lands where the whole thread begins, not on the page's top.
+  const count = useRef<HTMLParagraphElement>(null);
+  const filteredBefore = useRef(props.postsOf !== null);
+  useEffect(() => {
+    if (filteredBefore.current && props.postsOf === null) count.current?.focus({ preventScroll: true });
+    filteredBefore.current = props.postsOf !== null;
+  }, [props.postsOf]);
   const mayQuote = detail ? postBlock(detail, user, t) === null : false;
   const last = detail?.announcements.at(-1);
+  const shown = filtered ? filtered.posts : posts;
 
   return (
     <section className="thread" aria-label={t.game.thread.label}>
@@ -58,14 +82,26 @@ export function Thread(props: { id: string; game: GameData }) {
           ))}
         </aside>
       )}
-      <p className="muted thread-count">{t.game.thread.count(posts.length)}</p>
-      {posts.length === 0 && <p className="muted">{t.game.thread.empty}</p>}
+      {props.postsOf && filtered ? (
+        <PostsOfBar who={props.postsOf} state={filtered} onAll={() => onPostsOf(null)} />
+      ) : (
+        <p ref={count} className="muted thread-count" tabIndex={-1}>
+          {t.game.thread.count(posts.length)}
+        </p>
+      )}
+      {shown.length === 0 && !filtered?.loading && (
+        <p className="muted">{filtered ? t.game.postsOf.none : t.game.thread.empty}</p>
+      )}
       <ThreadList
+        key={props.postsOf ? `seat-${props.postsOf.seat}` : "all"}
         id={props.id}
-        posts={posts}
+        posts={shown}
         detail={detail}
         onQuote={mayQuote ? quote : null}
         mayHide={detail?.me.kind === "gm"}
+        onPostsOf={props.postsOf ? null : showPostsOf}
+        firstNewId={props.postsOf ? null : (unread?.firstNewId ?? null)}
+        onSeen={props.postsOf || !unread ? null : markThread}
       />
       <Composer id={props.id} game={props.game} handle={composer} />
     </section>
@@ -78,6 +114,11 @@ interface ListProps {
   readonly detail: GameDetail | null;
   readonly onQuote: ((post: PostView) => void) | null;
   readonly mayHide: boolean;
+  readonly onPostsOf: ((seat: number, name: string) => void) | null;
+  /** «Новое с прошлого визита» stands before this post. */
+  readonly firstNewId: string | null;
+  /** The reader has seen the first `upTo` posts (null: the list marks nothing read). */
+  readonly onSeen: ((upTo: number) => void) | null;
 }
 
 /**
@@ -85,7 +126,8 @@ interface ListProps {
  * measured as it renders. A reader at the end stays at the end as posts arrive; "К новым" takes one there.
  * Only this list re-renders as the window scrolls.
  */
-const ThreadList = memo(function ThreadList({ id, posts, detail, onQuote, mayHide }: ListProps) {
+const ThreadList = memo(function ThreadList(props: ListProps) {
+  const { id, posts, detail, onQuote, mayHide, onPostsOf, firstNewId } = props;
   const t = useT();
   const list = useRef<HTMLDivElement>(null);
   const atEnd = useRef(true);
@@ -115,9 +157,82 @@ const ThreadList = memo(function ThreadList({ id, posts, detail, onQuote, mayHid
     return () => ro.disconnect();
   }, []);
 
-  // A reader at the end stays there: whenever the list grows (a new post, a post measured taller), the
-  // window follows it down. The reader leaves the end only by scrolling up: a move up while the page's
-  // height stays the same (a move that comes with a change of height is the list re-measuring itself).
+  useFollowEnd(list, atEnd, geometry, setShowToNew);
+  useSeen(list, posts.length, props.onSeen);
+
+  const firstNew = firstNewId === null ? -1 : posts.findIndex((p) => p.id === firstNewId);
+  const toFirstNew = () => {
+    atEnd.current = false;
+    virtualizer.scrollToIndex(firstNew, { align: "start" });
+  };
+  const items = virtualizer.getVirtualItems();
+  return (
+    <>
+      {firstNew >= 0 && (
+        <p className="thread-jump">
+          <button type="button" className="link" onClick={toFirstNew}>
+            {t.game.unread.toFirstNew} ↑
+          </button>
+        </p>
+      )}
+      <div ref={list} className="thread-list" style={{ height: virtualizer.getTotalSize() }}>
+        {items.map((item) => {
+          const post = posts[item.index];
+          if (!post) return null;
+          return (
+            <div
+              key={item.key}
+              data-index={item.index}
+              ref={virtualizer.measureElement}
+              className="thread-row"
+              style={{ transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` }}
+            >
+              {item.index === firstNew && (
+                <p className="thread-new" id="thread-new">
+                  <span>{t.game.unread.newSince}</span>
+                </p>
+              )}
+              <Post
+                id={id}
+                post={post}
+                detail={detail}
+                onQuote={onQuote}
+                mayHide={mayHide}
+                onPostsOf={onPostsOf}
+              />
+            </div>
+          );
+        })}
+      </div>
+      {showToNew && posts.length > 0 && (
+        <div className="to-new-bar">
+          <button
+            type="button"
+            className="primary to-new"
+            onClick={() => {
+              atEnd.current = true;
+              toEnd();
+            }}
+          >
+            {t.game.thread.toNew} ↓
+          </button>
+        </div>
+      )}
+    </>
+  );
+});
+
+/**
+ * A reader at the end stays there: whenever the list grows (a new post, a post measured taller), the
+ * window follows it down. The reader leaves the end only by scrolling up: a move up while the page's
+ * height stays the same (a move that comes with a change of height is the list re-measuring itself).
+ */
+function useFollowEnd(
+  list: RefObject<HTMLDivElement | null>,
+  atEnd: RefObject<boolean>,
+  geometry: RefObject<{ margin: number; total: number }>,
+  setShowToNew: (show: boolean) => void,
+): void {
   useEffect(() => {
     let lastY = window.scrollY;
     let lastHeight = document.documentElement.scrollHeight;
@@ -141,45 +256,58 @@ const ThreadList = memo(function ThreadList({ id, posts, detail, onQuote, mayHid
       ro.disconnect();
       window.removeEventListener("scroll", onScroll);
     };
-  }, []);
+  }, [list, atEnd, geometry, setShowToNew]);
+}
 
-  const items = virtualizer.getVirtualItems();
-  return (
-    <>
-      <div ref={list} className="thread-list" style={{ height: virtualizer.getTotalSize() }}>
-        {items.map((item) => {
-          const post = posts[item.index];
-          if (!post) return null;
-          return (
-            <div
-              key={item.key}
-              data-index={item.index}
-              ref={virtualizer.measureElement}
-              className="thread-row"
-              style={{ transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` }}
-            >
-              <Post id={id} post={post} detail={detail} onQuote={onQuote} mayHide={mayHide} />
-            </div>
-          );
-        })}
-      </div>
-      {showToNew && posts.length > 0 && (
-        <div className="to-new-bar">
-          <button
-            type="button"
-            className="primary to-new"
-            onClick={() => {
-              atEnd.current = true;
-              toEnd();
-            }}
-          >
-            {t.game.thread.toNew} ↓
-          </button>
-        </div>
-      )}
-    </>
-  );
-});
+/** How much of a post must be in the window for it to count as seen: its head and a line or two. */
+const SEEN_PX = 48;
+
+/**
+ * Issue 15: which posts the reader has seen. After each scroll (once a frame), when the list changes and
+ * when the page comes back into view, the furthest post whose top part is in the window is found among
+ * the few rows in the page; everything up to it is read. Nothing counts while the page is hidden.
+ */
+function useSeen(
+  list: RefObject<HTMLDivElement | null>,
+  count: number,
+  onSeen: ((upTo: number) => void) | null,
+): void {
+  const check = useRef<() => void>(() => undefined);
+  check.current = () => {
+    const el = list.current;
+    if (!el || !onSeen || document.visibilityState !== "visible") return;
+    let furthest = -1;
+    for (const row of el.querySelectorAll<HTMLElement>(".thread-row")) {
+      const box = row.getBoundingClientRect();
+      if (box.bottom > 0 && box.top + SEEN_PX <= window.innerHeight)
+        furthest = Math.max(furthest, Number(row.dataset["index"]));
+    }
+    if (furthest >= 0) onSeen(furthest + 1);
+  };
+  useEffect(() => {
+    let frame = 0;
+    const soon = () => {
+      if (frame === 0)
+        frame = requestAnimationFrame(() => {
+          frame = 0;
+          check.current();
+        });
+    };
+    window.addEventListener("scroll", soon, { passive: true });
+    window.addEventListener("resize", soon);
+    document.addEventListener("visibilitychange", soon);
+    const ro = new ResizeObserver(soon);
+    if (list.current) ro.observe(list.current);
+    soon();
+    return () => {
+      cancelAnimationFrame(frame);
+      ro.disconnect();
+      window.removeEventListener("scroll", soon);
+      window.removeEventListener("resize", soon);
+      document.removeEventListener("visibilitychange", soon);
+    };
+  }, [list, count]);
+}
 
 interface PostProps {
   readonly id: string;
@@ -187,20 +315,48 @@ interface PostProps {
   readonly detail: GameDetail | null;
   readonly onQuote: ((post: PostView) => void) | null;
   readonly mayHide: boolean;
+  readonly onPostsOf: ((seat: number, name: string) => void) | null;
 }
 
-/** One post: author, time, the vote it cast, the server's safe HTML; quote and (for the GM) hide. */
-const Post = memo(function Post({ id, post, detail, onQuote, mayHide }: PostProps) {
+/** A post's head: the author (a link to the profile), the GM's mark, the vote it cast, the time. */
+function PostHead({ post, detail }: { post: PostView; detail: GameDetail | null }) {
   const t = useT();
   const { lang } = useLang();
   const { timeZone } = useSession();
+  const th = t.game.thread;
+  const target = post.vote ? (detail?.view?.seats[post.vote.target]?.name ?? `#${post.vote.target + 1}`) : "";
+  return (
+    <header className="post-head">
+      <strong className="post-author">
+        <Link href={profileHref(post.author)} aria-label={t.game.profileLabel(post.author)}>
+          {post.author}
+        </Link>
+      </strong>
+      {post.seat === null && <span className="badge badge-gm">{th.gmMark}</span>}
+      {post.vote && (
+        <span className={`badge badge-${post.vote.color}`}>
+          {th.vote(post.vote.color, target)}
+          {post.vote.early ? `, ${th.early}` : ""}
+        </span>
+      )}
+      <time className="muted post-time" dateTime={new Date(post.at).toISOString()}>
+        {formatMoment(post.at, timeZone, lang)}
+      </time>
+    </header>
+  );
+}
+
+/** One post: author, time, the vote it cast, the server's safe HTML; quote and (for the GM) hide. */
+const Post = memo(function Post({ id, post, detail, onQuote, mayHide, onPostsOf }: PostProps) {
+  const t = useT();
+  const { lang } = useLang();
   const [hiding, setHiding] = useState(false);
   const [reason, setReason] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const reasonId = useId();
   const th = t.game.thread;
-  const target = post.vote ? (detail?.view?.seats[post.vote.target]?.name ?? `#${post.vote.target + 1}`) : "";
+  const seat = post.seat;
 
   const hide = async (e: FormEvent) => {
     e.preventDefault();
@@ -222,25 +378,13 @@ const Post = memo(function Post({ id, post, detail, onQuote, mayHide }: PostProp
 
   return (
     <article className={`post${post.seat === null ? " post-gm" : ""}`} aria-label={th.postLabel(post.author)}>
-      <header className="post-head">
-        <strong className="post-author">{post.author}</strong>
-        {post.seat === null && <span className="badge badge-gm">{th.gmMark}</span>}
-        {post.vote && (
-          <span className={`badge badge-${post.vote.color}`}>
-            {th.vote(post.vote.color, target)}
-            {post.vote.early ? `, ${th.early}` : ""}
-          </span>
-        )}
-        <time className="muted post-time" dateTime={new Date(post.at).toISOString()}>
-          {formatMoment(post.at, timeZone, lang)}
-        </time>
-      </header>
+      <PostHead post={post} detail={detail} />
       {post.hidden ? (
         <p className="post-hidden muted">{th.hidden(post.hidden.reason)}</p>
       ) : (
         <div className="post-body" dangerouslySetInnerHTML={{ __html: post.html }} />
       )}
-      {(onQuote || mayHide) && !post.hidden && (
+      {(onQuote || mayHide || (onPostsOf && seat !== null)) && !post.hidden && (
         <div className="post-actions">
           {onQuote && (
             <button
@@ -261,6 +405,16 @@ const Post = memo(function Post({ id, post, detail, onQuote, mayHide }: PostProp
               onClick={() => setHiding(!hiding)}
             >
               {th.hide}
+            </button>
+          )}
+          {onPostsOf && seat !== null && (
+            <button
+              type="button"
+              className="link"
+              aria-label={t.game.postsOf.showLabel(post.author)}
+              onClick={() => onPostsOf(seat, post.author)}
+            >
+              {t.game.postsOf.show}
             </button>
           )}
         </div>

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
 import { api, type RollsBody } from "../../api.ts";
 import { ERROR_TEXTS } from "../../i18n/errors.ts";
 import { errorText, useLang, useT } from "../../i18n/index.tsx";
+import { questionWords } from "../game/night-choices.tsx";
 import { useRun } from "./shared.tsx";
 
 /**
@@ -85,25 +86,56 @@ function Lines(props: { heading: string; lines: readonly string[] }) {
   );
 }
 
-/** M2c: the council's question, answered as soon as it is asked (at night, and in review). */
+type Answer = "yes" | "no" | "rejected";
+
+/**
+ * M2c: the council's question, answered as soon as it is asked (at night, and in review). For a question
+ * of the rules' list the rules' answer is shown (`suggested`): the GM accepts it, or gives another answer
+ * with a reason (F2), which the log keeps.
+ */
 export function Council(props: {
   id: string;
   question: string;
-  answer: "yes" | "no" | "rejected" | null;
+  answer: Answer | null;
+  suggested: "yes" | "no" | null;
   automatic: boolean;
   done: () => void;
 }) {
   const t = useT();
+  const { lang } = useLang();
+  const w = t.council;
   const r = useRun(props.done);
-  const answer = props.answer;
+  const [reason, setReason] = useState("");
+  const reasonId = useId();
+  const { answer, suggested } = props;
+  const words = t.gm.review.answers;
+  const choose = (a: Answer) => {
+    const differs = suggested !== null && a !== suggested;
+    if (differs && !reason.trim()) return r.fail(w.reasonNeeded);
+    void r
+      .run(() => api.gm.council(props.id, a, differs ? reason.trim() : undefined), t.gm.council.answered)
+      .then((ok) => {
+        if (ok) setReason("");
+      });
+  };
+  const waiting = props.automatic
+    ? suggested !== null
+      ? w.automatic(words[suggested])
+      : t.gm.council.automatic
+    : t.gm.council.review;
   return (
     <div className="card council">
       <h3>{t.gm.council.heading}</h3>
       <p className="muted">{t.gm.council.intro}</p>
-      <blockquote>{props.question}</blockquote>
-      <p>{t.gm.review.councilAnswer(answer ? t.gm.review.answers[answer] : t.gm.review.noAnswer)}</p>
-      {answer === null && (
-        <p className="notice">{props.automatic ? t.gm.council.automatic : t.gm.council.review}</p>
+      <blockquote>{questionWords(props.question, lang)}</blockquote>
+      <p>{suggested !== null ? w.suggested(words[suggested]) : w.noSuggestion}</p>
+      <p>{t.gm.review.councilAnswer(answer ? words[answer] : t.gm.review.noAnswer)}</p>
+      {answer === null && <p className="notice">{waiting}</p>}
+      {suggested !== null && (
+        <label className="field">
+          <span id={reasonId}>{w.reason}</span>
+          <input maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+        </label>
       )}
       <div className="row">
         {(["yes", "no", "rejected"] as const).map((a) => (
@@ -112,9 +144,11 @@ export function Council(props: {
             type="button"
             aria-pressed={answer === a}
             disabled={r.busy}
-            onClick={() => void r.run(() => api.gm.council(props.id, a), t.gm.council.answered)}
+            aria-describedby={suggested !== null && a !== suggested ? reasonId : undefined}
+            onClick={() => choose(a)}
           >
-            {t.gm.review.answerButton(t.gm.review.answers[a])}
+            {t.gm.review.answerButton(words[a])}
+            {a === suggested && ` (${w.suggestedTag})`}
           </button>
         ))}
       </div>

@@ -1,0 +1,266 @@
+/**
+ * A whole game of talking bots (issue 16), for the simulator, the bench and the secrets property test:
+ * the bots act and vote as in playBotGame, and they talk as in a demo: each day's posts come in the order
+ * of their seeded moments (talkPlan), the vote is cast by the post at VOTE_SLOT, and the teams write in
+ * their channels. Everything a bot says is a pure function of its view, its seeds, the thread and its
+ * team's channel; the transcript lists every step, so a test can replay it against another deal.
+ */
+import {
+  botChat,
+  botDayPost,
+  mafiaPush,
+  talkPlan,
+  talkStream,
+  VOTE_SLOT,
+  type TalkInput,
+  type TalkMessage,
+} from "./bot-talk.ts";
+import { botNightAction, botVote, type BotView } from "./bots.ts";
+import { gameEvents } from "./events.ts";
+import { nightForm } from "./night-form.ts";
+import { viewFor } from "./view.ts";
+import { act, endDay, endNight, startMatch, vote, type Match } from "./match.ts";
+import type { NightAction } from "./night-action.ts";
+import type { GameOptions } from "./options.ts";
+import type { Seat } from "./player.ts";
+import { RANDOM_PLAYER_NAMES } from "./random-play.ts";
+import { isRejection, type Rejection } from "./rejection.ts";
+import type { RandomStream } from "./rng.ts";
+import { isMafia, type RoleId } from "./roles.ts";
+import type { Phase } from "./state.ts";
+import type { TalkPost } from "./talk-facts.ts";
+import type { NameForms } from "./talk-phrases.ts";
+import type { Lang } from "./texts.ts";
+import type { Vote } from "./vote.ts";
+
+/** One step of a talking game, in the order it happened. */
+export type TalkStep =
+  | { readonly kind: "act"; readonly seat: Seat; readonly action: NightAction }
+  | { readonly kind: "endNight" }
+  | { readonly kind: "endDay" }
+  | {
+      readonly kind: "post";
+      readonly seat: Seat;
+      readonly slot: number;
+      readonly vote: Vote | null;
+      readonly text: string;
+    }
+  | { readonly kind: "chat"; readonly seat: Seat; readonly channel: "mafia" | "pair"; readonly text: string };
+
+export interface TalkingGame {
+  readonly match: Match;
+  readonly thread: readonly TalkPost[];
+  readonly chat: readonly TalkMessage[];
+  readonly steps: readonly TalkStep[];
+}
+
+export interface TalkingGameOptions {
+  readonly maxPhases?: number;
+  readonly gameOptions?: Partial<GameOptions>;
+  /** A deal by hand (S1), seat by seat; else the seed deals. */
+  readonly roles?: readonly RoleId[];
+  readonly lang?: Lang;
+  /** Each nick's case forms (the forum package's nickForms); by default every case is the nick. */
+  readonly names?: (nick: string) => NameForms;
+  /** Stop after this many phases (for tests that look at the start of a game). */
+  readonly phases?: number;
+  /** Called with the view a bot decides or talks from, before it does (tests check it is the bot's own). */
+  readonly observe?: (m: Match, seat: Seat, bot: BotView) => void;
+}
+
+const plainForms = (nick: string): NameForms => ({
+  nom: nick,
+  gen: nick,
+  dat: nick,
+  acc: nick,
+  ins: nick,
+  prep: nick,
+});
+
+/** The seeds a seat talks and decides from in a game dealt from `seed`. */
+export const talkSeeds = (seed: string, seat: Seat, role: RoleId) => ({
+  seed: `talk:${seed}:${seat}`,
+  teamSeed: isMafia(role) ? `talk:${seed}:mafia` : `talk:${seed}:seat${seat}`,
+  decide: (phase: Phase): RandomStream => talkStream(`bot:${seed}:${seat}:${phase.kind}${phase.number}`),
+});
+
+/** What a seat reads of the game's channels: its own team's (S2), none for a seat in no team. */
+export function channelOf(role: RoleId): "mafia" | "pair" | null {
+  return isMafia(role) ? "mafia" : role === "sheriff" || role === "sergeant" ? "pair" : null;
+}
+
+/**
+ * botView, with the match's events read once per match, and each seat's view kept while the match is the
+ * same (the team channel's two rounds, a day's posts between votes).
+ */
+const EVENTS = new WeakMap<Match, ReturnType<typeof gameEvents>>();
+const VIEWS = new WeakMap<Match, Map<Seat, BotView>>();
+function botView(m: Match, seat: Seat): BotView {
+  let views = VIEWS.get(m);
+  if (!views) VIEWS.set(m, (views = new Map()));
+  const kept = views.get(seat);
+  if (kept) return kept;
+  let events = EVENTS.get(m);
+  if (!events) EVENTS.set(m, (events = gameEvents(m)));
+  const roles = m.setup.players.map((p) => p.role);
+  const bot = { view: viewFor(events, { kind: "player", seat }, roles), form: nightForm(m.state, seat) };
+  views.set(seat, bot);
+  return bot;
+}
+
+/**
+ * A seat's view after a vote: its view before, with the vote in today's list as the fold puts it (the
+ * voteCast event, V1: a voter's last vote replaces the earlier one). Saves folding every seat's view again
+ * after each vote; the secrets test replays with fresh views, so a difference would show there.
+ */
+function withVote(bot: BotView, votes: BotView["view"]["votes"]): BotView {
+  return { view: { ...bot.view, votes }, form: bot.form };
+}
+
+function accepted(next: Match | Rejection, what: string): Match {
+  if (isRejection(next))
+    throw new Error(`talking bots: ${what} was refused: ${next.message} (${next.clause})`);
+  return next;
+}
+
+/** The talk context of a seat in a game: its BotView, the thread, its channel and the names. */
+export function talkInput(
+  game: { readonly thread: readonly TalkPost[]; readonly chat: readonly TalkMessage[] },
+  bot: BotView,
+  seeds: { readonly seed: string; readonly teamSeed: string },
+  names: readonly NameForms[],
+  lang: Lang,
+): TalkInput {
+  const channel = bot.view.me ? channelOf(bot.view.me.role) : null;
+  return {
+    bot,
+    thread: game.thread,
+    chat: channel === null ? [] : game.chat.filter((m) => m.channel === channel),
+    names,
+    humans: [],
+    seed: seeds.seed,
+    teamSeed: seeds.teamSeed,
+    lang,
+  };
+}
+
+/** A game of 17 talking bots dealt from `seed`, to its end (W1), or for `options.phases` phases. */
+export function playTalkingGame(seed: string, options: TalkingGameOptions = {}): TalkingGame {
+  const roles = options.roles;
+  let m = accepted(
+    startMatch({
+      players: RANDOM_PLAYER_NAMES.map((name, i) => (roles ? { name, role: roles[i]! } : { name })),
+      seed,
+      options: options.gameOptions ?? {},
+    }),
+    "the deal",
+  );
+  const lang = options.lang ?? "ru";
+  const names = m.state.players.map((p) => (options.names ?? plainForms)(p.name));
+  const seeds = m.state.players.map((p, s) => talkSeeds(seed, s, p.role));
+  const thread: TalkPost[] = [];
+  const chat: TalkMessage[] = [];
+  const steps: TalkStep[] = [];
+  const game = { thread, chat };
+  const input = (bot: BotView, s: Seat): TalkInput => talkInput(game, bot, seeds[s]!, names, lang);
+  const maxPhases = options.maxPhases ?? 200;
+  const say = (s: Seat, bot: BotView): void => {
+    const said = botChat(input(bot, s));
+    if (!said) return;
+    chat.push({ channel: said.channel, seat: s, text: said.text, phase: m.state.phase });
+    steps.push({ kind: "chat", seat: s, channel: said.channel, text: said.text });
+  };
+  for (let phases = 0; m.state.winner === null && phases !== options.phases; phases++) {
+    if (phases >= maxPhases)
+      throw new Error(`talking bots: the game "${seed}" did not end in ${maxPhases} phases`);
+    const phase = m.state.phase;
+    const seats = m.state.players.map((_, s) => s).filter((s) => m.state.players[s]!.alive);
+    const order = seats
+      .map((s) => ({ s, at: talkPlan(seeds[s]!.seed, phase).chat[0] }))
+      .sort((a, b) => a.at - b.at)
+      .map((x) => x.s);
+    const team = order.filter((s) => channelOf(m.state.players[s]!.role) !== null);
+    if (phase.kind === "night") {
+      // A submission is seen by its slot's audience only (the player; the mafia; the pair): a seat's view
+      // changes with its teammates' submissions alone, so the others' views are kept through the night.
+      const views = new Map(order.map((s) => [s, botView(m, s)]));
+      for (const s of order) {
+        const v = views.get(s) ?? botView(m, s);
+        options.observe?.(m, s, v);
+        if (v.form === null) continue;
+        const action = botNightAction(v, seeds[s]!.decide(phase));
+        if (action === null) continue;
+        m = accepted(act(m, s, action), "a night action");
+        steps.push({ kind: "act", seat: s, action });
+        const team = channelOf(m.state.players[s]!.role);
+        for (const x of order)
+          if (team !== null && channelOf(m.state.players[x]!.role) === team) views.delete(x);
+        views.delete(s);
+      }
+      chatRound(team, (s) => say(s, botView(m, s)));
+      m = accepted(endNight(m, { rolls: {}, council: "no" }), "closing the night");
+      steps.push({ kind: "endNight" });
+      continue;
+    }
+    chatRound(team, (s) => say(s, botView(m, s)));
+    m = playDay(m, seats, { seeds, input, thread, steps, observe: options.observe });
+    m = accepted(endDay(m), "closing the day");
+    steps.push({ kind: "endDay" });
+  }
+  return { match: m, thread, chat, steps };
+}
+
+/** The team members' two chances to write (talkPlan.chat): the first in order, then again for those who waited. */
+function chatRound(team: readonly Seat[], say: (s: Seat) => void): void {
+  for (const s of team) say(s);
+  for (const s of team) say(s);
+}
+
+/** A day's planned posts in the order of their moments; the vote's post casts the vote (V2). */
+function playDay(
+  start: Match,
+  seats: readonly Seat[],
+  g: {
+    readonly seeds: readonly ReturnType<typeof talkSeeds>[];
+    readonly input: (bot: BotView, s: Seat) => TalkInput;
+    readonly thread: TalkPost[];
+    readonly steps: TalkStep[];
+    readonly observe: TalkingGameOptions["observe"];
+  },
+): Match {
+  let m = start;
+  const phase = m.state.phase;
+  const slots = seats
+    .flatMap((s) => talkPlan(g.seeds[s]!.seed, phase).posts.map((at, slot) => ({ s, slot, at })))
+    .sort((a, b) => a.at - b.at || a.s - b.s);
+  // Each seat's view is folded once, at the day's start; a vote is added to every view as the fold would.
+  const views = new Map<Seat, BotView>();
+  for (const s of seats) views.set(s, botView(m, s));
+  for (const { s, slot } of slots) {
+    if (m.day.closedEarly) break;
+    const bot = views.get(s)!;
+    g.observe?.(m, s, bot);
+    const input = g.input(bot, s);
+    const ballot = slot === VOTE_SLOT ? botVote(bot, g.seeds[s]!.decide(phase), mafiaPush(input)) : null;
+    const text = botDayPost(input, slot, ballot);
+    if (text === null) continue;
+    g.thread.push({
+      id: `p${g.thread.length}`,
+      seat: s,
+      text,
+      phase,
+      vote: ballot && { color: ballot.color, target: ballot.target },
+    });
+    g.steps.push({ kind: "post", seat: s, slot, vote: ballot, text });
+    if (ballot) {
+      m = accepted(vote(m, s, ballot), "a vote");
+      // Today's votes are public (V2): one list for every view.
+      const votes = [
+        ...bot.view.votes.filter((x) => x.seat !== s),
+        { seat: s, color: ballot.color, target: ballot.target, early: ballot.early },
+      ];
+      for (const [seat, view] of views) views.set(seat, withVote(view, votes));
+    }
+  }
+  return m;
+}
