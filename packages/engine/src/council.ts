@@ -19,7 +19,7 @@
  */
 import {
   COUNCIL_QUESTION_IDS,
-  COUNCIL_QUESTION_TEXTS,
+  councilQuestionText,
   type CouncilQuestionId,
   type RoleId,
 } from "@forum-mafia/rules";
@@ -95,7 +95,7 @@ const ANSWERS: { readonly [Q in CouncilQuestionId]: (state: GameState) => boolea
 /** M2c: the listed questions, in the rules' order. */
 export const COUNCIL_QUESTIONS: readonly CouncilQuestion[] = COUNCIL_QUESTION_IDS.map((id) => ({
   id,
-  text: COUNCIL_QUESTION_TEXTS[id],
+  text: { ru: councilQuestionText(id, "ru"), en: councilQuestionText(id, "en") },
   answer: ANSWERS[id],
 }));
 

@@ -37,11 +37,11 @@ export interface UnavailableTarget {
 }
 
 export interface NightFormAct {
+  /** T3c: the roles a heal-from-role may name tonight (only for healFrom). */
+  readonly roles: readonly HealFromRole[];
   readonly act: ActKind;
   /** The seats a targeted act may name (for the mafia: those a one-kill action may name); else empty. */
   readonly targets: readonly Seat[];
-  /** T3c: the roles a heal-from-role may name tonight (only for healFrom). */
-  readonly roles: readonly HealFromRole[];
   /**
    * The living players a targeted act (or the mafia's) may not name tonight, each with the refusal the
    * submission would get (O1: "night/repeat-target", T4), so a form can list them disabled with the reason.

@@ -4,7 +4,7 @@
  * choices come from a stream of the game's generator (rng.ts) seeded with `"play:" + seed`, so a seed
  * always gives the same game; the night rolls are left to the match's seed.
  */
-import { COUNCIL_QUESTION_TEXTS } from "@forum-mafia/rules";
+import { councilQuestionText } from "@forum-mafia/rules";
 import { councilAnswerTonight } from "./council.ts";
 import { act, endDay, endNight, modkill, startMatch, vote, type Match } from "./match.ts";
 import {
@@ -56,8 +56,8 @@ export const RANDOM_PLAYER_NAMES: readonly string[] = DEFAULT_ROLES.map((_, i) =
 
 /** M2c: two questions of the rules' list (council.ts), and one that names a player's action (the GM rejects it). */
 const COUNCIL_QUESTIONS = [
-  COUNCIL_QUESTION_TEXTS.sheriffAlive.ru,
-  COUNCIL_QUESTION_TEXTS.maniacMoved.ru,
+  councilQuestionText("sheriffAlive", "ru"),
+  councilQuestionText("maniacMoved", "ru"),
   "Доктор лечил Игрок1?",
 ] as const;
 const COUNCIL_ANSWERS: readonly CouncilAnswer[] = ["yes", "no", "rejected"];

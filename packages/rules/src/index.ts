@@ -196,33 +196,38 @@ export const COUNCIL_QUESTION_IDS = [
 ] as const;
 export type CouncilQuestionId = (typeof COUNCIL_QUESTION_IDS)[number];
 
-/** Each question's text; the Russian avoids gendered verb forms for players (a role's holder may be anyone). */
-export const COUNCIL_QUESTION_TEXTS: {
-  readonly [Q in CouncilQuestionId]: { readonly ru: string; readonly en: string };
-} = {
-  sergeantCheckedMafia: {
-    ru: "Пала ли прошлой ночью проверка сержанта на кого-то из мафии?",
-    en: "Did the sergeant check a mafia member last night?",
-  },
-  doctorHealedMafia: {
-    ru: "Пало ли прошлой ночью лечение доктора на кого-то из мафии?",
-    en: "Did the doctor heal a mafia member last night?",
-  },
-  doctorHealedFromMafia: {
-    ru: "Было ли прошлой ночью у доктора лечение от мафии?",
-    en: "Did the doctor heal from the mafia last night?",
-  },
-  girlVisitedMafia: {
-    ru: "Был ли прошлой ночью визит девочки к кому-то из мафии?",
-    en: "Did the girl visit a mafia member last night?",
-  },
-  sheriffAlive: { ru: "Есть ли среди живых шериф?", en: "Is the sheriff among the living?" },
-  sergeantAlive: { ru: "Есть ли среди живых сержант?", en: "Is the sergeant among the living?" },
-  doctorAlive: { ru: "Есть ли среди живых доктор?", en: "Is the doctor among the living?" },
-  girlAlive: { ru: "Есть ли среди живых девочка?", en: "Is the girl among the living?" },
-  prosecutorAlive: { ru: "Есть ли среди живых прокурор?", en: "Is the prosecutor among the living?" },
-  shahidAlive: { ru: "Есть ли среди живых шахид?", en: "Is the shahid among the living?" },
-  maniacAlive: { ru: "Есть ли среди живых маньяк?", en: "Is the maniac among the living?" },
-  maniacMoved: { ru: "Был ли у маньяка ход прошлой ночью?", en: "Did the maniac make a move last night?" },
-  sheriffShot: { ru: "Был ли прошлой ночью выстрел шерифа?", en: "Did the sheriff shoot last night?" },
+/**
+ * Each question's text, the Russian (canonical) then the English; the Russian avoids gendered verb forms
+ * for players (a role's holder may be anyone).
+ */
+const QUESTION_TEXTS: { readonly [Q in CouncilQuestionId]: readonly [ru: string, en: string] } = {
+  sheriffAlive: ["Есть ли среди живых шериф?", "Is the sheriff among the living?"],
+  sergeantAlive: ["Есть ли среди живых сержант?", "Is the sergeant among the living?"],
+  doctorAlive: ["Есть ли среди живых доктор?", "Is the doctor among the living?"],
+  girlAlive: ["Есть ли среди живых девочка?", "Is the girl among the living?"],
+  prosecutorAlive: ["Есть ли среди живых прокурор?", "Is the prosecutor among the living?"],
+  shahidAlive: ["Есть ли среди живых шахид?", "Is the shahid among the living?"],
+  maniacAlive: ["Есть ли среди живых маньяк?", "Is the maniac among the living?"],
+  maniacMoved: ["Был ли у маньяка ход прошлой ночью?", "Did the maniac make a move last night?"],
+  sheriffShot: ["Был ли прошлой ночью выстрел шерифа?", "Did the sheriff shoot last night?"],
+  sergeantCheckedMafia: [
+    "Пала ли прошлой ночью проверка сержанта на кого-то из мафии?",
+    "Did the sergeant check a mafia member last night?",
+  ],
+  doctorHealedMafia: [
+    "Пало ли прошлой ночью лечение доктора на кого-то из мафии?",
+    "Did the doctor heal a mafia member last night?",
+  ],
+  doctorHealedFromMafia: [
+    "Было ли прошлой ночью у доктора лечение от мафии?",
+    "Did the doctor heal from the mafia last night?",
+  ],
+  girlVisitedMafia: [
+    "Был ли прошлой ночью визит девочки к кому-то из мафии?",
+    "Did the girl visit a mafia member last night?",
+  ],
 };
+
+/** A listed question's text in a language; the Russian is what the mafia's action and a replay file carry. */
+export const councilQuestionText = (id: CouncilQuestionId, lang: "ru" | "en"): string =>
+  QUESTION_TEXTS[id][lang === "en" ? 1 : 0];

@@ -301,14 +301,24 @@ export function confirmationMail(
 /** What a reminder asks for: what owedBy names, or, for the GM, a day about to close. */
 export type ReminderAsk = Owed | "dayClosing";
 
-/** What each reminder asks for, in each language: the Russian first, then the English. */
-const ASKS: Record<ReminderAsk, readonly [ru: string, en: string]> = {
-  vote: ["голос в дневном голосовании", "your vote in today's vote"],
-  action: ["ночной ход (действие или явный пропуск)", "your night move (an action or an explicit pass)"],
-  gmAnswer: ["ответ ведущему в вашем канале", "an answer to the GM in your channel"],
-  review: ["итоги ночи ждут вашей проверки и публикации", "the night's results await your review"],
-  council: ["вопрос совета ждёт вашего ответа", "the council's question awaits your answer"],
-  dayClosing: ["день закрывается: проверьте голосование", "the day is about to close: check the vote"],
+/** What each reminder asks for, in each language. */
+const ASKS: { readonly [L in "ru" | "en"]: Readonly<Record<ReminderAsk, string>> } = {
+  ru: {
+    vote: "голос в дневном голосовании",
+    action: "ночной ход (действие или явный пропуск)",
+    gmAnswer: "ответ ведущему в вашем канале",
+    review: "итоги ночи ждут вашей проверки и публикации",
+    council: "вопрос совета ждёт вашего ответа",
+    dayClosing: "день закрывается: проверьте голосование",
+  },
+  en: {
+    vote: "your vote in today's vote",
+    action: "your night move (an action or an explicit pass)",
+    gmAnswer: "an answer to the GM in your channel",
+    review: "the night's results await your review",
+    council: "the council's question awaits your answer",
+    dayClosing: "the day is about to close: check the vote",
+  },
 };
 
 const phaseName = (lang: "ru" | "en", phase: Phase): string =>
@@ -349,7 +359,7 @@ export function reminderMail(f: ReminderFacts): { subject: string; text: string 
     when === null
       ? `«${f.title}»: ${phase}, ${en ? "the results await you" : "итоги ждут вас"}`
       : `«${f.title}»: ${phase}, ${en ? "deadline" : "дедлайн"} ${when}`;
-  const asks = f.asks.map((a) => `— ${ASKS[a][f.lang === "en" ? 1 : 0]}`).join("\n");
+  const asks = f.asks.map((a) => `— ${ASKS[f.lang][a]}`).join("\n");
   const text = en
     ? `Hello, ${f.nick}!\n\nGame «${f.title}», ${phase}.` +
       (when === null ? "" : ` The deadline is ${when}.`) +

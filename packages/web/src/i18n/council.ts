@@ -1,7 +1,7 @@
 /**
  * The council's question (M2c): the mafia's list of questions in the night form, and the GM's view of the
  * rules' answer (F2: another answer needs a reason). The questions' own texts are the rules' facts, in both
- * languages (`COUNCIL_QUESTION_TEXTS` of `@forum-mafia/protocol/roles`).
+ * languages (`councilQuestionText` of `@forum-mafia/protocol/roles`).
  */
 
 export const ru = {

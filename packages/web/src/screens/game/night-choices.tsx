@@ -1,7 +1,7 @@
 import type { ActionForm, Lang } from "@forum-mafia/protocol";
 import {
   COUNCIL_QUESTION_IDS,
-  COUNCIL_QUESTION_TEXTS,
+  councilQuestionText,
   HEAL_FROM_ROLES,
   type CouncilQuestionId,
   type HealFromRole,
@@ -186,7 +186,7 @@ export interface ListedQuestion {
 /** Every listed question, as the rules' facts word them (the form's own list when it sends one). */
 const ALL_QUESTIONS: readonly ListedQuestion[] = COUNCIL_QUESTION_IDS.map((id) => ({
   id,
-  text: COUNCIL_QUESTION_TEXTS[id].ru,
+  text: councilQuestionText(id, "ru"),
 }));
 
 /** The council act's listed questions: the form's, or else the rules' whole list (the engine offers it all). */
@@ -195,7 +195,7 @@ export const listedQuestions = (act: FormAct): readonly ListedQuestion[] => act.
 /** A question's text in the reader's language when it is a listed one (sent in Russian); else as written. */
 export function questionWords(text: string, lang: Lang): string {
   const q = ALL_QUESTIONS.find((x) => x.text === text);
-  return q ? COUNCIL_QUESTION_TEXTS[q.id][lang] : text;
+  return q ? councilQuestionText(q.id, lang) : text;
 }
 
 /**
@@ -235,7 +235,7 @@ export function CouncilChoice(props: {
             checked={!props.ownChosen && props.listed === q.text}
             onChange={() => props.onListed(q.text)}
           />
-          <span>{COUNCIL_QUESTION_TEXTS[q.id][lang]}</span>
+          <span>{councilQuestionText(q.id, lang)}</span>
         </label>
       ))}
       {props.own && (
