@@ -80,7 +80,6 @@ export class DemoTalk {
     private readonly games: Games,
     private readonly clock: Clock,
     private readonly track: (work: Promise<void>, what: string) => void,
-    private readonly lang: Lang,
   ) {}
 
   /** No more talk: every moment not yet come is cancelled. */
@@ -162,7 +161,7 @@ export class DemoTalk {
     if (!seen?.view.me) return null;
     const mine = new Set(channelsOf(room, seat).map((c) => c.id));
     const { thread, chat } = written(room);
-    const names: NameForms[] = room.match!.state.players.map((p) => this.formsOf(p.name));
+    const names: NameForms[] = room.match!.state.players.map((p) => DemoTalk.formsOf(p.name, room.lang));
     return {
       bot: { view: seen.view, form: null },
       thread,
@@ -171,13 +170,14 @@ export class DemoTalk {
       humans: room.seatUsers.flatMap((_, s) => (this.isHuman(room, s) ? [s] : [])),
       seed: this.seedOf(room, seat),
       teamSeed: isMafia(seen.view.me.role) ? `demo:${room.seed!}:talk:mafia` : this.seedOf(room, seat),
-      lang: this.lang,
+      // The demo's language, its human's (Room.lang).
+      lang: room.lang,
     };
   }
 
   /** A nick in every case: declined in Russian (the forum's rules), as it is in English. */
-  private formsOf(nick: string): NameForms {
-    if (this.lang === "ru") return nickForms(nick);
+  private static formsOf(nick: string, lang: Lang): NameForms {
+    if (lang === "ru") return nickForms(nick);
     return { nom: nick, gen: nick, dat: nick, acc: nick, ins: nick, prep: nick };
   }
 

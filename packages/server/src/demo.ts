@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { botNightAction, RandomStream, rngFromSeed } from "@forum-mafia/engine/bots";
-import { nightFormFor, type Lang } from "@forum-mafia/engine";
+import { nightFormFor } from "@forum-mafia/engine";
 import { nickKey, nickSkeleton } from "@forum-mafia/forum";
 import { nanoid } from "nanoid";
 import type { Clock } from "./clock.ts";
@@ -50,7 +50,7 @@ interface Accounts {
  *
  * Issue 16: the bots play the thread (demo-talk.ts). By day each bot posts at seeded moments of the phase,
  * its vote cast by one of its posts (V2), so the count and the thread agree; it answers the person who
- * quotes or names it; the mafia and the pair write in their channels. The talk's language is a parameter.
+ * quotes or names it; the mafia and the pair write in their channels. The bots talk in the language of the demo's human (Room.lang).
  *
  * Issue 12: a demo is made in one commit (created, 17 signups, started: all or nothing) and marked as a demo
  * in its `created` entry; it is its player's own (out of everyone else's lobby list, closed to signups). The
@@ -71,9 +71,8 @@ export class Demo {
     private readonly games: Games,
     private readonly store: Store,
     private readonly clock: Clock,
-    lang: Lang = "ru",
   ) {
-    this.talk = new DemoTalk(games, clock, (work, what) => this.track(work, what), lang);
+    this.talk = new DemoTalk(games, clock, (work, what) => this.track(work, what));
     this.talk.isHuman = (room, seat) => {
       const user = room.seatUsers[seat];
       return user !== undefined && !(this.known?.bots.some((b) => b.id === user) ?? false);
@@ -103,14 +102,15 @@ export class Demo {
     return this.games.create(
       gm,
       {
-        title: `Демо-игра: ${user.nick}`,
+        title: user.lang === "en" ? `Demo game: ${user.nick}` : `Демо-игра: ${user.nick}`,
         night: { amount: minutes, unit: "minutes" },
         day: { amount: minutes, unit: "minutes" },
         dayDeadline: null,
         options: { earlyClose: "majority", strikes: "shared" },
         mode: "automatic",
       },
-      { players: [user, ...bots] },
+      // Issue 16: the bots talk in the language of the demo's human.
+      { players: [user, ...bots], lang: user.lang },
     );
   }
 

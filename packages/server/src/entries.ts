@@ -17,6 +17,8 @@ export type EntryBody =
       readonly settings: GameSettings;
       /** A demo game (issue 12): its players are its human and bots; kept out of others' lobby lists. */
       readonly demo?: true;
+      /** Issue 16: a demo's language, its human's (the bots talk in it); absent: Russian. */
+      readonly lang?: "en";
     }
   | { readonly kind: "signup"; readonly userId: string; readonly nick: string }
   | { readonly kind: "withdraw"; readonly userId: string }

@@ -210,7 +210,7 @@ export class Games {
   async create(
     user: UserRecord,
     body: CreateGame,
-    demo?: { readonly players: readonly UserRecord[] },
+    demo?: { readonly players: readonly UserRecord[]; readonly lang?: "ru" | "en" },
   ): Promise<string> {
     const id = nanoid(10);
     const created: EntryBody = {
@@ -228,6 +228,7 @@ export class Games {
         seats: DEFAULT_ROLES.length,
       },
       ...(demo ? { demo: true } : {}),
+      ...(demo?.lang === "en" ? { lang: "en" } : {}),
     };
     const bodies: EntryBody[] = [created];
     if (demo) {

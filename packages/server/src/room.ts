@@ -93,6 +93,8 @@ export class Room {
   settings!: GameSettings;
   /** A demo game (issue 12); logs from before the mark have none. */
   demo = false;
+  /** The language a demo's bots talk in (issue 16): its human's; Russian for other games and old logs. */
+  lang: "ru" | "en" = "ru";
   status: GameStatus = "signup";
   signups: { userId: string; nick: string }[] = [];
   match: Match | null = null;
@@ -205,6 +207,7 @@ export class Room {
       room.title = entry.title;
       room.settings = entry.settings;
       room.demo = entry.demo === true;
+      room.lang = entry.lang ?? "ru";
     },
     signup: (room, entry) => {
       room.signups.push({ userId: entry.userId, nick: entry.nick });

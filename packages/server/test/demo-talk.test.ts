@@ -82,6 +82,31 @@ describe("demo bots that talk (issue 16)", () => {
     }
   });
 
+  it("a demo of a person who reads the app in English talks in English: the bots' words, not their nicks", async () => {
+    const t = await testServer();
+    try {
+      const me = new Client(() => t.server.app, "Talker");
+      expectOk(await me.register());
+      expectOk(await me.req("PATCH", "/api/me", { lang: "en" }));
+      const id = (await me.post<{ id: string }>("/api/demo", { minutes: 1 })).body.id;
+      const room = roomOf(t, id);
+      expect(room.title).toBe("Demo game: Talker");
+      // Night 1, then most of day 1.
+      await t.clock.advance(MINUTE);
+      await t.clock.advance(55 * SECOND);
+      const names = room.match!.state.players.map((p) => p.name);
+      const bots = room.posts.filter((p) => p.seat !== null && names[p.seat] !== "Talker");
+      expect(bots.length).toBeGreaterThan(5);
+      for (const p of bots) {
+        let words = p.text.replace(/\[\/?[a-z]+(=[^\]]*)?\]/gu, " ");
+        for (const n of names) words = words.split(n).join(" ");
+        expect([p.text, /[а-яё]/iu.test(words)]).toEqual([p.text, false]);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
   it("V1: a person who quotes a bot gets a reply that quotes them, once; the mafia's talk is only in the mafia's channel (S2, G6)", async () => {
     const t = await testServer();
     try {
