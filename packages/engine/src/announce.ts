@@ -248,17 +248,25 @@ export interface PublicCount {
 /** The same for the day in play, with the day's number. */
 export interface PublicDay extends PublicCount {
   readonly day: number;
+  /** S3, V7: the first day on which an early vote has effect (public: the game's options). */
+  readonly earlyFromDay: number;
 }
 
 /** The day in play as the public sees it, from a view (any viewer's: the fields read are public). */
 export function publicDay(view: GameView): PublicDay {
-  return { day: view.phase.number, seats: view.seats, votes: view.votes };
+  return {
+    day: view.phase.number,
+    earlyFromDay: view.options.earlyFromDay,
+    seats: view.seats,
+    votes: view.votes,
+  };
 }
 
 /** The day in play from the state and the ballots (the engine's own readers: bots, the results post). */
 function stateDay(ballots: DayBallots, state: GameState): PublicDay {
   return {
     day: state.phase.number,
+    earlyFromDay: state.options.earlyFromDay,
     seats: state.players.map((p, seat) => ({
       name: p.name,
       alive: p.alive,
@@ -278,7 +286,7 @@ export function voteCountSections(ballots: DayBallots, state: GameState, lang: L
 export function publicVoteCountSections(day: PublicDay, lang: Lang): VoteCountSections {
   return {
     title: TEXTS.voteCountTitle[lang](day.day),
-    ...publicVoteCountLines(day, earlyCounts(day.day), lang),
+    ...publicVoteCountLines(day, earlyCounts(day.day, day.earlyFromDay), lang),
   };
 }
 

@@ -109,7 +109,8 @@ export function closeDay(
   }
   for (const seat of died) players[seat] = withPlayer(players[seat]!, { alive: false });
   const revealed = new Map<Seat, RoleId>();
-  if (state.aliveAtStart > 10) for (const seat of died) revealed.set(seat, players[seat]!.role); // R1
+  if (state.aliveAtStart > state.options.revealAbove)
+    for (const seat of died) revealed.set(seat, players[seat]!.role); // R1
 
   const scoreMap = new Map<Seat, number>();
   const penalizedSeats: Seat[] = [];

@@ -3,7 +3,7 @@ import { DEFAULT_OPTIONS, type GameOptions } from "./options.ts";
 import { nameKey, playerLabel, withPlayer, type Player, type Seat } from "./player.ts";
 import { reject, type Rejection } from "./rejection.ts";
 import { dealStream, rollStream, shuffle } from "./rng.ts";
-import { DEFAULT_ROLES, type RoleId } from "./roles.ts";
+import { DEFAULT_ROLES, factionOf, type RoleId } from "./roles.ts";
 import { NO_DAY_EFFECTS, countAlive, currentBoss, withState, type GameState } from "./state.ts";
 
 export interface SeatSetup {
@@ -30,11 +30,16 @@ export function checkNewName(players: readonly { readonly name: string }[], name
   return null;
 }
 
-/** The named [reading] options, each at its documented default unless set. */
+/** S3: the named [reading] options and the thresholds, each at its documented default unless set. */
 function withDefaults(options: Partial<GameOptions> | undefined): GameOptions {
   return {
     earlyClose: options?.earlyClose ?? DEFAULT_OPTIONS.earlyClose,
     strikes: options?.strikes ?? DEFAULT_OPTIONS.strikes,
+    revealAbove: options?.revealAbove ?? DEFAULT_OPTIONS.revealAbove,
+    threeIntimidationsFrom: options?.threeIntimidationsFrom ?? DEFAULT_OPTIONS.threeIntimidationsFrom,
+    serumRepeatBelow: options?.serumRepeatBelow ?? DEFAULT_OPTIONS.serumRepeatBelow,
+    lapseAt: options?.lapseAt ?? DEFAULT_OPTIONS.lapseAt,
+    earlyFromDay: options?.earlyFromDay ?? DEFAULT_OPTIONS.earlyFromDay,
   };
 }
 
@@ -67,6 +72,11 @@ export function createGame(setup: GameSetup): GameState | Rejection {
       return reject("setup/duplicate-role", "S3", `the role ${role} appears more than once`);
     seen.add(role);
   }
+  // S3: at least one town player, and at least one mafia member or the maniac.
+  if (!roles.some((r) => factionOf(r) === "town"))
+    return reject("setup/no-town", "S3", "the role list has no town player");
+  if (!roles.some((r) => factionOf(r) !== "town"))
+    return reject("setup/no-opponent", "S3", "the role list has neither a mafia member nor the maniac");
   const players: Player[] = setup.players.map((p, i) => ({
     name: p.name,
     role: roles[i]!,

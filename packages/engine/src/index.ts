@@ -109,7 +109,7 @@ export {
   type VoteCountLines,
 } from "./announce.ts";
 export { resultsPost } from "./results-post.ts";
-export { ROLE_CARDS } from "./role-cards.ts";
+export { roleCard } from "./role-cards.ts";
 export { LANGS, ROLE_NAMES, TEXTS, roleName, type Lang, type Phrase } from "./texts.ts";
 
 // Replays (REPLAY.md): run a file to its results.

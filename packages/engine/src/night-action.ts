@@ -11,6 +11,7 @@ import { playerLabel, type Seat } from "./player.ts";
 import { reject, type Rejection } from "./rejection.ts";
 import { inPair, isMafia, roleSpec, type RoleId } from "./roles.ts";
 import type { GameState } from "./state.ts";
+import type { GameOptions } from "./options.ts";
 
 export {
   ACT_KINDS,
@@ -140,8 +141,10 @@ export interface NightActor {
   readonly seats: readonly ActorSeat[];
   /** O1b: the actor's own submission last night, whether or not it took effect. */
   readonly last: NightAction | null;
-  /** T3c: heal-from-role is open tonight (more than 10 alive, so every death's role is known, R1). */
+  /** T3c: heal-from-role is open tonight (more than revealAbove alive, so every death's role is known, R1). */
   readonly healFromOpen: boolean;
+  /** S3: the game's thresholds (public from the start). */
+  readonly options: GameOptions;
 }
 
 /** The actor's night from the full state (the server's check of a submission, and random play). */
@@ -159,6 +162,7 @@ export function actorOf(state: GameState, seat: Seat): NightActor {
     seats: state.players.map((q) => ({ name: q.name, alive: q.alive, mafia: mafia && isMafia(q.role) })),
     last: state.memory.own[seat] ?? null,
     healFromOpen: healFromAvailable(state),
+    options: state.options,
   };
 }
 
@@ -264,17 +268,17 @@ function checkMafia(a: NightActor, kill: readonly Seat[], intimidate: readonly S
       "M2b",
       `${actorLabel(a)}: at most 3 players may be intimidated`,
     );
-  if (k === 0 && i > 2 && a.aliveAtStart < 10)
+  if (k === 0 && i > 2 && a.aliveAtStart < a.options.threeIntimidationsFrom)
     return reject(
       "night/too-many-intimidations",
       "M2b",
-      `${actorLabel(a)}: at most 2 players may be intimidated when fewer than 10 are alive`,
+      `${actorLabel(a)}: at most 2 players may be intimidated when fewer than ${a.options.threeIntimidationsFrom} are alive`,
     );
-  if (k === 2 && a.aliveAtStart === 3)
+  if (k === 2 && a.aliveAtStart === a.options.lapseAt)
     return reject(
       "night/no-double-kill-at-three",
       "M2",
-      `${actorLabel(a)}: the mafia may not kill two when 3 are alive`,
+      `${actorLabel(a)}: the mafia may not kill two when ${a.options.lapseAt} are alive`,
     );
   const seen = new Set<Seat>();
   for (const [list, verb] of [
@@ -308,9 +312,9 @@ function checkMafia(a: NightActor, kill: readonly Seat[], intimidate: readonly S
   return null;
 }
 
-/** T3c: heal-from-role needs both mafia and maniac alive and roles still revealed (> 10 alive). */
+/** T3c: heal-from-role needs both mafia and maniac alive and roles still revealed (> revealAbove alive). */
 function healFromAvailable(state: GameState): boolean {
-  if (state.aliveAtStart <= 10) return false;
+  if (state.aliveAtStart <= state.options.revealAbove) return false;
   let mafia = false;
   let maniac = false;
   for (const p of state.players) {
@@ -347,7 +351,7 @@ export function checkActorAction(a: NightActor, action: NightAction): Rejection 
       `${actorLabel(a)} may not ${actPhrase(action.act)}: only ${need} can`,
     );
   }
-  const three = a.aliveAtStart === 3;
+  const three = a.aliveAtStart === a.options.lapseAt;
   switch (action.act) {
     case "mafia":
       return checkMafia(a, action.kill, action.intimidate);
@@ -360,7 +364,7 @@ export function checkActorAction(a: NightActor, action: NightAction): Rejection 
         return reject(
           "night/heal-from-unavailable",
           "T3c",
-          `${actorLabel(a)} may not heal from a role: it needs both mafia and maniac alive and more than 10 players`,
+          `${actorLabel(a)} may not heal from a role: it needs both mafia and maniac alive and more than ${a.options.revealAbove} players`,
         );
       const last = a.last;
       if (last && last.act === "healFrom" && last.role === action.role)
@@ -385,11 +389,16 @@ export function checkActorAction(a: NightActor, action: NightAction): Rejection 
           `${actorLabel(a)} may not ${VERB[action.act]} ${a.seats[action.target]!.name} two nights in a row`,
         );
       const last = a.last;
-      if (action.act === "serum" && a.aliveAtStart < 15 && last && last.act === "serum")
+      if (
+        action.act === "serum" &&
+        a.aliveAtStart < a.options.serumRepeatBelow &&
+        last &&
+        last.act === "serum"
+      )
         return reject(
           "night/repeat-serum",
           "T3a",
-          `${actorLabel(a)} may not use serum two nights in a row when fewer than 15 are alive`,
+          `${actorLabel(a)} may not use serum two nights in a row when fewer than ${a.options.serumRepeatBelow} are alive`,
         );
       return null;
     }

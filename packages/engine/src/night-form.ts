@@ -131,7 +131,11 @@ export function actorFromView(view: GameView, roleList: readonly RoleId[]): Nigh
       mafia: mafia && s.role !== null && isMafia(s.role),
     })),
     last: me.lastNight,
-    healFromOpen: aliveAtStart > 10 && dealt(isMafia) > died(isMafia) && dealt(isManiac) > died(isManiac),
+    healFromOpen:
+      aliveAtStart > view.options.revealAbove &&
+      dealt(isMafia) > died(isMafia) &&
+      dealt(isManiac) > died(isManiac),
+    options: view.options,
   };
 }
 
@@ -182,7 +186,10 @@ function formOf(a: NightActor): NightForm | null {
   return {
     acts,
     mafiaLimits: kinds.includes("mafia")
-      ? { kill: a.aliveAtStart === 3 ? 1 : 2, intimidate: a.aliveAtStart < 10 ? 2 : 3 }
+      ? {
+          kill: a.aliveAtStart === a.options.lapseAt ? 1 : 2,
+          intimidate: a.aliveAtStart < a.options.threeIntimidationsFrom ? 2 : 3,
+        }
       : null,
   };
 }

@@ -510,7 +510,7 @@ const concludeNight: Step = (w) => {
   const players = w.players;
   for (const s of died) players[s] = withPlayer(players[s]!, { alive: false });
   const revealed = new Map<Seat, RoleId>();
-  const r1 = state.aliveAtStart > 10;
+  const r1 = state.aliveAtStart > state.options.revealAbove;
   // N1a / R2: only a bloody kill that itself succeeded reveals the victim and names the maniac.
   const bloodyVictims: Seat[] = [];
   for (const a of w.attacks)
@@ -621,7 +621,7 @@ export function resolveNight(
     state,
     ballots,
     input,
-    three: state.aliveAtStart === 3,
+    three: state.aliveAtStart === state.options.lapseAt,
     cast: castOf(state.players),
     mafia: null,
     thug: null,

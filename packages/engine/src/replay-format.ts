@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { HEAL_FROM_ROLES, TARGETED_ACTS } from "./night-action.ts";
-import { OPTION_VALUES } from "./options.ts";
+import { OPTION_VALUES, type GameOptions } from "./options.ts";
 import { ROLL_NAMES } from "./night.ts";
 
 /** The file format of REPLAY.md, as zod schemas: unknown keys are errors. */
@@ -73,6 +73,8 @@ export const replayDaySchema = z.strictObject({
   gm,
 });
 
+const threshold = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional();
+
 export const replayFileSchema = z.strictObject({
   format: z.string(),
   seed: z.string().optional(),
@@ -80,6 +82,12 @@ export const replayFileSchema = z.strictObject({
     .strictObject({
       earlyClose: z.enum(OPTION_VALUES.earlyClose).optional(),
       strikes: z.enum(OPTION_VALUES.strikes).optional(),
+      // S3's thresholds: each a non-negative integer; a key left out takes its default.
+      revealAbove: threshold,
+      threeIntimidationsFrom: threshold,
+      serumRepeatBelow: threshold,
+      lapseAt: threshold,
+      earlyFromDay: threshold,
     })
     .optional(),
   players: z.array(z.strictObject({ name: z.string(), role: z.string() })),
@@ -117,7 +125,7 @@ export type ReplayPhase = ReplayNight | ReplayDay;
 export interface ReplayFile {
   format: string;
   seed?: string;
-  options?: { earlyClose?: "majority" | "all"; strikes?: "shared" | "separate" };
+  options?: Partial<GameOptions>;
   players: { name: string; role: string }[];
   phases: ReplayPhase[];
 }

@@ -2,8 +2,9 @@
  * The role card: the rules of each role as its player reads them in the private role message (S1), in
  * Russian with English beside it. Worded after RULES.md §6–§8 and the original's own phrasing.
  */
+import type { GameOptions } from "./options.ts";
 import type { RoleId } from "./roles.ts";
-import type { Phrase } from "./texts.ts";
+import type { Lang, Phrase } from "./texts.ts";
 
 const RANKED_MAFIA: Phrase<readonly string[]> = {
   ru: [
@@ -20,13 +21,13 @@ const RANKED_MAFIA: Phrase<readonly string[]> = {
 
 const BOSS_ACTION: Phrase<readonly string[]> = {
   ru: [
-    "Одно действие за ночь на выбор: убить одного или двух игроков, либо убить одного и запугать другого; запугать от одного до трёх игроков (при менее чем 10 живых — не больше двух); или подкупить Совет — задать ведущему вопрос «да/нет», не касающийся роли или ночного действия конкретного игрока.",
-    "Членов мафии убивать и запугивать нельзя. Одних и тех же игроков можно выбирать каждую ночь. Когда в городе трое, убить двоих нельзя.",
+    "Одно действие за ночь на выбор: убить одного или двух игроков, либо убить одного и запугать другого; запугать от одного до трёх игроков (при менее чем {threeIntimidationsFrom} живых — не больше двух); или подкупить Совет — задать ведущему вопрос «да/нет», не касающийся роли или ночного действия конкретного игрока.",
+    "Членов мафии убивать и запугивать нельзя. Одних и тех же игроков можно выбирать каждую ночь. Когда живых остаётся {lapseAt}, убить двоих нельзя.",
     "После двойного действия (два убийства или убийство и запугивание) с вероятностью 75% мафия оставляет улики и ник босса раскрывается, а голос босса на следующий день тихо не засчитывается. Так же не засчитывается голос после запугивания половины живых или больше.",
   ],
   en: [
-    "One action a night, of your choice: kill one or two players, or kill one and intimidate another; intimidate one to three players (at most two when fewer than 10 are alive); or bribe the council: ask the GM a yes/no question that does not name a player's role or night action.",
-    "Mafia members may not be killed or intimidated. The same players may be chosen every night. With three alive, the mafia may not kill two.",
+    "One action a night, of your choice: kill one or two players, or kill one and intimidate another; intimidate one to three players (at most two when fewer than {threeIntimidationsFrom} are alive); or bribe the council: ask the GM a yes/no question that does not name a player's role or night action.",
+    "Mafia members may not be killed or intimidated. The same players may be chosen every night. With {lapseAt} alive, the mafia may not kill two.",
     "After a double action (two kills, or a kill and an intimidation) the mafia leaves evidence with probability 75% and the boss's nickname is revealed, and the boss's vote the next day is silently not counted. So is the vote after intimidating half of the living or more.",
   ],
 };
@@ -57,7 +58,8 @@ const NIGHT_DUTY: Phrase<readonly string[]> = {
 };
 
 /** Each role's card: the goal, the abilities and their limits, then the duties every player shares. */
-export const ROLE_CARDS: { readonly [R in RoleId]: Phrase<readonly string[]> } = {
+/** The cards as written, with S3's thresholds as `{name}` tokens (roleCard puts in the game's numbers). */
+const CARDS: { readonly [R in RoleId]: Phrase<readonly string[]> } = {
   boss: join(
     lines(
       ["Вы — босс мафии (1-й ранг). Цель мафии — сравняться числом с остальными живыми, когда маньяк мёртв."],
@@ -112,12 +114,12 @@ export const ROLE_CARDS: { readonly [R in RoleId]: Phrase<readonly string[]> } =
   thug: join(
     lines(
       [
-        "Вы — громила мафии. Каждую ночь блокируете игрока: его ночное действие отменяется, и с вероятностью 50% он лишается голоса на следующий день. Нельзя ходить к одной цели две ночи подряд (кроме ночи, когда в городе трое).",
+        "Вы — громила мафии. Каждую ночь блокируете игрока: его ночное действие отменяется, и с вероятностью 50% он лишается голоса на следующий день. Нельзя ходить к одной цели две ночи подряд (кроме ночи, когда живых остаётся {lapseAt}).",
         "Если девочка и громила идут друг к другу, блок громилы сильнее. Если к вашей цели приходит маньяк с кровавым убийством, погибаете и вы.",
         "Став боссом, вы сохраняете блок: каждую ночь — либо действие мафии, либо блок.",
       ],
       [
-        "You are the mafia's thug. Each night you block a player: their night action is cancelled, and with probability 50% they lose the vote the next day. You may not visit the same target two nights in a row (except when three are alive).",
+        "You are the mafia's thug. Each night you block a player: their night action is cancelled, and with probability 50% they lose the vote the next day. You may not visit the same target two nights in a row (except when {lapseAt} are alive).",
         "When the girl and the thug target each other, the thug's block wins. If the maniac's bloody kill hits your target, you die too.",
         "As boss you keep the block: each night either the mafia's action or the block.",
       ],
@@ -171,11 +173,11 @@ export const ROLE_CARDS: { readonly [R in RoleId]: Phrase<readonly string[]> } =
   doctor: join(
     lines(
       [
-        "Вы — доктор, город. Одно действие за ночь: сыворотка правды (роль игрока объявляется всем; с вероятностью 50% раскрывается ваш ник; при менее чем 15 живых — не две ночи подряд); лечение игрока (можно себя; спасает от всех нападений этой ночи; не одного и того же две ночи подряд); лечение от роли — мафии, маньяка или шерифа (все нападения этой роли не срабатывают; только пока живы и мафия, и маньяк и живых больше 10; не от одной роли две ночи подряд); или отравление (игрок два дня лишён голоса).",
+        "Вы — доктор, город. Одно действие за ночь: сыворотка правды (роль игрока объявляется всем; с вероятностью 50% раскрывается ваш ник; при менее чем {serumRepeatBelow} живых — не две ночи подряд); лечение игрока (можно себя; спасает от всех нападений этой ночи; не одного и того же две ночи подряд); лечение от роли — мафии, маньяка или шерифа (все нападения этой роли не срабатывают; только пока живы и мафия, и маньяк и живых больше {revealAbove}; не от одной роли две ночи подряд); или отравление (игрок два дня лишён голоса).",
         "Ваш синий голос считается за три, но вслух об этом не сообщается.",
       ],
       [
-        "You are the doctor, town. One action a night: truth serum (the player's role is announced to all; with probability 50% your nickname is exposed; with fewer than 15 alive, not two nights in a row); heal a player (yourself too; saves them from every attack that night; not the same player two nights in a row); heal from a role: mafia, maniac or sheriff (every attack of that role fails; only while both mafia and maniac are alive and more than 10 are; not the same role two nights in a row); or poison (the player loses the vote for two days).",
+        "You are the doctor, town. One action a night: truth serum (the player's role is announced to all; with probability 50% your nickname is exposed; with fewer than {serumRepeatBelow} alive, not two nights in a row); heal a player (yourself too; saves them from every attack that night; not the same player two nights in a row); heal from a role: mafia, maniac or sheriff (every attack of that role fails; only while both mafia and maniac are alive and more than {revealAbove} are; not the same role two nights in a row); or poison (the player loses the vote for two days).",
         "Your blue vote counts three, though nobody is told.",
       ],
     ),
@@ -186,11 +188,11 @@ export const ROLE_CARDS: { readonly [R in RoleId]: Phrase<readonly string[]> } =
     lines(
       [
         "Вы — девочка, город. Каждую ночь приходите к игроку: если у него есть ночное действие, все его действия этой ночью отменяются. Приход к рядовому мафиози не останавливает мафию — только приход к боссу. С вероятностью 50% игрок лишается голоса на следующий день.",
-        "Визит не защищает: убийцы к нему всё равно придут, а если это кровавое убийство маньяка, погибнете и вы. Нельзя ходить к одному игроку две ночи подряд (кроме ночи, когда в городе трое).",
+        "Визит не защищает: убийцы к нему всё равно придут, а если это кровавое убийство маньяка, погибнете и вы. Нельзя ходить к одному игроку две ночи подряд (кроме ночи, когда живых остаётся {lapseAt}).",
       ],
       [
         "You are the girl, town. Each night you visit a player: if they have a night action, all their actions that night are cancelled. Visiting a lower-ranked mafioso does not stop the mafia; only visiting the boss does. With probability 50% the player loses the vote the next day.",
-        "The visit does not protect: killers still come, and if it is the maniac's bloody kill, you die too. You may not visit the same player two nights in a row (except when three are alive).",
+        "The visit does not protect: killers still come, and if it is the maniac's bloody kill, you die too. You may not visit the same player two nights in a row (except when {lapseAt} are alive).",
       ],
     ),
     NIGHT_DUTY,
@@ -214,11 +216,11 @@ export const ROLE_CARDS: { readonly [R in RoleId]: Phrase<readonly string[]> } =
     lines(
       [
         "Вы — шахид, город. Каждую ночь отмечаете игрока: если этой ночью на вас нападут (мафия, маньяк или шериф), отмеченный погибнет вместе с вами — даже если доктор спасёт вас. Если вас заблокируют, метка не сработает. Казнь днём метку не запускает.",
-        "Нельзя отмечать одного игрока две ночи подряд (кроме ночи, когда в городе трое).",
+        "Нельзя отмечать одного игрока две ночи подряд (кроме ночи, когда живых остаётся {lapseAt}).",
       ],
       [
         "You are the shahid, town. Each night you mark a player: if you are attacked that night (by the mafia, the maniac or the sheriff), the marked player dies with you, even if the doctor saves you. If you are blocked, the mark does nothing. A hanging does not fire it.",
-        "You may not mark the same player two nights in a row (except when three are alive).",
+        "You may not mark the same player two nights in a row (except when {lapseAt} are alive).",
       ],
     ),
     NIGHT_DUTY,
@@ -236,3 +238,15 @@ export const ROLE_CARDS: { readonly [R in RoleId]: Phrase<readonly string[]> } =
     VOTE,
   ),
 };
+
+const THRESHOLD_TOKEN = /\{(revealAbove|threeIntimidationsFrom|serumRepeatBelow|lapseAt|earlyFromDay)\}/gu;
+
+/**
+ * S1, S3: a role's card in a language, with the game's thresholds (a card that says «больше 10» under the
+ * defaults says the game's own number).
+ */
+export function roleCard(role: RoleId, lang: Lang, options: GameOptions): readonly string[] {
+  return CARDS[role][lang].map((line) =>
+    line.replace(THRESHOLD_TOKEN, (_, name: keyof GameOptions) => String(options[name])),
+  );
+}

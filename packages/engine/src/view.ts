@@ -2,6 +2,7 @@ import { eventsSeenBy, type GameEvent, type SeenEvents, type Team, type Viewer }
 import type { NightAction, Slot } from "./night-action.ts";
 import type { CheckResult, CouncilAnswer } from "./night.ts";
 import type { Seat } from "./player.ts";
+import { DEFAULT_OPTIONS, type GameOptions } from "./options.ts";
 import type { RoleId } from "./roles.ts";
 import type { Phase, Winner } from "./state.ts";
 import type { VoteColor } from "./vote.ts";
@@ -68,6 +69,8 @@ export interface GameView {
   readonly winner: Winner | null;
   /** F1: published at the end. */
   readonly seed: string | null;
+  /** S3: the game's options and thresholds, public from the start (gameStarted). */
+  readonly options: GameOptions;
 }
 
 interface Draft {
@@ -86,6 +89,7 @@ interface Draft {
   privateResults: PrivateResultView[];
   winner: Winner | null;
   seed: string | null;
+  options: GameOptions;
 }
 
 /**
@@ -113,6 +117,7 @@ export function foldView(visible: SeenEvents, viewer: Viewer): GameView {
     privateResults: [],
     winner: null,
     seed: null,
+    options: DEFAULT_OPTIONS,
   };
   for (const e of visible) apply(d, e, viewer);
   return {
@@ -133,6 +138,7 @@ export function foldView(visible: SeenEvents, viewer: Viewer): GameView {
     privateResults: d.privateResults,
     winner: d.winner,
     seed: d.seed,
+    options: d.options,
   };
 }
 
@@ -143,6 +149,7 @@ function know(d: Draft, members: readonly { readonly seat: Seat; readonly role: 
 function apply(d: Draft, e: GameEvent, viewer: Viewer): void {
   switch (e.type) {
     case "gameStarted":
+      d.options = e.options;
       d.names = e.names.slice();
       d.alive = e.names.map(() => true);
       d.roles = e.names.map(() => null);

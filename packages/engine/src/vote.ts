@@ -31,8 +31,8 @@ export function mayVote(state: GameState, seat: Seat): boolean {
   return state.players[seat]?.alive === true && !state.day.silenced.includes(seat);
 }
 
-/** V7: from which day an early vote has effect. */
-export const earlyCounts = (day: number): boolean => day >= 3;
+/** V7, S3: whether an early vote has effect on this day (from `earlyFromDay`, 3 by default). */
+export const earlyCounts = (day: number, earlyFromDay: number): boolean => day >= earlyFromDay;
 
 /** V1, V3, V6, V7, G7: check one vote as the server would. */
 export function checkVote(state: GameState, ballots: DayBallots, seat: Seat, vote: Vote): Rejection | null {
@@ -56,7 +56,7 @@ export function checkVote(state: GameState, ballots: DayBallots, seat: Seat, vot
       `${playerLabel(voter)} may not vote for ${target.name}: not alive`,
     );
   const last = ballots.votes[seat];
-  if (last && last.early && earlyCounts(state.phase.number))
+  if (last && last.early && earlyCounts(state.phase.number, state.options.earlyFromDay))
     return reject(
       "vote/early-final",
       "V7",
@@ -80,7 +80,7 @@ export function castVote(
   order.push(seat);
   let closedEarly = false;
   // V7: only an early vote can close the day (an early vote is final, and who may vote is fixed all day).
-  if (vote.early && earlyCounts(state.phase.number)) {
+  if (vote.early && earlyCounts(state.phase.number, state.options.earlyFromDay)) {
     let eligible = 0;
     let early = 0;
     for (let i = 0; i < votes.length; i++) {

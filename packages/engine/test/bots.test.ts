@@ -1,6 +1,7 @@
 // Bot players (issue 5): they send only what the engine accepts, decide only from their own view, and
 // play the same game from the same seed.
 import { describe, expect, it } from "vitest";
+import { DEFAULT_OPTIONS } from "../src/options.ts";
 import {
   DEFAULT_ROLES,
   act,
@@ -189,6 +190,7 @@ describe("bot players", () => {
       privateResults: [],
       winner: null,
       seed: null,
+      options: DEFAULT_OPTIONS,
     };
     const remembered: GameView = {
       ...base,

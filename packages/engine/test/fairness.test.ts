@@ -177,7 +177,11 @@ describe("F1: the seed's commitment and the generator", () => {
       expect(rollStream(seed)).not.toEqual(words);
       expect(rollStream(seed)).toEqual(rngFromSeed(`rolls:${seed}`));
       expect(dealStream(seed)).toEqual(rngFromSeed(`deal:${seed}`));
-      expect(createGame({ players: [{ name: "А", role: "citizen" }], seed })).toMatchObject({
+      const players = [
+        { name: "А", role: "citizen" as const },
+        { name: "Б", role: "boss" as const },
+      ];
+      expect(createGame({ players, seed })).toMatchObject({
         rng: rollStream(seed),
       });
     }

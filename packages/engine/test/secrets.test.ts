@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { AUDIENCE, gameEvents, maySee } from "../src/events.ts";
+import { DEFAULT_OPTIONS } from "../src/options.ts";
 import {
   act,
   audienceOf,
@@ -166,7 +167,7 @@ describe("the events a viewer may see", () => {
 
 // ——— hand-made events and the views folded from them ———
 
-const OPTIONS = { earlyClose: "majority", strikes: "shared" } as const;
+const OPTIONS = DEFAULT_OPTIONS;
 
 function submitted(
   seat: number,
@@ -328,6 +329,8 @@ describe("a view folded from hand-made events", () => {
       privateResults: [],
       winner: null,
       seed: null,
+      // S3: the options of gameStarted (the documented defaults here), or the defaults before it.
+      options: DEFAULT_OPTIONS,
     });
   });
 
@@ -349,6 +352,8 @@ describe("a view folded from hand-made events", () => {
       privateResults: [],
       winner: null,
       seed: null,
+      // S3: the options of gameStarted (the documented defaults here), or the defaults before it.
+      options: DEFAULT_OPTIONS,
     });
     // In the order sent, each slot holding its last (O1, M4)
     expect(v(player(БОРЯ)).submissions).toEqual([
@@ -389,6 +394,8 @@ describe("a view folded from hand-made events", () => {
       privateResults: [],
       winner: null,
       seed: null,
+      // S3: the options of gameStarted (the documented defaults here), or the defaults before it.
+      options: DEFAULT_OPTIONS,
     });
     const gm = v(GM);
     expect(gm.me).toBeNull();
@@ -424,6 +431,8 @@ describe("a view folded from hand-made events", () => {
       privateResults: [],
       winner: null,
       seed: null,
+      // S3: the options of gameStarted (the documented defaults here), or the defaults before it.
+      options: DEFAULT_OPTIONS,
     });
     const check = [{ phase: N1, check: { target: БОРЯ, result: "mafia" }, council: null }];
     expect(v(player(ВИКА)).privateResults).toEqual(check);

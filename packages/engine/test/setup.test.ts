@@ -230,13 +230,24 @@ describe("S3: configuration", () => {
   });
 
   it("S3: the default options are the documented [reading] defaults; a game may set them", () => {
-    expect(DEFAULT_OPTIONS).toEqual({ earlyClose: "majority", strikes: "shared" });
-    expect(created({ players: seated(NAMES), seed: "a" }).options).toEqual({
+    // RULES.md S3: the [reading] defaults, and each threshold's number as the clauses name it.
+    const defaults = {
       earlyClose: "majority",
       strikes: "shared",
+      revealAbove: 10,
+      threeIntimidationsFrom: 10,
+      serumRepeatBelow: 15,
+      lapseAt: 3,
+      earlyFromDay: 3,
+    };
+    expect(DEFAULT_OPTIONS).toEqual(defaults);
+    expect(created({ players: seated(NAMES), seed: "a" }).options).toEqual(defaults);
+    const custom = created({
+      players: seated(NAMES),
+      seed: "a",
+      options: { strikes: "separate", lapseAt: 4, earlyFromDay: 1 },
     });
-    const custom = created({ players: seated(NAMES), seed: "a", options: { strikes: "separate" } });
-    expect(custom.options).toEqual({ earlyClose: "majority", strikes: "separate" });
+    expect(custom.options).toEqual({ ...defaults, strikes: "separate", lapseAt: 4, earlyFromDay: 1 });
   });
 
   it("S3: a custom role list is dealt from the seed to a custom number of players", () => {

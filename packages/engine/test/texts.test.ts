@@ -583,11 +583,16 @@ describe("the count post laid out from public seats and votes (V4, V6, V7)", () 
   });
 
   it("V7: with the day's number, the title is added and the mark has effect from day 3", () => {
-    expect(countPost(publicVoteCountSections({ day: 2, ...publicCount(true) }, "ru"), "ru")).toEqual({
+    expect(
+      countPost(publicVoteCountSections({ day: 2, earlyFromDay: 3, ...publicCount(true) }, "ru"), "ru"),
+    ).toEqual({
       title: "Голосование, день 2",
       lines: example,
     });
-    const day3 = countPost(publicVoteCountSections({ day: 3, ...publicCount(true) }, "ru"), "ru");
+    const day3 = countPost(
+      publicVoteCountSections({ day: 3, earlyFromDay: 3, ...publicCount(true) }, "ru"),
+      "ru",
+    );
     expect(day3.title).toBe("Голосование, день 3");
     expect(day3.lines[1]).toBe("Вася (3): Петя, Коля, Маша (досрочно)");
   });

@@ -1,6 +1,7 @@
 import {
   countLines,
   countPost,
+  DEFAULT_OPTIONS,
   earlyCounts,
   publicVoteCountLines,
   publicVoteCountSections,
@@ -141,8 +142,8 @@ export function countVotes(posts: readonly ThreadPost[], options: VoteCountOptio
     if (last === undefined) return;
     const before = votes.get(author);
     if (before?.early === true) return ignore(index, last.text, why.afterEarly(author, before.post));
-    // V7: the word has effect from day 3 on, so never when the day is unknown.
-    const isEarly = early && options.day !== null && earlyCounts(options.day);
+    // V7: the word has effect from day 3 on (the standard table's threshold, S3), never when the day is unknown.
+    const isEarly = early && options.day !== null && earlyCounts(options.day, DEFAULT_OPTIONS.earlyFromDay);
     votes.set(author, { by: author, color: last.color, target: last.target, early: isEarly, post: index });
   });
 
@@ -177,7 +178,10 @@ const POST_LANG = "ru";
 export function voteCountPost(count: VoteCount, day: number | null): string {
   const seen = publicCountOf(count);
   if (day === null) return countLines(publicVoteCountLines(seen, false, POST_LANG), POST_LANG).join("\n");
-  const post = countPost(publicVoteCountSections({ day, ...seen }, POST_LANG), POST_LANG);
+  const post = countPost(
+    publicVoteCountSections({ day, earlyFromDay: DEFAULT_OPTIONS.earlyFromDay, ...seen }, POST_LANG),
+    POST_LANG,
+  );
   return [`[b]${post.title}[/b]`, ...post.lines].join("\n");
 }
 

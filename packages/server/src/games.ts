@@ -360,7 +360,7 @@ export class Games {
               color: vote.vote.color,
               target: vote.vote.target,
               name: names[vote.vote.target]!,
-              early: vote.vote.early && earlyCounts(state.phase.number),
+              early: vote.vote.early && earlyCounts(state.phase.number, state.options.earlyFromDay),
             }
           : null,
       refused:

@@ -19,7 +19,7 @@ import {
   type GameEvent,
   type Match,
   type Phase,
-  ROLE_CARDS,
+  roleCard,
   roleName,
   type RoleId,
   type RollName,
@@ -374,7 +374,11 @@ export class Room {
   /** S1: the role message, the first message in each player's channel with the GM (in Russian). */
   private roleMessage(seat: number, role: RoleId, at: number): void {
     const channel: ChannelId = `gm:${seat}`;
-    const text = [`Ваша роль: [b]${roleName(role, "ru")}[/b]`, "", ...ROLE_CARDS[role].ru].join("\n");
+    const text = [
+      `Ваша роль: [b]${roleName(role, "ru")}[/b]`,
+      "",
+      ...roleCard(role, "ru", this.match!.state.options),
+    ].join("\n");
     this.addMessage({
       id: `role-${seat}`,
       channel,

@@ -4,7 +4,7 @@
 // expected value is written out here from RULES.md and TEXTS.ru.md, never computed with the code under
 // test. These tests are also among those `npm run mutate:secrets` runs against views.ts and seen.ts
 // (docs/testing.md, "Mutation testing of the secrets").
-import { ROLE_CARDS, type RoleId } from "@forum-mafia/engine";
+import { DEFAULT_OPTIONS, roleCard, type RoleId } from "@forum-mafia/engine";
 import type { EntryBody } from "../src/entries.ts";
 import type { Room } from "../src/room.ts";
 import { describe, expect, it } from "vitest";
@@ -189,11 +189,11 @@ describe("the detail a viewer is sent (gameDetail)", () => {
     expect(d.summary.mine).toBe("player");
     expect(d.me).toEqual({ kind: "player", seat: DOCTOR });
     expect(d.commitment).toMatch(/^[0-9a-f]{64}$/);
-    expect(d.roleCard).toEqual({ role: "doctor", lines: ROLE_CARDS.doctor.ru });
+    expect(d.roleCard).toEqual({ role: "doctor", lines: roleCard("doctor", "ru", DEFAULT_OPTIONS) });
     expect(d.roleCard!.lines.length).toBeGreaterThan(0);
     expect(gameDetail(room, player(DOCTOR), "u4", "en").roleCard).toEqual({
       role: "doctor",
-      lines: ROLE_CARDS.doctor.en,
+      lines: roleCard("doctor", "en", DEFAULT_OPTIONS),
     });
     expect(d.view?.me).toMatchObject({ seat: DOCTOR, role: "doctor" });
     expect(d.channels.map((c) => c.id)).toEqual(["gm:4"]);
