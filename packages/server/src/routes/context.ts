@@ -92,6 +92,25 @@ export async function shown<T>(ctx: RouteContext, room: Room, build: () => T): P
   return out;
 }
 
+/**
+ * The parts of a read built from several rooms, kept for the rooms whose writes so far are durable (issue
+ * 11); a room set aside meanwhile is left out until it is back.
+ */
+export async function durableParts<T>(
+  ctx: RouteContext,
+  parts: readonly { room: Room; part: T }[],
+): Promise<T[]> {
+  const live = await Promise.all(
+    parts.map(({ room }) =>
+      ctx.games.settled(room).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  return parts.filter((_, i) => live[i]).map((p) => p.part);
+}
+
 export interface RouteConfig {
   readonly rateLimit?: {
     readonly max: number;

@@ -5,7 +5,7 @@ import { isQuiet } from "../reminders.ts";
 import type { Room } from "../room.ts";
 import { viewerOf } from "../viewer.ts";
 import { channels } from "../views.ts";
-import { bodyRoute, idOf, requireUser, route, type RouteContext } from "./context.ts";
+import { bodyRoute, durableParts, idOf, requireUser, route, type RouteContext } from "./context.ts";
 
 /** Issue 15: «Мои игры» (GET /api/me/games) and read marks (PUT /api/games/:id/read). */
 export function meRoutes(ctx: RouteContext): void {
@@ -27,19 +27,8 @@ export function meRoutes(ctx: RouteContext): void {
         const part = myPart(room, me, marks[room.id] ?? {}, input);
         if (part) parts.push({ room, part });
       }
-      const live = await Promise.all(
-        parts.map(({ room }) =>
-          games.settled(room).then(
-            () => true,
-            () => false,
-          ),
-        ),
-      );
       const quiet = isQuiet(input.now, settings?.quietHours ?? null, user.timeZone);
-      return myGames(
-        parts.filter((_, i) => live[i]).map((p) => p.part),
-        quiet,
-      );
+      return myGames(await durableParts(ctx, parts), quiet);
     },
   });
   bodyRoute(ctx, {

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { notFound } from "../errors.ts";
 import { profilePart, profileView, type ProfilePart } from "../profiles.ts";
 import type { Room } from "../room.ts";
-import { parse, route, type RouteContext } from "./context.ts";
+import { durableParts, parse, route, type RouteContext } from "./context.ts";
 
 const nickParams = z.strictObject({ nick: P.str(64, 1) });
 
@@ -29,18 +29,7 @@ export function profileRoutes(ctx: RouteContext): void {
         if (part) parts.push({ room, part });
       }
       // Shown once durable (issue 11); a game set aside meanwhile is left out until it is back.
-      const live = await Promise.all(
-        parts.map(({ room }) =>
-          games.settled(room).then(
-            () => true,
-            () => false,
-          ),
-        ),
-      );
-      return profileView(
-        user,
-        parts.filter((_, i) => live[i]).map((p) => p.part),
-      );
+      return profileView(user, await durableParts(ctx, parts));
     },
   });
 }
