@@ -148,6 +148,8 @@ export interface MyGames {
    * notification is raised until they end (e-mail keeps them too).
    */
   readonly quiet: boolean;
+  /** The role names in the asker's language (`?lang=`), worded as GameDetail.roleNames. */
+  readonly roleNames: Readonly<Record<RoleId, string>>;
 }
 
 /** GET /api/users/:nick: a player's record, from ended games only (R3). */
@@ -176,4 +178,6 @@ export interface ProfileView {
   readonly modkills: number;
   /** Games the user was GM of that have ended. */
   readonly hosted: number;
+  /** The role names in the asker's language (`?lang=`), worded as GameDetail.roleNames. */
+  readonly roleNames: Readonly<Record<RoleId, string>>;
 }

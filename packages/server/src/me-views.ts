@@ -175,7 +175,7 @@ export function myPart(
 }
 
 /** «Мои игры» from the parts of the games, given newest first; the reminders soonest deadline first. */
-export function myGames(parts: readonly MyPart[], quiet: boolean): MyGames {
+export function myGames(parts: readonly MyPart[], quiet: boolean, roleNames: MyGames["roleNames"]): MyGames {
   const of = (list: MyList): MyGame[] => parts.filter((p) => p.list === list).map((p) => p.game);
   return {
     active: of("active"),
@@ -184,5 +184,6 @@ export function myGames(parts: readonly MyPart[], quiet: boolean): MyGames {
     finished: of("finished"),
     reminders: parts.flatMap((p) => p.reminders).sort((a, b) => (a.deadline ?? 0) - (b.deadline ?? 0)),
     quiet,
+    roleNames,
   };
 }

@@ -96,6 +96,7 @@ export function profilePart(
 export function profileView(
   user: { readonly nick: string; readonly createdAt: number },
   parts: readonly ProfilePart[],
+  roleNames: ProfileView["roleNames"],
 ): ProfileView {
   const games = parts.flatMap((p) => (p.game ? [p.game] : []));
   return {
@@ -111,5 +112,6 @@ export function profileView(
     strikes: games.reduce((n, g) => n + g.strikes, 0),
     modkills: games.filter((g) => g.modkilled).length,
     hosted: parts.filter((p) => p.hosted).length,
+    roleNames,
   };
 }

@@ -135,7 +135,8 @@ export function unreadView(room: Room, viewer: Viewer, read: ReadState): UnreadV
   };
 }
 
-function roleNames(lang: Lang): Record<RoleId, string> {
+/** Every role's name in a language, as the engine words it (GameDetail, «Мои игры», profiles). */
+export function roleNames(lang: Lang): Record<RoleId, string> {
   const out = {} as Record<RoleId, string>;
   for (const role of Object.keys(ROLE_NAMES) as RoleId[]) out[role] = ROLE_NAMES[role][lang];
   return out;

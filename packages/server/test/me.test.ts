@@ -272,6 +272,9 @@ describe("«Мои игры»: the lists", () => {
     }
     const gm = await myGames(g.gm);
     expect(gm.hosting).toEqual([]);
+    // The role names come with «Мои игры», in the asker's language (the user's, or ?lang=).
+    expect(gm.roleNames.maniac).toBe("Маньяк");
+    expect((await g.gm.get<MyGames>("/api/me/games?lang=en")).body.roleNames.maniac).toBe("Maniac");
     expect(gm.finished.map((x) => [x.mine, x.role, x.winner, x.result])).toEqual([
       ["gm", null, winner, null],
     ]);
@@ -343,14 +346,19 @@ describe("«Мои игры» keeps secrets", () => {
     const nika = a.players[seat("Ника")]!;
     const mine: MyGames = await myGames(nika);
     expect(mine.active).toHaveLength(2);
-    expect(roleIds(JSON.stringify(mine))).toEqual([]);
+    // The role names' table is the same public table for everyone (GameDetail.roleNames); nothing else
+    // in the answer names a role.
+    const { roleNames, ...rest } = mine;
+    expect(roleIds(JSON.stringify(rest))).toEqual([]);
     const [lineB, lineA] = mine.active;
     expect(JSON.stringify(lineA).replaceAll(a.id, "ID")).toBe(JSON.stringify(lineB).replaceAll(b, "ID"));
     const da: GameDetail = await detail(nika, a.id);
     const db: GameDetail = await detail(nika, b);
+    expect(roleNames).toEqual(da.roleNames);
     expect(JSON.stringify(da).replaceAll(a.id, "ID")).toBe(JSON.stringify(db).replaceAll(b, "ID"));
     // The maniac's own line says what the maniac owes, and still no role.
-    const maniac = await myGames(a.players[seat("Егор")]!);
+    const { roleNames: maniacNames, ...maniac } = await myGames(a.players[seat("Егор")]!);
     expect(roleIds(JSON.stringify(maniac))).toEqual([]);
+    expect(maniacNames).toEqual(roleNames);
   });
 });

@@ -43,6 +43,8 @@ describe("profiles", () => {
       strikes: 0,
       modkills: 0,
       hosted: 0,
+      // The role names' table (worded exactly in the R3 test below).
+      roleNames: expect.objectContaining({ boss: "Босс мафии" }),
     });
   });
 
@@ -89,6 +91,10 @@ describe("profiles", () => {
     expect(end.gm!.strikes.some((x) => x.vote + x.night > 0)).toBe(true);
     const host = await profile(anyone, "Ведущий");
     expect([host.hosted, host.games]).toEqual([1, []]);
+    // The role names come with the profile, in the asker's language, as TEXTS.ru.md and the English word them.
+    expect([host.roleNames.boss, host.roleNames.citizen]).toEqual(["Босс мафии", "Мирный житель"]);
+    const en = (await anyone.get<ProfileView>("/api/users/Ведущий?lang=en")).body;
+    expect([en.roleNames.boss, en.roleNames.citizen]).toEqual(["Mafia boss", "Citizen"]);
   });
 
   it("P4: the replaced player's game says so, with his own strikes; the substitute's is the seat's to the end", async () => {

@@ -102,11 +102,12 @@ export const api = {
     call<{ user: UserView }>("PATCH", "/api/me", change),
 
   /** Issue 15: «Мои игры», the settings, read marks and profiles. */
-  myGames: () => call<MyGames>("GET", "/api/me/games"),
+  myGames: (lang: Lang) => call<MyGames>("GET", `/api/me/games?lang=${lang}`),
   settings: () => call<MySettings>("GET", "/api/me/settings"),
   saveSettings: (body: SettingsBody) => call<MySettings>("PUT", "/api/me/settings", body),
   markRead: (id: string, body: ReadBody) => call<unknown>("PUT", `${g(id)}/read`, body),
-  userProfile: (nick: string) => call<ProfileView>("GET", `/api/users/${encodeURIComponent(nick)}`),
+  userProfile: (nick: string, lang: Lang) =>
+    call<ProfileView>("GET", `/api/users/${encodeURIComponent(nick)}?lang=${lang}`),
 
   games: () => call<{ games: GameSummary[] }>("GET", "/api/games"),
   createGame: (body: CreateGameBody) => call<{ id: string }>("POST", "/api/games", body),

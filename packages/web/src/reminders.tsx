@@ -1,4 +1,4 @@
-import type { DueReminder, MyGames } from "@forum-mafia/protocol";
+import type { DueReminder, Lang, MyGames } from "@forum-mafia/protocol";
 import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
 import { api } from "./api.ts";
 import { useLang, useT, type Dict } from "./i18n/index.tsx";
@@ -36,6 +36,8 @@ let queued: Promise<void> | null = null;
 /** Bumped when the last screen stops listening (a logout): an answer for the user before is dropped. */
 let generation = 0;
 let stopPolling: (() => void) | null = null;
+/** The language «Мои игры» is asked in (its role names): the app's, as the screens that read it render. */
+let askedLang: Lang = "ru";
 
 function publish(next: Snapshot): void {
   snapshot = next;
@@ -45,7 +47,7 @@ function publish(next: Snapshot): void {
 async function fetchOnce(): Promise<void> {
   const gen = generation;
   try {
-    const data = await api.myGames();
+    const data = await api.myGames(askedLang);
     if (gen === generation) publish({ data, error: null, at: Date.now() });
   } catch (error) {
     if (gen === generation) publish({ data: snapshot.data, error, at: snapshot.at });
@@ -99,6 +101,12 @@ function subscribe(listener: () => void): () => void {
 
 /** «Мои игры» as last fetched (null before the first answer), and the last fetch's failure, if it failed. */
 export function useMyGames(): Snapshot {
+  const { lang } = useLang();
+  askedLang = lang;
+  // A change of language asks again, so the role names follow it.
+  useEffect(() => {
+    if (snapshot.data !== null) void refreshMyGames();
+  }, [lang]);
   return useSyncExternalStore(subscribe, () => snapshot);
 }
 

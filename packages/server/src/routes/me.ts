@@ -4,8 +4,8 @@ import { myGames, myPart, type MyPart } from "../me-views.ts";
 import { isQuiet } from "../reminders.ts";
 import type { Room } from "../room.ts";
 import { viewerOf } from "../viewer.ts";
-import { channels } from "../views.ts";
-import { bodyRoute, durableParts, idOf, requireUser, route, type RouteContext } from "./context.ts";
+import { channels, roleNames } from "../views.ts";
+import { bodyRoute, durableParts, idOf, langOf, requireUser, route, type RouteContext } from "./context.ts";
 
 /** Issue 15: «Мои игры» (GET /api/me/games) and read marks (PUT /api/games/:id/read). */
 export function meRoutes(ctx: RouteContext): void {
@@ -28,7 +28,7 @@ export function meRoutes(ctx: RouteContext): void {
         if (part) parts.push({ room, part });
       }
       const quiet = isQuiet(input.now, settings?.quietHours ?? null, user.timeZone);
-      return myGames(await durableParts(ctx, parts), quiet);
+      return myGames(await durableParts(ctx, parts), quiet, roleNames(langOf(req)));
     },
   });
   bodyRoute(ctx, {

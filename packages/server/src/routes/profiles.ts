@@ -4,7 +4,8 @@ import { z } from "zod";
 import { notFound } from "../errors.ts";
 import { profilePart, profileView, type ProfilePart } from "../profiles.ts";
 import type { Room } from "../room.ts";
-import { durableParts, parse, route, type RouteContext } from "./context.ts";
+import { roleNames } from "../views.ts";
+import { durableParts, langOf, parse, route, type RouteContext } from "./context.ts";
 
 const nickParams = z.strictObject({ nick: P.str(64, 1) });
 
@@ -29,7 +30,7 @@ export function profileRoutes(ctx: RouteContext): void {
         if (part) parts.push({ room, part });
       }
       // Shown once durable (issue 11); a game set aside meanwhile is left out until it is back.
-      return profileView(user, await durableParts(ctx, parts));
+      return profileView(user, await durableParts(ctx, parts), roleNames(langOf(req)));
     },
   });
 }

@@ -1,5 +1,3 @@
-import type { RoleId } from "@forum-mafia/protocol/roles";
-
 /**
  * Issue 15: «Мои игры», the settings and the reminders. Russian first; English has the same keys. The
  * words agree with "вы" or with the game, never with a nickname (TEXTS.ru.md: nicks have no gender).
@@ -41,21 +39,6 @@ const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
 export const ru = {
   nav: { myGames: "Мои игры", myGamesShort: "Мои", settings: "Настройки" },
-  roles: {
-    boss: "Босс мафии",
-    troll: "Злой тролль",
-    elf: "Злой эльф",
-    lawyer: "Адвокат",
-    thug: "Громила",
-    maniac: "Маньяк",
-    sheriff: "Шериф",
-    sergeant: "Сержант",
-    doctor: "Доктор",
-    girl: "Девочка",
-    prosecutor: "Прокурор",
-    shahid: "Шахид",
-    citizen: "Мирный житель",
-  } satisfies Record<RoleId, string>,
   myGames: {
     title: "Мои игры",
     toLobby: "К набору и всем играм",
@@ -184,21 +167,6 @@ export const ru = {
 
 export const en: typeof ru = {
   nav: { myGames: "My games", myGamesShort: "Mine", settings: "Settings" },
-  roles: {
-    boss: "Mafia boss",
-    troll: "Evil troll",
-    elf: "Evil elf",
-    lawyer: "Lawyer",
-    thug: "Thug",
-    maniac: "Maniac",
-    sheriff: "Sheriff",
-    sergeant: "Sergeant",
-    doctor: "Doctor",
-    girl: "Girl",
-    prosecutor: "Prosecutor",
-    shahid: "Shahid",
-    citizen: "Citizen",
-  },
   myGames: {
     title: "My games",
     toLobby: "To signups and all games",

@@ -91,7 +91,11 @@ function Groups({ data }: { data: MyGames }) {
       <Group title={m.active} games={byUrgency(data.active)} card={(g) => <ActiveCard game={g} />} />
       <Group title={m.hosting} games={byUrgency(data.hosting)} card={(g) => <HostingCard game={g} />} />
       <Group title={m.signups} games={data.signups} card={(g) => <SignupCard game={g} />} />
-      <Group title={m.finished} games={data.finished} card={(g) => <FinishedCard game={g} />} />
+      <Group
+        title={m.finished}
+        games={data.finished}
+        card={(g) => <FinishedCard game={g} roleNames={data.roleNames} />}
+      />
     </div>
   );
 }
@@ -246,7 +250,7 @@ function SignupCard({ game }: { game: MyGame }) {
   );
 }
 
-function FinishedCard({ game }: { game: MyGame }) {
+function FinishedCard({ game, roleNames }: { game: MyGame; roleNames: MyGames["roleNames"] }) {
   const t = useT();
   const m = t.me.myGames;
   return (
@@ -256,7 +260,7 @@ function FinishedCard({ game }: { game: MyGame }) {
       ) : game.mine === "replaced" ? (
         <span>{m.replaced}</span>
       ) : (
-        game.role && <span>{m.role(t.me.roles[game.role])}</span>
+        game.role && <span>{m.role(roleNames[game.role])}</span>
       )}
       {game.result && <span className={`badge result ${game.result}`}>{m.result[game.result]}</span>}
       <span className={`badge winner ${game.winner ?? ""}`}>

@@ -1,4 +1,4 @@
-import type { Lang, ProfileView, RoleId } from "@forum-mafia/protocol";
+import type { ProfileView } from "@forum-mafia/protocol";
 import { useEffect, useId, useState } from "react";
 import { api, ApiFailure } from "../api.ts";
 import { errorText, useLang, useT, type Dict } from "../i18n/index.tsx";
@@ -12,30 +12,6 @@ type Loaded =
   | { readonly state: "failed"; readonly error: unknown }
   | { readonly state: "ready"; readonly profile: ProfileView };
 
-/**
- * The role names in the viewer's language, as the server words them everywhere (GameDetail.roleNames):
- * the profile carries role ids only, so they are borrowed from one of the profile's own games.
- */
-function useRoleNames(gameId: string | null, lang: Lang): Readonly<Record<RoleId, string>> | null {
-  const [names, setNames] = useState<{ key: string; names: Readonly<Record<RoleId, string>> } | null>(null);
-  const key = `${gameId}|${lang}`;
-  useEffect(() => {
-    if (gameId === null) return;
-    let stopped = false;
-    api.game(gameId, lang).then(
-      (d) => {
-        if (!stopped) setNames({ key: `${gameId}|${lang}`, names: d.roleNames });
-      },
-      // Without the names each game still shows its side, which the page words itself.
-      () => undefined,
-    );
-    return () => {
-      stopped = true;
-    };
-  }, [gameId, lang]);
-  return names?.key === key ? names.names : null;
-}
-
 /** /u/:nick: a player's record from ended games (R3: roles only after the end), or a 404 in words. */
 export default function Profile(props: { nick: string }) {
   const t = useT();
@@ -46,7 +22,7 @@ export default function Profile(props: { nick: string }) {
   useEffect(() => {
     let stopped = false;
     setLoaded({ state: "loading" });
-    api.userProfile(props.nick).then(
+    api.userProfile(props.nick, lang).then(
       (profile) => !stopped && setLoaded({ state: "ready", profile }),
       (error: unknown) => {
         if (stopped) return;
@@ -57,7 +33,7 @@ export default function Profile(props: { nick: string }) {
     return () => {
       stopped = true;
     };
-  }, [props.nick, attempt]);
+  }, [props.nick, lang, attempt]);
 
   const w = t.profile;
   switch (loaded.state) {
@@ -108,7 +84,6 @@ function Record({ profile }: { profile: ProfileView }) {
     profile.since,
   );
   const won = profile.games.filter((g) => g.result === "won").length;
-  const roleNames = useRoleNames(profile.games[0]?.id ?? null, lang);
   const facts: readonly [string, string][] = [
     [w.played, String(profile.games.length)],
     [w.won, `${won} (${w.percent(percent(won, profile.games.length))})`],
@@ -143,11 +118,7 @@ function Record({ profile }: { profile: ProfileView }) {
               <li key={g.id}>
                 <Link href={`/games/${encodeURIComponent(g.id)}`}>{g.title}</Link>
                 <span className={`profile-result profile-${g.result}`}>{w.result[g.result]}</span>
-                <div>
-                  {roleNames
-                    ? w.role(roleNames[g.role], w.factions[g.faction])
-                    : w.side(w.factions[g.faction])}
-                </div>
+                <div>{w.role(profile.roleNames[g.role], w.factions[g.faction])}</div>
                 <div className="muted small">{gameNotes(g, w).join(" · ")}</div>
               </li>
             ))}
