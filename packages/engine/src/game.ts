@@ -3,7 +3,7 @@ import { DEFAULT_OPTIONS, type GameOptions } from "./options.ts";
 import { nameKey, playerLabel, withPlayer, type Player, type Seat } from "./player.ts";
 import { reject, type Rejection } from "./rejection.ts";
 import { dealStream, rollStream, shuffle } from "./rng.ts";
-import { DEFAULT_ROLES, factionOf, type RoleId } from "./roles.ts";
+import { DEFAULT_ROLES, roleListFault, type RoleId } from "./roles.ts";
 import { NO_DAY_EFFECTS, countAlive, currentBoss, withState, type GameState } from "./state.ts";
 
 export interface SeatSetup {
@@ -66,17 +66,19 @@ export function createGame(setup: GameSetup): GameState | Rejection {
   } else {
     return reject("setup/partial-deal", "S1", "either every player has a role (a hand deal) or none has");
   }
-  const seen = new Set<RoleId>();
-  for (const role of roles) {
-    if (role !== "citizen" && seen.has(role))
-      return reject("setup/duplicate-role", "S3", `the role ${role} appears more than once`);
-    seen.add(role);
+  // S3: each role at most once except citizen; at least one town player and one mafia member or the maniac.
+  const fault = roleListFault(roles);
+  if (fault !== null) {
+    const message =
+      fault.code === "setup/duplicate-role"
+        ? `the role ${fault.role} appears more than once`
+        : fault.code === "setup/no-town"
+          ? "the role list has no town player"
+          : fault.code === "setup/no-opponent"
+            ? "the role list has neither a mafia member nor the maniac"
+            : "the game has no players";
+    return reject(fault.code, "S3", message);
   }
-  // S3: at least one town player, and at least one mafia member or the maniac.
-  if (!roles.some((r) => factionOf(r) === "town"))
-    return reject("setup/no-town", "S3", "the role list has no town player");
-  if (!roles.some((r) => factionOf(r) !== "town"))
-    return reject("setup/no-opponent", "S3", "the role list has neither a mafia member nor the maniac");
   const players: Player[] = setup.players.map((p, i) => ({
     name: p.name,
     role: roles[i]!,

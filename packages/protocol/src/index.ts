@@ -2,3 +2,4 @@ export * from "./requests.ts";
 export * from "./views.ts";
 export * from "./me.ts";
 export * from "./unread.ts";
+export * from "./setups.ts";

@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { HEAL_FROM_ROLES, ROLE_IDS, TARGETED_ACTS } from "./roles.ts";
+import { DEFAULT_ROLES, HEAL_FROM_ROLES, ROLE_IDS, TARGETED_ACTS } from "./roles.ts";
+import {
+  DEFAULT_OPTIONS,
+  MAX_SEATS,
+  MAX_THRESHOLD,
+  OPTION_VALUES,
+  roleListFault,
+  type ThresholdName,
+} from "./setups.ts";
 
 /**
  * Every request body the server accepts, validated at the edge. Objects are strict: an unknown field is
@@ -47,6 +55,46 @@ export const durationSchema = z.strictObject({
 });
 export type Duration = z.infer<typeof durationSchema>;
 
+/** S3's thresholds: each a non-negative integer, left out for its default (RULES.md). */
+const threshold = (name: ThresholdName) =>
+  z.number().int().min(0).max(MAX_THRESHOLD).default(DEFAULT_OPTIONS[name]);
+
+/** S3: the options of a game: the [reading] options and the thresholds, each defaulted. */
+export const gameOptionsSchema = z.strictObject({
+  earlyClose: z.enum(OPTION_VALUES.earlyClose).default(DEFAULT_OPTIONS.earlyClose),
+  strikes: z.enum(OPTION_VALUES.strikes).default(DEFAULT_OPTIONS.strikes),
+  revealAbove: threshold("revealAbove"),
+  threeIntimidationsFrom: threshold("threeIntimidationsFrom"),
+  serumRepeatBelow: threshold("serumRepeatBelow"),
+  lapseAt: threshold("lapseAt"),
+  earlyFromDay: threshold("earlyFromDay"),
+});
+
+const ROLE_LIST_FAULTS = {
+  "setup/no-players": "the role list is empty",
+  "setup/duplicate-role": "a role other than citizen appears more than once",
+  "setup/no-town": "the role list has no town player",
+  "setup/no-opponent": "the role list has neither a mafia member nor the maniac",
+} as const;
+
+/** S3: a role list, one role per seat; its faults are named with the clause, e.g. `roles: … (S3)`. */
+export const roleListSchema = z
+  .array(z.enum(ROLE_IDS))
+  .max(MAX_SEATS)
+  .superRefine((roles, ctx) => {
+    const fault = roleListFault(roles);
+    if (fault !== null) ctx.addIssue({ code: "custom", message: `${ROLE_LIST_FAULTS[fault.code]} (S3)` });
+  });
+
+/** S3: a whole setup (the balance estimate's request, a saved setup). */
+export const setupSchema = z.strictObject({
+  roles: roleListSchema,
+  options: gameOptionsSchema.default(DEFAULT_OPTIONS),
+});
+
+/** A setup saved under a name for reuse (POST /api/me/setups). */
+export const saveSetupSchema = z.strictObject({ name: text(80), setup: setupSchema });
+
 export const createGameSchema = z.strictObject({
   title: text(120),
   night: durationSchema,
@@ -57,12 +105,9 @@ export const createGameSchema = z.strictObject({
     .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "expected HH:MM")
     .nullable()
     .default(null),
-  options: z
-    .strictObject({
-      earlyClose: z.enum(["majority", "all"]).default("majority"),
-      strikes: z.enum(["shared", "separate"]).default("shared"),
-    })
-    .default({ earlyClose: "majority", strikes: "shared" }),
+  /** S3: the role list (its length is the player count); the classic 17 when left out. */
+  roles: roleListSchema.default([...DEFAULT_ROLES]),
+  options: gameOptionsSchema.default(DEFAULT_OPTIONS),
   mode: z.enum(["review", "automatic"]),
 });
 export type CreateGame = z.infer<typeof createGameSchema>;

@@ -36,8 +36,12 @@ export interface GameSettings {
   readonly day: Duration;
   readonly dayDeadline: string | null;
   readonly timeZone: string;
+  /** S3: the game's options: the [reading] options and the thresholds. */
   readonly options: CreateGame["options"];
   readonly mode: CreateGame["mode"];
+  /** S3: the published setup's role list (which roles are in the game, never who holds them). */
+  readonly roles: readonly RoleId[];
+  /** The player count: the role list's length. */
   readonly seats: number;
 }
 

@@ -231,3 +231,74 @@ const QUESTION_TEXTS: { readonly [Q in CouncilQuestionId]: readonly [ru: string,
 /** A listed question's text in a language; the Russian is what the mafia's action and a replay file carry. */
 export const councilQuestionText = (id: CouncilQuestionId, lang: "ru" | "en"): string =>
   QUESTION_TEXTS[id][lang === "en" ? 1 : 0];
+
+/** S3: why a role list cannot be dealt, or null when it can. */
+export type RoleListFault =
+  | { readonly code: "setup/no-players" }
+  | { readonly code: "setup/duplicate-role"; readonly role: RoleId }
+  | { readonly code: "setup/no-town" }
+  | { readonly code: "setup/no-opponent" };
+
+/**
+ * S3: any number of players; each role of the table at most once, except `citizen`; at least one town
+ * player and at least one mafia member or the maniac. The engine refuses a deal with it, and the setup
+ * editor says the same before anything is sent.
+ */
+export function roleListFault(roles: readonly RoleId[]): RoleListFault | null {
+  if (roles.length === 0) return { code: "setup/no-players" };
+  const seen = new Set<RoleId>();
+  for (const role of roles) {
+    if (role !== "citizen" && seen.has(role)) return { code: "setup/duplicate-role", role };
+    seen.add(role);
+  }
+  if (!roles.some((r) => ROLES[r].faction === "town")) return { code: "setup/no-town" };
+  if (!roles.some((r) => ROLES[r].faction !== "town")) return { code: "setup/no-opponent" };
+  return null;
+}
+
+/**
+ * S3: what a game may change from the default table: the named [reading] options of RULES.md and the five
+ * thresholds, each with the number the clauses name as its default.
+ */
+export interface GameOptions {
+  /** V7: the day closes early when more than half ("majority") or all ("all") eligible voters vote early. */
+  readonly earlyClose: "majority" | "all";
+  /** P3: whether vote strikes and night strikes add up ("shared") or count apart ("separate"). */
+  readonly strikes: "shared" | "separate";
+  /** R1: roles are revealed while alive at phase start > this; T3c's heal-from-role needs the same. */
+  readonly revealAbove: number;
+  /** M2b: three intimidations only when alive at night start ≥ this, else at most two. */
+  readonly threeIntimidationsFrom: number;
+  /** T3a: no serum two nights in a row while alive at night start < this. */
+  readonly serumRepeatBelow: number;
+  /** M2, M6, T3e, T4, T6: when alive at night start equals this, the repeat limits lapse and the boss kills one. */
+  readonly lapseAt: number;
+  /** V7: the first day on which «досрочно» has effect. */
+  readonly earlyFromDay: number;
+}
+
+export const DEFAULT_OPTIONS: GameOptions = {
+  earlyClose: "majority",
+  strikes: "shared",
+  revealAbove: 10,
+  threeIntimidationsFrom: 10,
+  serumRepeatBelow: 15,
+  lapseAt: 3,
+  earlyFromDay: 3,
+};
+
+export const OPTION_VALUES = {
+  earlyClose: ["majority", "all"],
+  strikes: ["shared", "separate"],
+} as const satisfies { readonly [K in "earlyClose" | "strikes"]: readonly GameOptions[K][] };
+
+/** S3's thresholds, each a non-negative integer option (REPLAY.md `options`). */
+export const THRESHOLDS = [
+  "revealAbove",
+  "threeIntimidationsFrom",
+  "serumRepeatBelow",
+  "lapseAt",
+  "earlyFromDay",
+] as const satisfies readonly (keyof GameOptions)[];
+
+export type ThresholdName = (typeof THRESHOLDS)[number];

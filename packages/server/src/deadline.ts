@@ -10,7 +10,11 @@ export const durationMs = (d: Duration): number => d.amount * (d.unit === "hours
  * nearest to the end of its length, but never before half its length has passed: a day whose start slipped
  * because the night's results came out late still ends at the usual hour.
  */
-export function phaseDeadline(settings: GameSettings, phase: Phase, start: number): number {
+export function phaseDeadline(
+  settings: Pick<GameSettings, "night" | "day" | "dayDeadline" | "timeZone">,
+  phase: Phase,
+  start: number,
+): number {
   const length = durationMs(phase.kind === "night" ? settings.night : settings.day);
   const plain = start + length;
   if (phase.kind === "night" || settings.dayDeadline === null) return plain;

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { botNightAction, RandomStream, rngFromSeed } from "@forum-mafia/engine/bots";
 import { nightFormFor } from "@forum-mafia/engine";
+import { DEFAULT_OPTIONS, DEFAULT_ROLES } from "@forum-mafia/protocol";
 import { nickKey, nickSkeleton } from "@forum-mafia/forum";
 import { nanoid } from "nanoid";
 import type { Clock } from "./clock.ts";
@@ -106,7 +107,8 @@ export class Demo {
         night: { amount: minutes, unit: "minutes" },
         day: { amount: minutes, unit: "minutes" },
         dayDeadline: null,
-        options: { earlyClose: "majority", strikes: "shared" },
+        roles: [...DEFAULT_ROLES],
+        options: DEFAULT_OPTIONS,
         mode: "automatic",
       },
       // Issue 16: the bots talk in the language of the demo's human.

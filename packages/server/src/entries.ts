@@ -1,5 +1,28 @@
 import type { CouncilAnswer, NightAction, RoleId, RollName, Vote } from "@forum-mafia/engine";
-import type { ChannelId, GameSettings } from "@forum-mafia/protocol";
+import { DEFAULT_OPTIONS, DEFAULT_ROLES, type ChannelId, type GameSettings } from "@forum-mafia/protocol";
+
+/**
+ * A game's settings as its `created` entry holds them. Games created before issue 17 stored only the two
+ * [reading] options and no role list: they read as the classic 17 with the default thresholds (S3).
+ */
+export type StoredSettings = Omit<GameSettings, "options" | "roles"> & {
+  readonly options: Partial<GameSettings["options"]>;
+  readonly roles?: readonly RoleId[];
+};
+
+/** The settings of a stored game, with S3's defaults for what older entries left out. */
+export function settingsOf(stored: StoredSettings): GameSettings {
+  return {
+    night: stored.night,
+    day: stored.day,
+    dayDeadline: stored.dayDeadline,
+    timeZone: stored.timeZone,
+    options: { ...DEFAULT_OPTIONS, ...stored.options },
+    mode: stored.mode,
+    roles: stored.roles ?? DEFAULT_ROLES,
+    seats: stored.seats,
+  };
+}
 
 /**
  * One accepted input to a game, as stored: the game's whole life is its list of entries, and the room in
@@ -14,7 +37,7 @@ export type EntryBody =
       readonly gmId: string;
       readonly gmNick: string;
       readonly title: string;
-      readonly settings: GameSettings;
+      readonly settings: StoredSettings;
       /** A demo game (issue 12): its players are its human and bots; kept out of others' lobby lists. */
       readonly demo?: true;
       /** Issue 16: a demo's language, its human's (the bots talk in it); absent: Russian. */

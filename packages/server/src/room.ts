@@ -36,7 +36,7 @@ import type {
   Signup,
 } from "@forum-mafia/protocol";
 import { renderBBCode } from "@forum-mafia/forum";
-import type { Entry, EntryKind } from "./entries.ts";
+import { settingsOf, type Entry, type EntryKind } from "./entries.ts";
 import { phaseDeadline } from "./deadline.ts";
 
 export interface Post {
@@ -205,7 +205,7 @@ export class Room {
       room.gmId = entry.gmId;
       room.gmNick = entry.gmNick;
       room.title = entry.title;
-      room.settings = entry.settings;
+      room.settings = settingsOf(entry.settings);
       room.demo = entry.demo === true;
       room.lang = entry.lang ?? "ru";
     },
@@ -225,6 +225,7 @@ export class Room {
         ),
         seed: entry.seed,
         options: room.settings.options,
+        roles: room.settings.roles,
       });
       room.match = room.engine(m);
       room.seed = entry.seed;

@@ -1,7 +1,7 @@
 // A game room built in memory from log entries, as Games rebuilds one, for the tests of the response
 // builders (views-builders.test.ts) and of who receives what (secrets.test.ts).
 import type { RoleId } from "@forum-mafia/engine";
-import type { GameSettings } from "@forum-mafia/protocol";
+import { DEFAULT_OPTIONS, type GameSettings } from "@forum-mafia/protocol";
 import type { Entry, EntryBody } from "../src/entries.ts";
 import { Room } from "../src/room.ts";
 import type { Viewer } from "../src/viewer.ts";
@@ -11,8 +11,9 @@ export const SETTINGS: GameSettings = {
   day: { amount: 24, unit: "hours" },
   dayDeadline: null,
   timeZone: "Europe/Moscow",
-  options: { earlyClose: "majority", strikes: "shared" },
+  options: DEFAULT_OPTIONS,
   mode: "automatic",
+  roles: ["boss", "thug", "sheriff", "sergeant", "doctor", "citizen"],
   seats: 6,
 };
 
