@@ -16,7 +16,7 @@ import {
   replayVoteSchema,
   type GmEntry,
 } from "./replay-format.ts";
-import { isRoleId, type RoleId } from "./roles.ts";
+import { isRoleId, type RoleId, type RoleListFault } from "./roles.ts";
 import type { Winner } from "./state.ts";
 import {
   act,
@@ -156,6 +156,14 @@ export function stringifyResult(result: ReplayResult): string {
   return write(result, "", false);
 }
 
+/** S3's faults of a role list (roleListFault), which a replay reports as `setup:` errors. */
+const ROLE_LIST_FAULTS: ReadonlySet<string> = new Set<RoleListFault["code"]>([
+  "setup/no-players",
+  "setup/duplicate-role",
+  "setup/no-town",
+  "setup/no-opponent",
+]);
+
 /** Run a replay file (already parsed from JSON) and return its outcome, or throw a ReplayError. */
 export function runReplay(input: unknown): ReplayResult {
   return matchResult(replayMatch(input));
@@ -175,7 +183,12 @@ export function replayMatch(input: unknown): Match {
     players.push({ name: p.name, role: p.role });
   }
   const started = startMatch({ players, seed: file.seed ?? null, options: file.options ?? {} });
-  if (isRejection(started)) throw new ReplayError(`file: ${started.message} (${started.clause})`);
+  if (isRejection(started)) {
+    // REPLAY.md: a role list S3 does not allow is a `setup` error naming S3; the names' faults (a duplicate
+    // or empty name) are faults of the file itself.
+    const where = ROLE_LIST_FAULTS.has(started.code) ? "setup" : "file";
+    throw new ReplayError(`${where}: ${started.message} (${started.clause})`);
+  }
   let m: Match = started;
 
   file.phases.forEach((raw, index) => {

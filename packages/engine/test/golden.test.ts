@@ -29,6 +29,8 @@ const GAMES: Record<string, string> = {
   "maniac-wins": "W1: the maniac wins when at most one other player is alive",
   "mafia-wins": "W1: the mafia wins when it equals the living non-mafia; a tie hangs nobody (G3)",
   draw: "W1: a night in which everyone dies is a draw (T6's mark takes the last one)",
+  "small-setup-thresholds":
+    "S3: nine players under other thresholds: three intimidations at 9 (M2b from 9), roles revealed above 6 alive (R1), an early close on day 2 (V7 from day 2)",
   "strikes-replacement":
     "P3: a second strike is a modkill; a substitute inherits a strike (P4); the mafia wins after the modkill",
 };

@@ -171,16 +171,24 @@ describe("S3: the options in a replay file", () => {
     expect(() => replayError(file({ revealAbove: 0, lapseAt: 0 }))).toThrow(/accepted/);
   });
 
-  it("S3: a role list with no town player, or with neither a mafia member nor the maniac, names S3", () => {
+  it("S3: a role list with no town player, with neither a mafia member nor the maniac, or with a role twice is a setup error naming S3", () => {
     const players = (roles: string[]) => ({
       format: "forum-mafia/replay@1",
       players: roles.map((role, i) => ({ name: `Игрок${i + 1}`, role })),
       phases: [],
     });
-    expect(replayError(players(["boss", "troll"]))).toBe("file: the role list has no town player (S3)");
+    // REPLAY.md: "a list with no town player, or with neither a mafia member nor the maniac, is a `setup`
+    // error naming S3"; a role other than citizen twice breaks the same clause's list.
+    expect(replayError(players(["boss", "troll"]))).toBe("setup: the role list has no town player (S3)");
     expect(replayError(players(["doctor", "citizen", "citizen"]))).toBe(
-      "file: the role list has neither a mafia member nor the maniac (S3)",
+      "setup: the role list has neither a mafia member nor the maniac (S3)",
+    );
+    expect(replayError(players(["boss", "doctor", "boss", "citizen"]))).toBe(
+      "setup: the role boss appears more than once (S3)",
     );
     expect(() => replayError(players(["maniac", "citizen"]))).toThrow(/accepted/);
+    expect(() => replayError(players(["boss", ...Array.from({ length: 30 }, () => "citizen")]))).toThrow(
+      /accepted/,
+    );
   });
 });
