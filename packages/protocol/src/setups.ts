@@ -59,7 +59,7 @@ export const SETUP_PRESETS: readonly SetupPreset[] = [
   {
     id: "small9",
     setup: {
-      roles: ["boss", "thug", "maniac", "sheriff", "doctor", "girl", ...citizens(3)],
+      roles: ["boss", "thug", "maniac", "sheriff", "doctor", ...citizens(4)],
       options: {
         ...DEFAULT_OPTIONS,
         revealAbove: 6,
@@ -70,20 +70,20 @@ export const SETUP_PRESETS: readonly SetupPreset[] = [
     },
     name: { ru: "Малая, 9 игроков", en: "Small, 9 players" },
     description: {
-      ru: "Босс и громила против шерифа, доктора и девочки, маньяк сам за себя. Роли вскрываются, пока живых больше 6; досрочно — со 2-го дня.",
-      en: "The boss and the thug against the sheriff, the doctor and the girl; the maniac plays alone. Roles are revealed while more than 6 are alive; early votes from day 2.",
+      ru: "Босс и громила против шерифа и доктора, маньяк сам за себя. Роли вскрываются, пока живых больше 6; досрочно — со 2-го дня.",
+      en: "The boss and the thug against the sheriff and the doctor; the maniac plays alone. Roles are revealed while more than 6 are alive; early votes from day 2.",
     },
   },
   {
     id: "medium12",
     setup: {
-      roles: ["boss", "troll", "thug", "maniac", "sheriff", "sergeant", "doctor", "girl", ...citizens(4)],
+      roles: ["boss", "troll", "lawyer", "maniac", "sheriff", "sergeant", "doctor", "girl", ...citizens(4)],
       options: { ...DEFAULT_OPTIONS, revealAbove: 7, threeIntimidationsFrom: 11, serumRepeatBelow: 10 },
     },
     name: { ru: "Средняя, 12 игроков", en: "Medium, 12 players" },
     description: {
-      ru: "Три мафиози с громилой, маньяк, шериф с сержантом, доктор и девочка. Роли вскрываются, пока живых больше 7.",
-      en: "Three mafiosi with the thug, the maniac, the sheriff and the sergeant, the doctor and the girl. Roles are revealed while more than 7 are alive.",
+      ru: "Босс, тролль и адвокат, маньяк, шериф с сержантом, доктор и девочка. Роли вскрываются, пока живых больше 7.",
+      en: "The boss, the troll and the lawyer, the maniac, the sheriff and the sergeant, the doctor and the girl. Roles are revealed while more than 7 are alive.",
     },
   },
   {
@@ -94,8 +94,8 @@ export const SETUP_PRESETS: readonly SetupPreset[] = [
     },
     name: { ru: "Большая, 21 игрок", en: "Large, 21 players" },
     description: {
-      ru: "Классика и ещё четыре мирных. Роли вскрываются, пока живых больше 13.",
-      en: "The classic and four more citizens. Roles are revealed while more than 13 are alive.",
+      ru: "Классика и ещё четыре мирных: городу легче, оценка покажет насколько. Роли вскрываются, пока живых больше 13.",
+      en: "The classic and four more citizens: easier for the town, and the estimate shows by how much. Roles are revealed while more than 13 are alive.",
     },
   },
 ];
