@@ -71,3 +71,16 @@ export {
   type TalkingGame,
   type TalkingGameOptions,
 } from "./talking-game.ts";
+// Issue 17: the balance estimate of a setup (bot games of exactly that role list and options).
+export {
+  ESTIMATE_GAMES,
+  balanceOf,
+  canonicalRoles,
+  canonicalSetup,
+  estimateChunk,
+  estimateSeed,
+  mergeChunks,
+  type Balance,
+  type BalanceRate,
+  type EstimateSetup,
+} from "./estimate.ts";

@@ -1,0 +1,123 @@
+/**
+ * The balance estimate of a setup (issue 17, estimate.ts): its figures depend on the setup and the game
+ * count only — not on how the games are cut into chunks, nor on the order the role list is written in —
+ * and its counts agree with the role list counted by hand.
+ */
+import { describe, expect, it } from "vitest";
+import { DEFAULT_OPTIONS, type RoleId } from "../src/index.ts";
+import {
+  balanceOf,
+  canonicalRoles,
+  estimateChunk,
+  mergeChunks,
+  mergeTallies,
+  playBotGame,
+  recordOf,
+  type EstimateSetup,
+} from "../src/bots-entry.ts";
+
+/** The small preset of the setup editor: 9 seats, thresholds scaled to them. */
+const SMALL: EstimateSetup = {
+  roles: ["boss", "thug", "maniac", "sheriff", "doctor", "girl", "citizen", "citizen", "citizen"],
+  options: {
+    ...DEFAULT_OPTIONS,
+    revealAbove: 6,
+    threeIntimidationsFrom: 9,
+    serumRepeatBelow: 8,
+    earlyFromDay: 2,
+  },
+};
+
+/** Chunks of the given sizes, back to back from game 0. */
+function chunked(setup: EstimateSetup, sizes: readonly number[]) {
+  const tallies = [];
+  let from = 0;
+  for (const size of sizes) {
+    tallies.push(estimateChunk(setup, from, size));
+    from += size;
+  }
+  return mergeChunks(tallies);
+}
+
+describe("the balance estimate", () => {
+  it("S3: 200 games of a setup give the same tally in one chunk, in chunks of 50, and in uneven chunks", () => {
+    const whole = estimateChunk(SMALL, 0, 200);
+    expect(whole.games).toBe(200);
+    const fifties = [0, 50, 100, 150].map((from) => estimateChunk(SMALL, from, 50));
+    expect(mergeChunks(fifties)).toEqual(whole);
+    // Merged in another order too: a tally is integer counts.
+    expect(fifties.reduceRight(mergeTallies)).toEqual(whole);
+    const uneven = chunked(SMALL, [1, 99, 7, 33, 60]);
+    expect(uneven).toEqual(whole);
+    expect(balanceOf(uneven)).toEqual(balanceOf(whole));
+  });
+
+  it("S3: the counts add up: every game has one winner, and each role is dealt as often as the list holds it", () => {
+    const games = 120;
+    const t = estimateChunk(SMALL, 0, games);
+    expect(t.wins.town + t.wins.mafia + t.wins.maniac + t.wins.draw).toBe(games);
+    // By hand from the list: one each of six roles, three citizens, and nothing else.
+    const listed: Partial<Record<RoleId, number>> = {
+      boss: 1,
+      thug: 1,
+      maniac: 1,
+      sheriff: 1,
+      doctor: 1,
+      girl: 1,
+      citizen: 3,
+    };
+    for (const [role, counts] of Object.entries(t.roles))
+      expect([role, counts.dealt]).toEqual([role, games * (listed[role as RoleId] ?? 0)]);
+    // Every game lasts at least one night, and a day comes only after a night.
+    expect(t.phases).toBeGreaterThanOrEqual(games);
+    expect(t.days).toBeLessThanOrEqual(t.phases);
+  });
+
+  it("S1, S3: game i is the bot game dealt from estimate:i with the list in the table's order", () => {
+    const t = estimateChunk(SMALL, 5, 3);
+    const winners = [5, 6, 7].map(
+      (i) =>
+        recordOf(
+          playBotGame(`estimate:${i}`, { roles: canonicalRoles(SMALL.roles), gameOptions: SMALL.options }),
+        ).winner,
+    );
+    for (const w of ["town", "mafia", "maniac", "draw"] as const)
+      expect(t.wins[w]).toBe(winners.filter((x) => x === w).length);
+  });
+
+  it("S1: roles are dealt at random, so the same roles written in another order give the same figures", () => {
+    const reversed: EstimateSetup = { roles: [...SMALL.roles].reverse(), options: SMALL.options };
+    expect(estimateChunk(reversed, 0, 40)).toEqual(estimateChunk(SMALL, 0, 40));
+    expect(canonicalRoles(["citizen", "maniac", "boss", "citizen"])).toEqual([
+      "boss",
+      "maniac",
+      "citizen",
+      "citizen",
+    ]);
+  });
+
+  it("S3: the options are part of the setup: another threshold plays other games", () => {
+    const other: EstimateSetup = { roles: SMALL.roles, options: { ...SMALL.options, revealAbove: 0 } };
+    expect(estimateChunk(other, 0, 40)).not.toEqual(estimateChunk(SMALL, 0, 40));
+  });
+
+  it("W1: balanceOf reads each side's rate with its 95% interval and the mean length from the tally", () => {
+    const t = estimateChunk(SMALL, 0, 100);
+    const b = balanceOf(t);
+    expect(b.games).toBe(100);
+    const rates = Object.values(b.winRates);
+    expect(rates.reduce((s, r) => s + r.rate, 0)).toBeCloseTo(1, 12);
+    for (const r of rates) {
+      expect(r.low).toBeLessThanOrEqual(r.rate);
+      expect(r.high).toBeGreaterThanOrEqual(r.rate);
+    }
+    expect(b.winRates.town.rate).toBe(t.wins.town / 100);
+    expect(b.meanDays).toBe(t.days / 100);
+    expect(b.meanPhases).toBe(t.phases / 100);
+  });
+
+  it("S3: an empty chunk is an empty tally, and a negative range is a broken invariant", () => {
+    expect(estimateChunk(SMALL, 10, 0).games).toBe(0);
+    expect(() => estimateChunk(SMALL, -1, 5)).toThrow(/non-negative/);
+  });
+});
