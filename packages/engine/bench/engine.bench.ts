@@ -329,6 +329,8 @@ engine alone, recorded games replayed:    ${fmt(median(coreRate), 0)} games/s (t
 median µs per night resolution:           ${fmt(median(nightMedian), 2)} (endNight), ${fmt(median(resolveMedian), 2)} (resolveNight alone)
 baseline, bare rng.ts draws:              ${fmt(median(baseUs), 2)} µs per game's worth; a game costs ${fmt(median(wallRatio))}× that (CPU time: ${fmt(median(cpuRatio))}×)
 machine pace, bare integer loop:          ${fmt(loopNs(), 2)} ns per iteration`);
+  // The last line, for scripts: the median wall rate as an integer.
+  console.log(`engine: ${Math.round(rate)} games/s`);
 }
 
 main();

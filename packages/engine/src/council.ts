@@ -109,9 +109,17 @@ const BY_TEXT: ReadonlyMap<string, CouncilQuestion> = new Map(
   ]),
 );
 
+/** The texts last asked about, as they came, and the question each asks: the same few texts recur all game. */
+const RECENT = new Map<string, CouncilQuestion | null>();
+
 /** M2c: the listed question a text asks (its Russian or English text), or null for a question of one's own. */
 export function listedQuestion(text: string): CouncilQuestion | null {
-  return BY_TEXT.get(questionKey(text)) ?? null;
+  const known = RECENT.get(text);
+  if (known !== undefined) return known;
+  const q = BY_TEXT.get(questionKey(text)) ?? null;
+  if (RECENT.size >= 64) RECENT.clear();
+  RECENT.set(text, q);
+  return q;
 }
 
 /** M2c: the rules' answer to a question, read from the night's state; null for a question not listed. */

@@ -6,13 +6,12 @@ import {
   countAlive,
   currentBoss,
   winnerOf,
-  withState,
   type GameState,
   type Phase,
   type Winner,
 } from "./state.ts";
 import { struckOut } from "./strikes.ts";
-import { mayVote, type DayBallots } from "./vote.ts";
+import type { DayBallots } from "./vote.ts";
 
 /** Everything the day decided (A3). */
 export interface DayOutcome {
@@ -47,18 +46,21 @@ export function closeDay(
   const score: number[] = new Array<number>(n).fill(0);
   const penalized: boolean[] = new Array<boolean>(n).fill(false);
   const notVoted: Seat[] = [];
+  const missed: boolean[] = new Array<boolean>(n).fill(false);
   const uncounted: Seat[] = [];
+  const silenced = state.day.silenced;
   for (const seat of state.day.penalty) {
     score[seat]! += 2; // P2
     penalized[seat] = true;
   }
   for (let seat = 0; seat < n; seat++) {
-    if (!mayVote(state, seat)) continue; // V6
+    if (!state.players[seat]!.alive || silenced.includes(seat)) continue; // V6 (mayVote)
     const vote = ballots.votes[seat];
     if (!vote) {
       score[seat]! += 2; // P1
       penalized[seat] = true;
       notVoted.push(seat);
+      missed[seat] = true;
       continue;
     }
     if (state.day.bossUncounted === seat) {
@@ -99,10 +101,7 @@ export function closeDay(
   for (let seat = 0; seat < n; seat++) {
     if (!players[seat]!.alive) continue;
     if (seat === hanged) died.push(seat);
-    else if (
-      (notVoted.includes(seat) && struckOut(players[seat]!, state.options)) ||
-      gmModkills.includes(seat)
-    ) {
+    else if ((missed[seat] && struckOut(players[seat]!, state.options)) || gmModkills.includes(seat)) {
       modkilled.push(seat); // P3, F2
       died.push(seat);
     }
@@ -119,14 +118,17 @@ export function closeDay(
     if (penalized[seat]) penalizedSeats.push(seat);
   }
   const winner = winnerOf(players);
-  const next: GameState = withState(state, {
+  const next: GameState = {
+    options: state.options,
     players,
     phase: { kind: "night", number: state.phase.number + 1 },
     aliveAtStart: countAlive(players),
     boss: currentBoss(players), // M1: succession takes effect from the next night
+    rng: state.rng,
+    memory: state.memory,
     day: NO_DAY_EFFECTS,
     winner,
-  });
+  };
   return {
     state: next,
     outcome: {

@@ -122,7 +122,16 @@ const override = (m: Match, kind: GmOverride["kind"], detail: string, reason: st
 export function act(m: Match, seat: Seat, action: NightAction): Match | Rejection {
   const night = submitNightAction(m.state, m.night, seat, action);
   if (isRejection(night)) return night;
-  return withMatch(m, { night, events: logged(m, { kind: "act", seat, action }) });
+  return {
+    state: m.state,
+    night,
+    day: m.day,
+    modkills: m.modkills,
+    setup: m.setup,
+    events: logged(m, { kind: "act", seat, action }),
+    overrides: m.overrides,
+    outcomes: m.outcomes,
+  };
 }
 
 /** G10: the night's intake closes (results pending); the GM may then reopen the mafia's action. */
@@ -141,7 +150,16 @@ export function reopenMafia(m: Match, reason: string): Match {
 export function vote(m: Match, seat: Seat, v: Vote): Match | Rejection {
   const day = castVote(m.state, m.day, seat, v);
   if (isRejection(day)) return day;
-  return withMatch(m, { day, events: logged(m, { kind: "vote", seat, vote: v }) });
+  return {
+    state: m.state,
+    night: m.night,
+    day,
+    modkills: m.modkills,
+    setup: m.setup,
+    events: logged(m, { kind: "vote", seat, vote: v }),
+    overrides: m.overrides,
+    outcomes: m.outcomes,
+  };
 }
 
 /**
@@ -180,6 +198,12 @@ export interface NightDecisions {
   readonly councilReason?: string;
 }
 
+/** Whether an object has an own enumerable key (Object.entries without building the list). */
+function hasKeys(o: object): boolean {
+  for (const key in o) if (Object.hasOwn(o, key)) return true;
+  return false;
+}
+
 /** The night's deadline: resolve it (§9) and open the day. */
 export function endNight(m: Match, decisions: NightDecisions): Match | Rejection {
   const r = resolveNight(m.state, m.night, {
@@ -189,7 +213,7 @@ export function endNight(m: Match, decisions: NightDecisions): Match | Rejection
   });
   if (isRejection(r)) return r;
   let overrides = m.overrides;
-  const fixed = Object.entries(decisions.rolls);
+  const fixed = hasKeys(decisions.rolls) ? Object.entries(decisions.rolls) : [];
   if (fixed.length > 0) {
     const detail = fixed.map(([key, v]) => `${key}=${String(v)}`).join(", ");
     overrides = [...overrides, override(m, "fixRolls", detail, decisions.reason ?? "")];

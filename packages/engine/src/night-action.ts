@@ -147,11 +147,41 @@ export interface NightActor {
   readonly options: GameOptions;
 }
 
+/**
+ * The actors of the state last asked about, seat by seat, and the two ways its table looks (to a mafia
+ * actor and to anyone else). A phase's submissions all read one state, so each actor is built once per
+ * phase rather than once per submission. Only a cache: a state never changes, and an actor is read only.
+ */
+let actorsOf: GameState | null = null;
+let actors: (NightActor | undefined)[] = [];
+let seatsToMafia: readonly ActorSeat[] | null = null;
+let seatsToOthers: readonly ActorSeat[] | null = null;
+let healFromOpen = false;
+
+function tableAsSeen(state: GameState, mafia: boolean): readonly ActorSeat[] {
+  if (mafia)
+    return (seatsToMafia ??= state.players.map((q) => ({
+      name: q.name,
+      alive: q.alive,
+      mafia: isMafia(q.role),
+    })));
+  return (seatsToOthers ??= state.players.map((q) => ({ name: q.name, alive: q.alive, mafia: false })));
+}
+
 /** The actor's night from the full state (the server's check of a submission, and random play). */
 export function actorOf(state: GameState, seat: Seat): NightActor {
+  if (state !== actorsOf) {
+    actorsOf = state;
+    actors = [];
+    seatsToMafia = null;
+    seatsToOthers = null;
+    healFromOpen = healFromAvailable(state);
+  }
+  const known = actors[seat];
+  if (known !== undefined) return known;
   const p = state.players[seat]!;
   const mafia = isMafia(p.role);
-  return {
+  const actor: NightActor = {
     seat,
     role: p.role,
     alive: p.alive,
@@ -159,11 +189,13 @@ export function actorOf(state: GameState, seat: Seat): NightActor {
     night: state.phase.kind === "night",
     over: state.winner !== null,
     aliveAtStart: state.aliveAtStart,
-    seats: state.players.map((q) => ({ name: q.name, alive: q.alive, mafia: mafia && isMafia(q.role) })),
+    seats: tableAsSeen(state, mafia),
     last: state.memory.own[seat] ?? null,
-    healFromOpen: healFromAvailable(state),
+    healFromOpen,
     options: state.options,
   };
+  actors[seat] = actor;
+  return actor;
 }
 
 const actorLabel = (a: NightActor): string => `${a.seats[a.seat]!.name} (${a.role})`;
@@ -280,34 +312,27 @@ function checkMafia(a: NightActor, kill: readonly Seat[], intimidate: readonly S
       "M2",
       `${actorLabel(a)}: the mafia may not kill two when ${a.options.lapseAt} are alive`,
     );
-  const seen = new Set<Seat>();
-  for (const [list, verb] of [
-    [kill, "kill"],
-    [intimidate, "intimidate"],
-  ] as const) {
-    for (const t of list) {
-      const target = a.seats[t];
-      if (!target) return reject("night/unknown-target", "O1a", `${actorLabel(a)} names no such player`);
-      if (!target.alive)
-        return reject(
-          "night/dead-target",
-          "O1a",
-          `${actorLabel(a)} may not ${verb} ${target.name}: not alive`,
-        );
-      if (target.mafia)
-        return reject(
-          "night/mafia-target",
-          "O1a",
-          `${actorLabel(a)}: the mafia may not ${verb} a mafia member (${target.name})`,
-        );
-      if (seen.has(t))
+  // Kills first, then intimidations, each target in turn: unknown, dead, mafia, or named twice.
+  for (let j = 0; j < k + i; j++) {
+    const t = j < k ? kill[j]! : intimidate[j - k]!;
+    const verb = j < k ? "kill" : "intimidate";
+    const target = a.seats[t];
+    if (!target) return reject("night/unknown-target", "O1a", `${actorLabel(a)} names no such player`);
+    if (!target.alive)
+      return reject("night/dead-target", "O1a", `${actorLabel(a)} may not ${verb} ${target.name}: not alive`);
+    if (target.mafia)
+      return reject(
+        "night/mafia-target",
+        "O1a",
+        `${actorLabel(a)}: the mafia may not ${verb} a mafia member (${target.name})`,
+      );
+    for (let e = 0; e < j; e++)
+      if ((e < k ? kill[e]! : intimidate[e - k]!) === t)
         return reject(
           "night/duplicate-target",
           "O1a",
           `${actorLabel(a)}: the targets of one mafia action must be distinct`,
         );
-      seen.add(t);
-    }
   }
   return null;
 }
@@ -430,10 +455,13 @@ export function submitNightAction(
       "G10",
       `${who(state, seat)} may not act: the night's intake has closed`,
     );
-  if (slot === "pair") return withBallots(ballots, { pair: action, pairBy: seat });
+  if (slot === "pair")
+    return { own: ballots.own, mafia: ballots.mafia, pair: action, pairBy: seat, intake: ballots.intake };
   const list = ballots[slot].slice();
   list[seat] = action;
-  return withBallots(ballots, slot === "own" ? { own: list } : { mafia: list });
+  return slot === "own"
+    ? { own: list, mafia: ballots.mafia, pair: ballots.pair, pairBy: ballots.pairBy, intake: ballots.intake }
+    : { own: ballots.own, mafia: list, pair: ballots.pair, pairBy: ballots.pairBy, intake: ballots.intake };
 }
 
 /** The living players a targeted act may name (for forms and bots): each checked as a submission. */

@@ -120,9 +120,54 @@ function castOf(players: readonly Player[]): Cast {
     shahid: null,
     citizen: null,
   };
+  // A switch rather than `c[p.role] = i`: a store under a varying key is slow, and this runs every night.
   for (let i = 0; i < players.length; i++) {
     const p = players[i]!;
-    if (p.alive && p.role !== "citizen") c[p.role] = i;
+    if (!p.alive) continue;
+    switch (p.role) {
+      case "boss":
+        c.boss = i;
+        break;
+      case "troll":
+        c.troll = i;
+        break;
+      case "elf":
+        c.elf = i;
+        break;
+      case "lawyer":
+        c.lawyer = i;
+        break;
+      case "thug":
+        c.thug = i;
+        break;
+      case "maniac":
+        c.maniac = i;
+        break;
+      case "sheriff":
+        c.sheriff = i;
+        break;
+      case "sergeant":
+        c.sergeant = i;
+        break;
+      case "doctor":
+        c.doctor = i;
+        break;
+      case "girl":
+        c.girl = i;
+        break;
+      case "prosecutor":
+        c.prosecutor = i;
+        break;
+      case "shahid":
+        c.shahid = i;
+        break;
+      case "citizen":
+        break;
+      default: {
+        const never: never = p.role;
+        throw new Error(`unknown role ${String(never)}`);
+      }
+    }
   }
   return c;
 }
@@ -489,10 +534,18 @@ const rolled = (w: NightWork, name: RollName): boolean => {
   return false;
 };
 
-/** Seats in seat order, once each, keeping those for which `keep` holds. */
-function seatList(n: number, has: (seat: Seat) => boolean): Seat[] {
-  const out: Seat[] = [];
-  for (let i = 0; i < n; i++) if (has(i)) out.push(i);
+/** Seats in ascending order (a short list, already nearly sorted: an insertion sort). */
+function ascending(seats: readonly Seat[]): Seat[] {
+  const out = seats.slice();
+  for (let i = 1; i < out.length; i++) {
+    const x = out[i]!;
+    let j = i - 1;
+    while (j >= 0 && out[j]! > x) {
+      out[j + 1] = out[j]!;
+      j--;
+    }
+    out[j + 1] = x;
+  }
   return out;
 }
 
@@ -504,45 +557,64 @@ const concludeNight: Step = (w) => {
   const { state } = w;
   const n = state.players.length;
   const dead = new Array<boolean>(n).fill(false);
-  for (const a of w.attacks) if (a.cancelledBy === null) dead[a.target] = true;
+  const attacks = w.attacks;
+  for (const a of attacks) if (a.cancelledBy === null) dead[a.target] = true;
   for (const s of w.modkilled) dead[s] = true;
-  const died = seatList(n, (s) => dead[s]!);
+  const died: Seat[] = [];
+  for (let s = 0; s < n; s++) if (dead[s]) died.push(s);
   const players = w.players;
   for (const s of died) players[s] = withPlayer(players[s]!, { alive: false });
   const revealed = new Map<Seat, RoleId>();
   const r1 = state.aliveAtStart > state.options.revealAbove;
   // N1a / R2: only a bloody kill that itself succeeded reveals the victim and names the maniac.
   const bloodyVictims: Seat[] = [];
-  for (const a of w.attacks)
+  for (const a of attacks)
     if (a.kind === "bloodyKill" && a.cancelledBy === null) bloodyVictims.push(a.target);
   for (const seat of died) if (r1 || bloodyVictims.includes(seat)) revealed.set(seat, players[seat]!.role);
   if (w.serum !== null) revealed.set(w.serum, players[w.serum]!.role); // R2, T3a
   const exposed = new Map<Seat, "boss" | "doctor">();
-  if (rolled(w, "bossExposed")) exposed.set(state.boss!, "boss");
-  if (rolled(w, "doctorExposed")) exposed.set(w.doctor!.seat, "doctor");
+  const bossExposed = rolled(w, "bossExposed");
+  const doctorExposed = rolled(w, "doctorExposed");
+  const girlSilence = rolled(w, "girlSilence");
+  const thugSilence = rolled(w, "thugSilence");
+  if (bossExposed) exposed.set(state.boss!, "boss");
+  if (doctorExposed) exposed.set(w.doctor!.seat, "doctor");
 
   const silenced: boolean[] = new Array<boolean>(n).fill(false);
   for (const s of state.memory.silencedNext) silenced[s] = true; // N1c, T3d: the second day
   for (const s of w.intimidated) silenced[s] = true;
   if (w.tortured !== null) silenced[w.tortured] = true;
   if (w.poisoned !== null) silenced[w.poisoned] = true;
-  if (rolled(w, "girlSilence")) silenced[w.girl!.target] = true;
-  if (rolled(w, "thugSilence")) silenced[w.thug!.target] = true;
-  const alive = (s: Seat): boolean => players[s]!.alive;
-  const silencedToday = seatList(n, (s) => silenced[s]! && alive(s));
-  const silencedNext = seatList(n, (s) => (s === w.tortured || s === w.poisoned) && alive(s));
+  if (girlSilence) silenced[w.girl!.target] = true;
+  if (thugSilence) silenced[w.thug!.target] = true;
+  const silencedToday: Seat[] = [];
+  const silencedNext: Seat[] = [];
+  for (let s = 0; s < n; s++) {
+    if (!players[s]!.alive) continue;
+    if (silenced[s]) silencedToday.push(s);
+    if (s === w.tortured || s === w.poisoned) silencedNext.push(s);
+  }
   const boss = state.boss;
   // M3: after a double action, or intimidating at least half of those alive at night start.
   const bossUncounted =
     boss !== null &&
-    alive(boss) &&
+    players[boss]!.alive &&
     (w.doubleAction || (w.intimidated.length > 0 && w.intimidated.length * 2 >= state.aliveAtStart))
       ? boss
       : null;
   const winner = winnerOf(players);
   // T3e, third limit: last night's heal target as submitted, effective or not (as O1b reads the first).
   const doctorHeal = w.doctor && w.doctor.action.act === "heal" ? w.doctor.action.target : null;
-  const struck = w.struck.slice().sort((a, b) => a - b);
+  const struck = ascending(w.struck);
+  const penalty: Seat[] = [];
+  for (const s of struck) if (players[s]!.alive) penalty.push(s);
+  // N1a: a player saved from the maniac does not stay "saved" if the same night killed them anyway.
+  const savedByHealFrom: Seat[] = [];
+  for (const s of w.savedByHealFrom) if (!dead[s]) savedByHealFrom.push(s);
+  const bloodyDead: Seat[] = [];
+  for (const s of bloodyVictims) if (dead[s]) bloodyDead.push(s);
+  const blocked: Seat[] = [];
+  for (let s = 0; s < n; s++) if (w.blocked[s]) blocked.push(s);
   const next: GameState = {
     options: state.options,
     players,
@@ -555,8 +627,7 @@ const concludeNight: Step = (w) => {
       own: w.ballots.own,
       pair: w.ballots.pair,
       healTarget: doctorHeal,
-      // N1a: a player saved from the maniac does not stay "saved" if the same night killed them anyway.
-      savedByHealFrom: w.savedByHealFrom.filter((seat) => !dead[seat]),
+      savedByHealFrom,
       silencedNext,
     },
     day: {
@@ -564,7 +635,7 @@ const concludeNight: Step = (w) => {
       bossUncounted,
       protect: w.protect,
       unprotect: w.unprotect,
-      penalty: struck.filter(alive),
+      penalty,
     },
     winner,
   };
@@ -573,18 +644,19 @@ const concludeNight: Step = (w) => {
     died,
     revealed,
     exposed,
-    bloodyVictims: bloodyVictims.filter((s) => dead[s]),
+    bloodyVictims: bloodyDead,
     tortureEvidence: rolled(w, "tortureEvidence") ? [w.tortured!] : [],
     serum: w.serum,
     silenced: silencedToday,
     check: w.check,
     council: w.council,
-    modkilled: w.modkilled.slice().sort((a, b) => a - b),
+    // P3: found in seat order (strikesAndModkills), so already ascending.
+    modkilled: w.modkilled,
     struck,
     winner,
     rolls: w.rolls,
-    attacks: w.attacks,
-    blocked: seatList(n, (s) => w.blocked[s]!),
+    attacks,
+    blocked,
   };
   w.result = { state: next, outcome };
   return null;

@@ -29,8 +29,21 @@ export function withPlayer(p: Player, change: Partial<Player>): Player {
   };
 }
 
+/** The names last keyed, and their keys: the same names come back game after game (a cache, bounded). */
+const KEYS = new Map<string, string>();
+
 /** Names are compared case-insensitively with ё = е (REPLAY.md, "players"). */
 export function nameKey(name: string): string {
+  let key = KEYS.get(name);
+  if (key === undefined) {
+    key = keyOf(name);
+    if (KEYS.size >= 1024) KEYS.clear();
+    KEYS.set(name, key);
+  }
+  return key;
+}
+
+function keyOf(name: string): string {
   // Latin and Cyrillic letters without combining marks are already in NFC: skip the costly normalize.
   const lower = (ALREADY_NFC.test(name) ? name : name.normalize("NFC")).toLowerCase();
   return lower.includes("ё") ? lower.replace(/ё/g, "е") : lower;

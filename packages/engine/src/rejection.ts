@@ -16,5 +16,6 @@ export function reject(code: string, clause: ClauseId, message: string): Rejecti
 }
 
 export function isRejection<T extends object>(value: T | Rejection): value is Rejection {
-  return "rejected" in value && value.rejected === true;
+  // A property read rather than `in`: the values checked come in many shapes, and `in` is slow on them.
+  return (value as { readonly rejected?: unknown }).rejected === true;
 }

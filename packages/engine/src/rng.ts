@@ -1,5 +1,6 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
+import { sha256Words } from "./sha256.ts";
 
 /**
  * The game's seeded generator (F1, O8). Anyone can reimplement it to verify a published game:
@@ -29,13 +30,15 @@ export const rollStream = (seed: string): RngState => rngFromSeed(`rolls:${seed}
 
 /** xoshiro128** seeded from SHA-256 of a string (steps 1–2 above). */
 export function rngFromSeed(seed: string): RngState {
-  const d = sha256(utf8ToBytes(seed));
-  const word = (i: number): number =>
-    (d[i]! | (d[i + 1]! << 8) | (d[i + 2]! << 16) | (d[i + 3]! << 24)) >>> 0;
-  const s: [number, number, number, number] = [word(0), word(4), word(8), word(12)];
+  const h = sha256Words(seed);
+  // The digest's bytes 4k … 4k+3 read little-endian: the big-endian word k with its bytes swapped.
+  const s: [number, number, number, number] = [swap(h[0]!), swap(h[1]!), swap(h[2]!), swap(h[3]!)];
   if ((s[0] | s[1] | s[2] | s[3]) === 0) s[0] = 1;
   return s;
 }
+
+const swap = (w: number): number =>
+  ((w >>> 24) | ((w >>> 8) & 0xff00) | ((w & 0xff00) << 8) | ((w & 0xff) << 24)) >>> 0;
 
 const rotl = (x: number, k: number): number => ((x << k) | (x >>> (32 - k))) >>> 0;
 
@@ -83,29 +86,34 @@ export function shuffle<T>(items: readonly T[], s: RngState): { value: T[]; stat
  * exactly what nextU32 would, without allocating. The game's own rolls stay in GameState (nextU32).
  */
 export class RandomStream {
-  private s0: number;
-  private s1: number;
-  private s2: number;
-  private s3: number;
+  /** s0..s3 as signed 32-bit words: a typed array keeps them unboxed (numbers ≥ 2^30 are no small integers). */
+  private readonly s = new Int32Array(4);
 
   constructor(state: RngState) {
-    [this.s0, this.s1, this.s2, this.s3] = state;
+    const s = this.s;
+    s[0] = state[0];
+    s[1] = state[1];
+    s[2] = state[2];
+    s[3] = state[3];
   }
 
   nextU32(): number {
-    const s1 = this.s1;
-    const value = Math.imul(rotl(Math.imul(s1, 5) >>> 0, 7), 9) >>> 0;
-    const t = (s1 << 9) >>> 0;
-    this.s2 = (this.s2 ^ this.s0) >>> 0;
-    this.s3 = (this.s3 ^ s1) >>> 0;
-    this.s1 = (s1 ^ this.s2) >>> 0;
-    this.s0 = (this.s0 ^ this.s3) >>> 0;
-    this.s2 = (this.s2 ^ t) >>> 0;
-    this.s3 = rotl(this.s3, 11);
+    const s = this.s;
+    const s0 = s[0]!;
+    const s1 = s[1]!;
+    const r = Math.imul(s1, 5);
+    const value = Math.imul((r << 7) | (r >>> 25), 9) >>> 0;
+    const s2 = s[2]! ^ s0;
+    const s3 = s[3]! ^ s1;
+    s[1] = s1 ^ s2;
+    s[0] = s0 ^ s3;
+    s[2] = s2 ^ (s1 << 9);
+    s[3] = (s3 << 11) | (s3 >>> 21);
     return value;
   }
 
   get state(): RngState {
-    return [this.s0, this.s1, this.s2, this.s3];
+    const s = this.s;
+    return [s[0]! >>> 0, s[1]! >>> 0, s[2]! >>> 0, s[3]! >>> 0];
   }
 }
