@@ -5,6 +5,7 @@
  * rules only.
  */
 export {
+  BotViews,
   botNightAction,
   botView,
   botVote,

@@ -8,17 +8,16 @@
  * against the roles revealed since (a red vote on a player who turned out town looks bad).
  */
 import { councilAnswerTonight } from "./council.ts";
-import { gameEvents } from "./events.ts";
+import { EventReader, gameEvents } from "./events.ts";
 import { act, endDay, endNight, startMatch, vote, type Match } from "./match.ts";
 import type { NightAction, TargetedAct } from "./night-action.ts";
 import { nightForm, type NightForm, type NightFormAct } from "./night-form.ts";
 import type { GameOptions } from "./options.ts";
 import type { Seat } from "./player.ts";
-import { RANDOM_PLAYER_NAMES } from "./random-play.ts";
 import { isRejection, type Rejection } from "./rejection.ts";
 import { RandomStream, rngFromSeed } from "./rng.ts";
-import { isMafia, roleSpec, type RoleId } from "./roles.ts";
-import { viewFor, type GameView } from "./view.ts";
+import { DEFAULT_ROLES, isMafia, roleSpec, type RoleId } from "./roles.ts";
+import { ViewFold, viewFor, type GameView } from "./view.ts";
 import type { Vote } from "./vote.ts";
 
 /** Everything a bot may decide from: its player's view and tonight's form (null when it has no act). */
@@ -422,6 +421,33 @@ export function botView(m: Match, seat: Seat): BotView {
   };
 }
 
+/**
+ * Every seat's BotView of one game as it goes on: the same BotView as botView, but the match's events are
+ * read once (EventReader) and each seat's view folds only the events it has not read yet (ViewFold), from
+ * those its player may see. Each call takes the match last given or a later one of the same game.
+ */
+export class BotViews {
+  private readonly events = new EventReader();
+  private readonly folds: ViewFold[];
+
+  constructor(m: Match) {
+    const roles = m.setup.players.map((p) => p.role);
+    this.folds = roles.map((_, seat) => new ViewFold({ kind: "player", seat }, roles));
+  }
+
+  /** The seat's view of `m`. */
+  view(m: Match, seat: Seat): GameView {
+    const fold = this.folds[seat]!;
+    fold.add(this.events.read(m));
+    return fold.view();
+  }
+
+  /** The seat's BotView of `m`: its view and tonight's form. */
+  of(m: Match, seat: Seat): BotView {
+    return { view: this.view(m, seat), form: nightForm(m.state, seat) };
+  }
+}
+
 export type BotDecision =
   { readonly kind: "act"; readonly action: NightAction } | { readonly kind: "vote"; readonly vote: Vote };
 
@@ -429,8 +455,13 @@ export interface BotGameOptions {
   /** A game still running after this many phases is a bug. */
   readonly maxPhases?: number;
   readonly gameOptions?: Partial<GameOptions>;
-  /** Called with the match as it stands before each bot decision is submitted (for tests). */
-  readonly observe?: (m: Match, seat: Seat, decision: BotDecision) => void;
+  /** S3: the role list to deal from the seed (players Игрок1…ИгрокN, one per role); the default 17 when left out. */
+  readonly roles?: readonly RoleId[];
+  /**
+   * Called with the match as it stands before each bot decision is submitted, and the BotView the bot
+   * decided from (for tests).
+   */
+  readonly observe?: (m: Match, seat: Seat, decision: BotDecision, bot: BotView) => void;
 }
 
 function accepted(next: Match | Rejection, what: string): Match {
@@ -439,20 +470,23 @@ function accepted(next: Match | Rejection, what: string): Match {
 }
 
 /**
- * A whole game of 17 bots dealt from `seed`, to its end (W1). Each seat draws from its own stream
+ * A whole game of bots (17 unless `roles` says otherwise) dealt from `seed`, to its end (W1). Each seat draws from its own stream
  * (`"bot:" + seed + ":" + seat`); the night rolls are left to the match's seed; the council answers as
  * the rules do (M2c, council.ts).
  */
 export function playBotGame(seed: string, options: BotGameOptions = {}): Match {
+  const roles = options.roles ?? DEFAULT_ROLES;
   const started = startMatch({
-    players: RANDOM_PLAYER_NAMES.map((name) => ({ name })),
+    players: roles.map((_, i) => ({ name: `Игрок${i + 1}` })),
     seed,
     options: options.gameOptions ?? {},
+    roles,
   });
   let m = accepted(started, "the deal");
   const seats = m.state.players.length;
   const rngs = m.state.players.map((_, s) => new RandomStream(rngFromSeed(`bot:${seed}:${s}`)));
   const maxPhases = options.maxPhases ?? 200;
+  const views = new BotViews(m);
   for (let phases = 0; m.state.winner === null; phases++) {
     if (phases >= maxPhases)
       throw new Error(`bot play: the game "${seed}" did not end in ${maxPhases} phases`);
@@ -461,11 +495,11 @@ export function playBotGame(seed: string, options: BotGameOptions = {}): Match {
       for (let i = 0; i < seats; i++) {
         const seat = (i + offset) % seats;
         if (!m.state.players[seat]!.alive) continue;
-        const v = botView(m, seat);
+        const v = views.of(m, seat);
         if (v.form === null) continue;
         const action = botNightAction(v, rngs[seat]!);
         if (action === null) continue;
-        options.observe?.(m, seat, { kind: "act", action });
+        options.observe?.(m, seat, { kind: "act", action }, v);
         m = accepted(act(m, seat, action), "a night action");
       }
       // M2c: the bots ask only listed questions, which the rules answer (council.ts).
@@ -474,9 +508,10 @@ export function playBotGame(seed: string, options: BotGameOptions = {}): Match {
       for (let i = 0; i < seats && !m.day.closedEarly; i++) {
         const seat = (i + offset) % seats;
         if (!m.state.players[seat]!.alive) continue;
-        const ballot = botVote(botView(m, seat), rngs[seat]!);
+        const v = views.of(m, seat);
+        const ballot = botVote(v, rngs[seat]!);
         if (ballot === null) continue;
-        options.observe?.(m, seat, { kind: "vote", vote: ballot });
+        options.observe?.(m, seat, { kind: "vote", vote: ballot }, v);
         m = accepted(vote(m, seat, ballot), "a vote");
       }
       m = accepted(endDay(m), "closing the day");

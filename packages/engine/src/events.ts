@@ -313,6 +313,28 @@ export function gameEventsSince(
   return { events: out, cursor: { mark: logMark(m), phase, boss, finished, names, roles, ended } };
 }
 
+/**
+ * A match's events read as the match goes on: each read takes only the inputs accepted since the last
+ * (gameEventsSince), and `events` is the whole list so far, the same as gameEvents of the match last read.
+ * Each read must be of the match read before or a later one of the same game (its log grown from it).
+ */
+export class EventReader {
+  private cursor: EventCursor | null = null;
+  private last: Match | null = null;
+  private readonly list: GameEvent[] = [];
+
+  /** The game's events up to `m`, oldest first (the reader's own list: it grows with later reads). */
+  read(m: Match): readonly GameEvent[] {
+    if (m !== this.last) {
+      const next = gameEventsSince(m, this.cursor);
+      for (const e of next.events) this.list.push(e);
+      this.cursor = next.cursor;
+      this.last = m;
+    }
+    return this.list;
+  }
+}
+
 export type NightResults = Extract<GameEvent, { readonly type: "nightResults" }>;
 export type DayResults = Extract<GameEvent, { readonly type: "dayResults" }>;
 

@@ -12,6 +12,7 @@ import {
   HEAL_FROM_ROLES,
   actorActs,
   actorOf,
+  actsFor,
   checkActorAction,
   type ActKind,
   type HealFromRole,
@@ -85,6 +86,8 @@ function targetsOf(
 
 /** The acts open to `seat` tonight with their targets, or null when the player has no act tonight. */
 export function nightForm(state: GameState, seat: Seat): NightForm | null {
+  // The same null formOf gives for an actor with no act tonight, without building the actor.
+  if (actsFor(state, seat).length === 0) return null;
   return formOf(actorOf(state, seat));
 }
 

@@ -79,6 +79,13 @@ interface Draft {
   alive: boolean[];
   roles: (RoleId | null)[];
   cannotVote: boolean[];
+  /** Set when names, alive, roles or cannotVote change: a kept list of seats is out of date (ViewFold). */
+  seatsChanged: boolean;
+  /**
+   * The lists only appended to (results, pastVotes, privateResults) are also in a view handed out
+   * (ViewFold): they are copied before the next append, so a view once given never changes.
+   */
+  shared: boolean;
   me: { seat: Seat; role: RoleId; team: Team | null; strikes: number; lastNight: NightAction | null } | null;
   /** The player's own-slot submission tonight, which becomes `me.lastNight` when the night's results come. */
   ownTonight: NightAction | null;
@@ -92,6 +99,26 @@ interface Draft {
   options: GameOptions;
 }
 
+const emptyDraft = (): Draft => ({
+  phase: { kind: "night", number: 1 },
+  names: [],
+  alive: [],
+  roles: [],
+  cannotVote: [],
+  seatsChanged: true,
+  shared: false,
+  me: null,
+  ownTonight: null,
+  submissions: [],
+  votes: [],
+  pastVotes: [],
+  results: [],
+  privateResults: [],
+  winner: null,
+  seed: null,
+  options: DEFAULT_OPTIONS,
+});
+
 /**
  * Fold a viewer's view. `roles` (seat → role) only decides which team-addressed events a player
  * receives (their own team); it never goes into the view.
@@ -102,34 +129,26 @@ export function viewFor(events: readonly GameEvent[], viewer: Viewer, roles: rea
 
 /** The same fold, from the events already chosen for this viewer (eventsSeenBy): they are not filtered again. */
 export function foldView(visible: SeenEvents, viewer: Viewer): GameView {
-  const d: Draft = {
-    phase: { kind: "night", number: 1 },
-    names: [],
-    alive: [],
-    roles: [],
-    cannotVote: [],
-    me: null,
-    ownTonight: null,
-    submissions: [],
-    votes: [],
-    pastVotes: [],
-    results: [],
-    privateResults: [],
-    winner: null,
-    seed: null,
-    options: DEFAULT_OPTIONS,
-  };
+  const d = emptyDraft();
   for (const e of visible) apply(d, e, viewer);
+  return viewOf(d, viewer, seatsOf(d));
+}
+
+function seatsOf(d: Draft): SeatView[] {
+  return d.names.map((name, seat) => ({
+    seat,
+    name,
+    alive: d.alive[seat]!,
+    role: d.roles[seat]!,
+    cannotVote: d.cannotVote[seat]!,
+  }));
+}
+
+function viewOf(d: Draft, viewer: Viewer, seats: readonly SeatView[]): GameView {
   return {
     viewer,
     phase: d.phase,
-    seats: d.names.map((name, seat) => ({
-      seat,
-      name,
-      alive: d.alive[seat]!,
-      role: d.roles[seat]!,
-      cannotVote: d.cannotVote[seat]!,
-    })),
+    seats,
     me: d.me,
     submissions: d.submissions,
     votes: d.votes,
@@ -142,8 +161,64 @@ export function foldView(visible: SeenEvents, viewer: Viewer): GameView {
   };
 }
 
+/**
+ * A viewer's view folded as a game goes on: each call to `add` folds only the events it has not read, and
+ * `view()` gives the same view as viewFor of the whole list so far (bots decide hundreds of times a game,
+ * and folding the whole game again for each decision was most of their cost). Only the events the viewer
+ * may see are folded (eventsSeenBy), exactly as viewFor chooses them. A view given out never changes:
+ * the lists it shares with the fold are copied before the fold appends to them.
+ */
+export class ViewFold {
+  private readonly d: Draft = emptyDraft();
+  /** How many of the game's events have been read. */
+  private read = 0;
+  private seats: readonly SeatView[] = [];
+  private last: GameView | null = null;
+
+  constructor(
+    readonly viewer: Viewer,
+    private readonly roles: readonly RoleId[],
+  ) {}
+
+  /**
+   * Fold the game's events that have not been read yet: `events` is the whole list so far (the same list,
+   * grown, at every call), of which the fold reads only what comes after the events it read before.
+   */
+  add(events: readonly GameEvent[]): void {
+    if (events.length < this.read) throw new Error("ViewFold: the list of events got shorter");
+    if (events.length === this.read) return;
+    const fresh = eventsSeenBy(events.slice(this.read), this.viewer, this.roles);
+    this.read = events.length;
+    if (fresh.length === 0) return;
+    for (const e of fresh) apply(this.d, e, this.viewer);
+    this.last = null;
+  }
+
+  /** The view of the events read so far: the same object until an event the viewer may see is folded. */
+  view(): GameView {
+    if (this.last !== null) return this.last;
+    const d = this.d;
+    if (d.seatsChanged) {
+      this.seats = seatsOf(d);
+      d.seatsChanged = false;
+    }
+    d.shared = true;
+    return (this.last = viewOf(d, this.viewer, this.seats));
+  }
+}
+
+/** Before an append to a list a handed-out view holds, the draft takes its own copies (ViewFold). */
+function unshare(d: Draft): void {
+  if (!d.shared) return;
+  d.results = d.results.slice();
+  d.pastVotes = d.pastVotes.slice();
+  d.privateResults = d.privateResults.slice();
+  d.shared = false;
+}
+
 function know(d: Draft, members: readonly { readonly seat: Seat; readonly role: RoleId }[]): void {
   for (const m of members) d.roles[m.seat] = m.role;
+  d.seatsChanged = true;
 }
 
 function apply(d: Draft, e: GameEvent, viewer: Viewer): void {
@@ -154,9 +229,11 @@ function apply(d: Draft, e: GameEvent, viewer: Viewer): void {
       d.alive = e.names.map(() => true);
       d.roles = e.names.map(() => null);
       d.cannotVote = e.names.map(() => false);
+      d.seatsChanged = true;
       return;
     case "roleDealt":
       d.roles[e.seat] = e.role;
+      d.seatsChanged = true;
       if (viewer.kind === "player" && viewer.seat === e.seat)
         d.me = { seat: e.seat, role: e.role, team: null, strikes: 0, lastNight: null };
       return;
@@ -176,6 +253,7 @@ function apply(d: Draft, e: GameEvent, viewer: Viewer): void {
       return;
     }
     case "nightResults":
+      unshare(d);
       d.results.push(e);
       for (const s of e.died) d.alive[s] = false;
       know(d, e.revealed);
@@ -188,9 +266,11 @@ function apply(d: Draft, e: GameEvent, viewer: Viewer): void {
       if (e.winner !== null) d.winner = e.winner;
       return;
     case "checkResult":
+      unshare(d);
       d.privateResults.push({ phase: e.phase, check: e.check, council: null });
       return;
     case "councilAnswer":
+      unshare(d);
       d.privateResults.push({
         phase: e.phase,
         check: null,
@@ -207,6 +287,7 @@ function apply(d: Draft, e: GameEvent, viewer: Viewer): void {
       ];
       return;
     case "dayResults":
+      unshare(d);
       d.results.push(e);
       for (const s of e.died) d.alive[s] = false;
       know(d, e.revealed);
@@ -226,6 +307,7 @@ function apply(d: Draft, e: GameEvent, viewer: Viewer): void {
       return;
     case "replaced":
       d.names[e.seat] = e.newName;
+      d.seatsChanged = true;
       return;
     case "gameEnded":
       know(d, e.roles); // R3
