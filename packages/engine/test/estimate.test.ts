@@ -16,7 +16,7 @@ import {
   type EstimateSetup,
 } from "../src/bots-entry.ts";
 
-/** The small preset of the setup editor: 9 seats, thresholds scaled to them. */
+/** A 9-seat setup with its thresholds scaled to 9 (the small preset as first drafted). */
 const SMALL: EstimateSetup = {
   roles: ["boss", "thug", "maniac", "sheriff", "doctor", "girl", "citizen", "citizen", "citizen"],
   options: {

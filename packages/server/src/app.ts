@@ -34,6 +34,7 @@ import { nightRoutes } from "./routes/night.ts";
 import { streamRoutes } from "./routes/streams.ts";
 import { threadRoutes } from "./routes/thread.ts";
 import { toolRoutes } from "./routes/tools.ts";
+import { estimateRoutes } from "./routes/estimate.ts";
 
 export interface AppOptions {
   readonly store: Store;
@@ -68,6 +69,8 @@ export interface AppOptions {
   readonly streamLimits?: Partial<import("./stream.ts").StreamLimits>;
   /** Issue 15: e-mail and reminders (server.ts makes them when SMTP_URL is set); none by default. */
   readonly mail?: MailContext | null;
+  /** Issue 17: the balance estimates' limits and sizes (estimate.ts, ESTIMATE_DEFAULTS), or an estimator (tests). */
+  readonly estimates?: import("./estimate.ts").EstimateOptions | import("./estimate.ts").Estimator;
 }
 
 /**
@@ -304,6 +307,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   meRoutes(ctx);
   profileRoutes(ctx);
   settingsRoutes(ctx);
+  const estimator = estimateRoutes(ctx, opts.estimates);
+  // Issue 17: the estimate pool's threads load and warm up as the server starts, not on the first estimate.
+  app.addHook(
+    "onListen",
+    async () => void estimator.warm().catch((e: unknown) => console.error("estimate:", e)),
+  );
 
   if (webRoot) await serveWebApp(app, webRoot);
   // Without a built web app, the site's root shows the API's documentation.

@@ -1,0 +1,46 @@
+import { estimateChunk, mergeChunks, type EstimateSetup, type Tally } from "@forum-mafia/engine/bots";
+
+/**
+ * The balance estimate's work (issue 17), in a worker thread of estimate.ts's pool: one chunk of an
+ * estimate's bot games, by index. A chunk plays its games one at a time and looks at its estimate's
+ * stop flag (shared memory, set by the server when nobody waits for the estimate any more) before each,
+ * so a stale estimate stops within one game, and the thread stays: piscina's own abort would end the
+ * thread, and a new one pays for loading the engine through tsx and warming it up again.
+ */
+export type EstimateTask =
+  | {
+      readonly kind: "chunk";
+      readonly setup: EstimateSetup;
+      readonly from: number;
+      readonly count: number;
+      /** One Int32 in shared memory: 0 while the estimate is wanted, 1 once it is stale. */
+      readonly stop: Int32Array;
+    }
+  /** Play a few games, so a thread's first estimate does not pay for compiling the engine. */
+  | { readonly kind: "warm"; readonly setup: EstimateSetup; readonly games: number };
+
+export type EstimateOutcome =
+  | { readonly kind: "done"; readonly tally: Tally }
+  | { readonly kind: "stopped"; readonly played: number }
+  | { readonly kind: "warm" };
+
+/** The pool's entry point. The tally is the same as `estimateChunk(setup, from, count)`: games merge exactly. */
+export default function runEstimate(task: EstimateTask): EstimateOutcome {
+  switch (task.kind) {
+    case "warm":
+      estimateChunk(task.setup, 0, task.games);
+      return { kind: "warm" };
+    case "chunk": {
+      const tallies: Tally[] = [];
+      for (let i = task.from; i < task.from + task.count; i++) {
+        if (Atomics.load(task.stop, 0) !== 0) return { kind: "stopped", played: tallies.length };
+        tallies.push(estimateChunk(task.setup, i, 1));
+      }
+      return { kind: "done", tally: mergeChunks(tallies) };
+    }
+    default: {
+      const never: never = task;
+      throw new Error(`unknown estimate task ${JSON.stringify(never)}`);
+    }
+  }
+}

@@ -1,0 +1,41 @@
+import * as P from "@forum-mafia/protocol";
+import { Estimator, type EstimateOptions } from "../estimate.ts";
+import { bodyRoute, requireUser, type RouteConfig, type RouteContext } from "./context.ts";
+
+/**
+ * Issue 17: the balance estimate of a setup (estimate.ts), shown beside the setup editor before a game
+ * opens. Signed-in users only; the route gets a tenth of the app's rate per user, as the GM tools do.
+ * Returns the estimator, so the app can warm its pool when the server starts listening.
+ */
+export function estimateRoutes(ctx: RouteContext, options: EstimateOptions | Estimator = {}): Estimator {
+  const estimator = options instanceof Estimator ? options : new Estimator(options);
+  ctx.app.addHook("onClose", () => estimator.close());
+  const config: RouteConfig =
+    ctx.limit > 0 ? { rateLimit: { max: Math.max(10, Math.floor(ctx.limit / 10)), timeWindow: 60_000 } } : {};
+  bodyRoute(ctx, {
+    method: "POST",
+    url: "/api/setups/estimate",
+    summary:
+      "The balance of a setup (S3): win rates with 95% intervals and the mean length, from 2,000 bot games of it",
+    body: P.setupSchema,
+    tag: "setups",
+    config,
+    handler: async (req, reply, body) => {
+      const user = requireUser(req);
+      const setup = body();
+      // The client hanging up before the answer stops the estimate (unless others wait for it too).
+      const abort = new AbortController();
+      const hungUp = (): void => {
+        if (!reply.raw.writableFinished) abort.abort();
+      };
+      reply.raw.once("close", hungUp);
+      try {
+        const estimate: P.BalanceEstimate = await estimator.estimate(user.id, setup, abort.signal);
+        return estimate;
+      } finally {
+        reply.raw.off("close", hungUp);
+      }
+    },
+  });
+  return estimator;
+}
