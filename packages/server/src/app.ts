@@ -307,12 +307,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   meRoutes(ctx);
   profileRoutes(ctx);
   settingsRoutes(ctx);
-  const estimator = estimateRoutes(ctx, opts.estimates);
-  // Issue 17: the estimate pool's threads load and warm up as the server starts, not on the first estimate.
-  app.addHook(
-    "onListen",
-    async () => void estimator.warm().catch((e: unknown) => console.error("estimate:", e)),
-  );
+  estimateRoutes(ctx, opts.estimates);
 
   if (webRoot) await serveWebApp(app, webRoot);
   // Without a built web app, the site's root shows the API's documentation.

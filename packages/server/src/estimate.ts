@@ -45,6 +45,11 @@ export interface EstimateOptions {
   readonly cache?: number;
   /** Games each thread plays when the pool is warmed (the first estimate then runs at full speed). */
   readonly warmGames?: number;
+  /**
+   * Whether the pool starts and warms up when the server starts listening. By default it does, except
+   * under a test runner (NODE_ENV=test): a test suite starts many servers that never estimate anything.
+   */
+  readonly warmOnListen?: boolean;
   /** Told of each chunk as it comes back (tests, benches). */
   readonly onChunk?: (outcome: ChunkOutcome) => void;
 }
@@ -67,6 +72,7 @@ export const ESTIMATE_DEFAULTS = {
   running: 4,
   cache: 200,
   warmGames: 30,
+  warmOnListen: process.env.NODE_ENV !== "test",
 } as const satisfies Required<Omit<EstimateOptions, "onChunk">>;
 
 /** Counts since the estimator was made (tests, benches). */
@@ -115,6 +121,7 @@ export class Estimator {
   readonly running: number;
   readonly cacheSize: number;
   readonly warmGames: number;
+  readonly warmOnListen: boolean;
   readonly counters: EstimateCounters = {
     runsStarted: 0,
     runsFinished: 0,
@@ -143,6 +150,7 @@ export class Estimator {
     this.running = options.running ?? ESTIMATE_DEFAULTS.running;
     this.cacheSize = options.cache ?? ESTIMATE_DEFAULTS.cache;
     this.warmGames = options.warmGames ?? ESTIMATE_DEFAULTS.warmGames;
+    this.warmOnListen = options.warmOnListen ?? ESTIMATE_DEFAULTS.warmOnListen;
     this.onChunk = options.onChunk ?? null;
   }
 
@@ -162,9 +170,9 @@ export class Estimator {
   }
 
   /**
-   * Start the threads and play a few games on each, so the first estimate runs at full speed (the app
-   * calls it when the server starts listening; an app only injected into, as in tests, starts its pool on
-   * the first estimate instead).
+   * Start the threads and play a few games on each, so the first estimate runs at full speed: about 2 s
+   * of CPU per thread, for tsx and the engine's compilation (routes/estimate.ts calls it when the server
+   * starts listening, if `warmOnListen`; otherwise the pool starts with the first estimate).
    */
   warm(): Promise<void> {
     if (this.closed) return Promise.resolve();
@@ -189,6 +197,11 @@ export class Estimator {
     await Promise.allSettled([...this.inPool]);
     await this.pool?.destroy();
     this.pool = null;
+  }
+
+  /** Whether the pool has been asked to warm up. */
+  get warmStarted(): boolean {
+    return this.warming !== null;
   }
 
   /** Runs under way now (stopped ones excluded). */

@@ -4,7 +4,13 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { Demo } from "../src/demo.ts";
-import { Estimator, estimateKey, type ChunkOutcome, type EstimateCounters } from "../src/estimate.ts";
+import {
+  ESTIMATE_DEFAULTS,
+  Estimator,
+  estimateKey,
+  type ChunkOutcome,
+  type EstimateCounters,
+} from "../src/estimate.ts";
 import { Games } from "../src/games.ts";
 import { SqliteStore } from "../src/sqlite-store.ts";
 import { Client } from "./client.ts";
@@ -38,11 +44,12 @@ interface EstimateServer {
 
 /** The whole app on an in-memory store, listening on a free port, with the estimator given. */
 async function estimateServer(
-  options: { running?: number; rateLimit?: number } = {},
+  options: { running?: number; rateLimit?: number; warmOnListen?: boolean } = {},
 ): Promise<EstimateServer> {
   const waiters: { key: string; kind: ChunkOutcome["kind"]; resolve: () => void }[] = [];
   const estimator = new Estimator({
     ...(options.running !== undefined ? { running: options.running } : {}),
+    warmOnListen: options.warmOnListen ?? false,
     onChunk: (c) => {
       for (const w of waiters.filter((x) => x.key === c.key && x.kind === c.kind)) {
         waiters.splice(waiters.indexOf(w), 1);
@@ -116,7 +123,7 @@ let vera: Client;
 let stranger: Client;
 
 beforeAll(async () => {
-  s = await estimateServer({ running: 2 });
+  s = await estimateServer({ running: 2, warmOnListen: true });
   anna = new Client(() => s.app, "Анна");
   boris = new Client(() => s.app, "Борис");
   vera = new Client(() => s.app, "Вера");
@@ -126,6 +133,15 @@ beforeAll(async () => {
 afterAll(async () => s.app.close());
 
 describe("the balance estimate", () => {
+  it("S3: the pool warms up as the server starts listening (by default outside tests), before any estimate", async () => {
+    expect(s.estimator.warmStarted).toBe(true);
+    await s.estimator.warm();
+    expect(s.estimator.counters.runsStarted).toBe(0);
+    // A test suite's many servers leave their pools cold unless asked.
+    expect(ESTIMATE_DEFAULTS.warmOnListen).toBe(false);
+    expect(new Estimator().warmStarted).toBe(false);
+  });
+
   it("S3: the 12-player preset's estimate is 2,000 games, its rates add up to 1, each inside its interval, and they equal the engine's for the same seeds", async () => {
     const medium = preset("medium12");
     const answer = ask<BalanceEstimate>(s, anna, medium);

@@ -5,11 +5,15 @@ import { bodyRoute, requireUser, type RouteConfig, type RouteContext } from "./c
 /**
  * Issue 17: the balance estimate of a setup (estimate.ts), shown beside the setup editor before a game
  * opens. Signed-in users only; the route gets a tenth of the app's rate per user, as the GM tools do.
- * Returns the estimator, so the app can warm its pool when the server starts listening.
  */
-export function estimateRoutes(ctx: RouteContext, options: EstimateOptions | Estimator = {}): Estimator {
+export function estimateRoutes(ctx: RouteContext, options: EstimateOptions | Estimator = {}): void {
   const estimator = options instanceof Estimator ? options : new Estimator(options);
   ctx.app.addHook("onClose", () => estimator.close());
+  // The pool's threads load and warm up as the server starts, not during the first estimate.
+  if (estimator.warmOnListen)
+    ctx.app.addHook("onListen", async () => {
+      estimator.warm().catch((e: unknown) => console.error("estimate: warming the pool failed:", e));
+    });
   const config: RouteConfig =
     ctx.limit > 0 ? { rateLimit: { max: Math.max(10, Math.floor(ctx.limit / 10)), timeWindow: 60_000 } } : {};
   bodyRoute(ctx, {
@@ -37,5 +41,4 @@ export function estimateRoutes(ctx: RouteContext, options: EstimateOptions | Est
       }
     },
   });
-  return estimator;
 }
