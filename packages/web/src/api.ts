@@ -1,4 +1,5 @@
 import type {
+  BalanceEstimate,
   ChannelId,
   ChannelView,
   GameDetail,
@@ -9,6 +10,8 @@ import type {
   MySettings,
   ProfileView,
   ReadBody,
+  SavedSetup,
+  Setup,
   SettingsBody,
   NightDraft,
   PostPreview,
@@ -108,6 +111,14 @@ export const api = {
   markRead: (id: string, body: ReadBody) => call<unknown>("PUT", `${g(id)}/read`, body),
   userProfile: (nick: string, lang: Lang) =>
     call<ProfileView>("GET", `/api/users/${encodeURIComponent(nick)}?lang=${lang}`),
+
+  /** Issue 17: a setup's balance from bot games; a newer setup aborts the older request (`signal`). */
+  estimate: (setup: Setup, signal?: AbortSignal) =>
+    call<BalanceEstimate>("POST", "/api/setups/estimate", setup, signal ? { signal } : {}),
+  /** Issue 17: the GM's saved setups; saving under a name already used replaces that one. */
+  mySetups: () => call<{ setups: SavedSetup[] }>("GET", "/api/me/setups"),
+  saveSetup: (name: string, setup: Setup) => call<SavedSetup>("POST", "/api/me/setups", { name, setup }),
+  deleteSetup: (id: string) => call<unknown>("DELETE", `/api/me/setups/${encodeURIComponent(id)}`),
 
   games: () => call<{ games: GameSummary[] }>("GET", "/api/games"),
   createGame: (body: CreateGameBody) => call<{ id: string }>("POST", "/api/games", body),

@@ -179,6 +179,10 @@ export const ERROR_TEXTS: Readonly<Record<string, Words>> = {
     ru: "На сервере что-то сломалось. Попробуйте ещё раз.",
     en: "Something broke on the server. Try again.",
   },
+  "estimate/busy": {
+    ru: "Сервер сейчас занят другими расчётами баланса. Попробуйте через минуту.",
+    en: "The server is busy counting other balances. Try again in a minute.",
+  },
   http: {
     ru: "Сервер ответил ошибкой. Попробуйте ещё раз.",
     en: "The server answered with an error. Try again.",
@@ -234,6 +238,21 @@ const INVALID_FIELDS: readonly (readonly [RegExp, Words])[] = [
     /^(nick|password)\b/,
     { ru: "Ник или пароль заполнены неверно.", en: "The nickname or password is not right." },
   ],
+  [
+    /^(setup\.)?roles\b/,
+    {
+      ru: "Расклад не годится: нужен хотя бы один игрок города и мафия или маньяк, каждая роль — не больше одного раза, мирных — сколько угодно.",
+      en: "The setup does not work: it needs a town player and the mafia or the maniac, each role at most once, citizens any number.",
+    },
+  ],
+  [
+    /^(setup\.)?options\b/,
+    {
+      ru: "Правила расклада заполнены неверно: пороги — целые числа от 0 до 99.",
+      en: "The setup's rules are not right: thresholds are whole numbers from 0 to 99.",
+    },
+  ],
+  [/^name\b/, { ru: "Имя пустое или слишком длинное.", en: "The name is empty or too long." }],
   [/^title\b/, { ru: "Название пустое или слишком длинное.", en: "The title is empty or too long." }],
 ];
 

@@ -12,6 +12,7 @@ import { NightPanel } from "./game/night.tsx";
 import { Players } from "./game/players.tsx";
 import type { PostsOf } from "./game/posts-of.tsx";
 import { Results } from "./game/results.tsx";
+import { SetupPost } from "./game/setup-post.tsx";
 import { Signups } from "./game/signups.tsx";
 import { Thread } from "./game/thread.tsx";
 import { UnreadBadge } from "./game/unread.tsx";
@@ -103,9 +104,11 @@ function Game(props: { id: string; tab: string | null; retry: () => void }) {
           {withoutClauseIds(n)}
         </p>
       ))}
+      {/* Issue 17: the published setup, open while players decide to sign up, a tap away once it runs. */}
       {summary.status === "signup" ? (
         <>
           <Signups id={props.id} game={game} />
+          <SetupPost detail={detail} open />
           {isGm && (
             <Suspense fallback={<p className="muted">{t.loading}</p>}>
               <GmConsole id={props.id} game={game} />
@@ -113,7 +116,10 @@ function Game(props: { id: string; tab: string | null; retry: () => void }) {
           )}
         </>
       ) : (
-        <Tabs id={props.id} tab={props.tab} game={game} wide={wide} />
+        <>
+          <SetupPost detail={detail} open={false} />
+          <Tabs id={props.id} tab={props.tab} game={game} wide={wide} />
+        </>
       )}
     </section>
   );

@@ -1,54 +1,52 @@
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from "react";
+import { CLASSIC_SETUP, type Setup } from "@forum-mafia/protocol/setups";
+import { useEffect, useId, useMemo, useState, type FormEvent } from "react";
 import { ApiFailure, api, type CreateGameBody } from "../api.ts";
 import { errorText, useLang, useT, type Dict } from "../i18n/index.tsx";
+import { useSetupT } from "../i18n/setup.ts";
 import { navigate } from "../router.tsx";
 import { useSession } from "../session.tsx";
+import { Choice, SetupEditor } from "./setup/editor.tsx";
+import { EstimatePanel } from "./setup/estimate.tsx";
+import { draftOf, setupOf, type Draft } from "./setup/model.ts";
+import { useRoleNames } from "./setup/role-names.ts";
 import "./lobby.css";
 
 type Unit = "hours" | "minutes";
-type Field = "title" | "night" | "day" | "dayDeadline" | "options" | "mode" | "form";
+type Field = "title" | "night" | "day" | "dayDeadline" | "setup" | "mode" | "form";
 
 /** The field a refusal names: the server's field errors read "night.amount: …". */
 function fieldOf(e: unknown): Field {
   if (!(e instanceof ApiFailure) || e.code !== "invalid") return "form";
   const head = e.message.split(/[.:]/, 1)[0];
-  return head === "title" ||
-    head === "night" ||
-    head === "day" ||
-    head === "dayDeadline" ||
-    head === "options" ||
-    head === "mode"
+  if (head === "roles" || head === "options") return "setup";
+  return head === "title" || head === "night" || head === "day" || head === "dayDeadline" || head === "mode"
     ? head
     : "form";
 }
 
-/** What the form holds, as typed. */
-interface Setup {
+/** What the form holds besides the setup, as typed. */
+interface Form {
   readonly title: string;
   readonly nightAmount: string;
   readonly nightUnit: Unit;
   readonly dayAmount: string;
   readonly dayUnit: Unit;
   readonly dayDeadline: string;
-  readonly earlyClose: "majority" | "all";
-  readonly strikes: "shared" | "separate";
   readonly mode: "review" | "automatic";
 }
 
-const FRESH: Setup = {
+const FRESH: Form = {
   title: "",
   nightAmount: "12",
   nightUnit: "hours",
   dayAmount: "24",
   dayUnit: "hours",
   dayDeadline: "",
-  earlyClose: "majority",
-  strikes: "shared",
   mode: "review",
 };
 
-/** A change to one field of the setup. */
-type SetField = <K extends keyof Setup>(key: K) => (value: Setup[K]) => void;
+/** A change to one field of the form. */
+type SetField = <K extends keyof Form>(key: K) => (value: Form[K]) => void;
 
 interface FieldError {
   readonly field: Field;
@@ -60,22 +58,24 @@ const amount = (s: string): number | null => {
   return Number.isInteger(v) && v >= 1 && v <= 240 ? v : null;
 };
 
-/** The request the setup makes, or the first field that is not right yet. */
-function bodyOf(setup: Setup, n: Dict["lobby"]["newGame"]): CreateGameBody | FieldError {
-  const night = amount(setup.nightAmount);
-  const day = amount(setup.dayAmount);
-  if (!setup.title.trim()) return { field: "title", text: n.titleEmpty };
+/** The request the form makes, or the first field that is not right yet. */
+function bodyOf(form: Form, setup: Setup, n: Dict["lobby"]["newGame"]): CreateGameBody | FieldError {
+  const night = amount(form.nightAmount);
+  const day = amount(form.dayAmount);
+  if (!form.title.trim()) return { field: "title", text: n.titleEmpty };
   if (night === null) return { field: "night", text: n.amountRange(n.night) };
   if (day === null) return { field: "day", text: n.amountRange(n.day) };
-  if (setup.dayDeadline && !/^([01]\d|2[0-3]):[0-5]\d$/.test(setup.dayDeadline))
+  if (form.dayDeadline && !/^([01]\d|2[0-3]):[0-5]\d$/.test(form.dayDeadline))
     return { field: "dayDeadline", text: n.badDeadline };
   return {
-    title: setup.title.trim(),
-    night: { amount: night, unit: setup.nightUnit },
-    day: { amount: day, unit: setup.dayUnit },
-    dayDeadline: setup.dayDeadline || null,
-    options: { earlyClose: setup.earlyClose, strikes: setup.strikes },
-    mode: setup.mode,
+    title: form.title.trim(),
+    night: { amount: night, unit: form.nightUnit },
+    day: { amount: day, unit: form.dayUnit },
+    dayDeadline: form.dayDeadline || null,
+    // S3: the role list and all seven options, as the editor shows them.
+    roles: [...setup.roles],
+    options: { ...setup.options },
+    mode: form.mode,
   };
 }
 
@@ -99,11 +99,19 @@ type Errors = ReturnType<typeof fieldErrors>;
 /** The new-game form (createGameSchema): the caller becomes the game's GM. */
 export default function NewGame() {
   const t = useT();
+  const w = useSetupT();
   const n = t.lobby.newGame;
   const { lang } = useLang();
   const { user } = useSession();
   const id = useId();
-  const [setup, setSetup] = useState<Setup>(FRESH);
+  const [form, setForm] = useState<Form>(FRESH);
+  // `picked`: the last change was a whole setup (a preset, a saved one), so its balance is asked at once.
+  const [{ draft, picked }, setEdit] = useState<{ draft: Draft; picked: boolean }>(() => ({
+    draft: draftOf(CLASSIC_SETUP),
+    picked: true,
+  }));
+  const check = useMemo(() => setupOf(draft), [draft]);
+  const roleNames = useRoleNames(lang);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<FieldError | null>(null);
 
@@ -116,11 +124,11 @@ export default function NewGame() {
   }, [error, id]);
   if (!user) return <p className="notice">{n.guest}</p>;
 
-  const set: SetField = (key) => (value) => setSetup((s) => ({ ...s, [key]: value }));
+  const set: SetField = (key) => (value) => setForm((s) => ({ ...s, [key]: value }));
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (busy) return;
-    const body = bodyOf(setup, n);
+    if (busy || check.setup === null) return;
+    const body = bodyOf(form, check.setup, n);
     if ("field" in body) return setError(body);
     setBusy(true);
     setError(null);
@@ -139,11 +147,53 @@ export default function NewGame() {
       <h1 id={`${id}-h`}>{n.title}</h1>
       <p className="muted">{n.lead}</p>
       <form onSubmit={submit} noValidate>
-        <TitleField id={id} setup={setup} set={set} errors={errors} />
-        <LengthFields id={id} setup={setup} set={set} errors={errors} />
-        <RuleChoices setup={setup} set={set} errors={errors} />
+        <TitleField id={id} form={form} set={set} errors={errors} />
+        <section className="setup-area" aria-labelledby={`${id}-setup-h`}>
+          <h2 id={`${id}-setup-h`} className="setup-heading">
+            {w.heading}
+          </h2>
+          <p className="muted small setup-lead">{w.lead}</p>
+          {roleNames.names === null ? (
+            <p className={roleNames.failed ? "error" : "muted"} role={roleNames.failed ? "alert" : "status"}>
+              {roleNames.failed ? w.rolesFailed : w.rolesLoading}
+            </p>
+          ) : (
+            <SetupEditor
+              draft={draft}
+              check={check}
+              onChange={(d, whole) => setEdit({ draft: d, picked: whole })}
+              roleNames={roleNames.names}
+              estimateId={`${id}-estimate`}
+            />
+          )}
+          <EstimatePanel setup={check.setup} id={`${id}-estimate`} picked={picked} />
+          {errors.at("setup")}
+        </section>
+        <LengthFields id={id} form={form} set={set} errors={errors} />
+        <Choice
+          legend={n.mode}
+          name="mode"
+          value={form.mode}
+          onChange={set("mode")}
+          options={[
+            { value: "review", label: n.review, hint: n.reviewHint },
+            { value: "automatic", label: n.automatic, hint: n.automaticHint },
+          ]}
+        >
+          {errors.at("mode")}
+        </Choice>
         {errors.at("form")}
-        <button type="submit" className="primary big" disabled={busy}>
+        {check.setup === null && (
+          <p className="error" id={`${id}-blocked`}>
+            {w.faultCreate}
+          </p>
+        )}
+        <button
+          type="submit"
+          className="primary big"
+          disabled={busy || check.setup === null}
+          aria-describedby={check.setup === null ? `${id}-blocked` : undefined}
+        >
           {busy ? n.busy : n.submit}
         </button>
       </form>
@@ -152,7 +202,7 @@ export default function NewGame() {
 }
 
 /** The game's title. */
-function TitleField(props: { id: string; setup: Setup; set: SetField; errors: Errors }) {
+function TitleField(props: { id: string; form: Form; set: SetField; errors: Errors }) {
   const n = useT().lobby.newGame;
   const { id, errors } = props;
   return (
@@ -167,7 +217,7 @@ function TitleField(props: { id: string; setup: Setup; set: SetField; errors: Er
           name="title"
           maxLength={120}
           required
-          value={props.setup.title}
+          value={props.form.title}
           onChange={(e) => props.set("title")(e.target.value)}
           aria-invalid={errors.invalid("title") || undefined}
           aria-describedby={errors.describedBy("title", `${id}-title-hint`)}
@@ -182,10 +232,10 @@ function TitleField(props: { id: string; setup: Setup; set: SetField; errors: Er
 }
 
 /** How long a night and a day last, and the day's fixed deadline if any. */
-function LengthFields(props: { id: string; setup: Setup; set: SetField; errors: Errors }) {
+function LengthFields(props: { id: string; form: Form; set: SetField; errors: Errors }) {
   const n = useT().lobby.newGame;
   const { timeZone } = useSession();
-  const { id, setup, set, errors } = props;
+  const { id, form, set, errors } = props;
   return (
     <fieldset className="card">
       <legend>{n.lengths}</legend>
@@ -193,8 +243,8 @@ function LengthFields(props: { id: string; setup: Setup; set: SetField; errors: 
         <Length
           label={n.night}
           unitLabel={n.nightUnit}
-          amount={setup.nightAmount}
-          unit={setup.nightUnit}
+          amount={form.nightAmount}
+          unit={form.nightUnit}
           setAmount={set("nightAmount")}
           setUnit={set("nightUnit")}
           invalid={errors.invalid("night")}
@@ -203,8 +253,8 @@ function LengthFields(props: { id: string; setup: Setup; set: SetField; errors: 
         <Length
           label={n.day}
           unitLabel={n.dayUnit}
-          amount={setup.dayAmount}
-          unit={setup.dayUnit}
+          amount={form.dayAmount}
+          unit={form.dayUnit}
           setAmount={set("dayAmount")}
           setUnit={set("dayUnit")}
           invalid={errors.invalid("day")}
@@ -222,12 +272,12 @@ function LengthFields(props: { id: string; setup: Setup; set: SetField; errors: 
             id={`${id}-deadline`}
             type="time"
             step={60}
-            value={setup.dayDeadline}
+            value={form.dayDeadline}
             onChange={(e) => set("dayDeadline")(e.target.value)}
             aria-invalid={errors.invalid("dayDeadline") || undefined}
             aria-describedby={errors.describedBy("dayDeadline", `${id}-deadline-hint`)}
           />
-          {setup.dayDeadline && (
+          {form.dayDeadline && (
             <button type="button" onClick={() => set("dayDeadline")("")}>
               {n.clearDeadline}
             </button>
@@ -239,52 +289,6 @@ function LengthFields(props: { id: string; setup: Setup; set: SetField; errors: 
       </div>
       {errors.at("dayDeadline")}
     </fieldset>
-  );
-}
-
-/** The game's mode (review or automatic) and its options: early close (V7) and strikes (P1, P2). */
-function RuleChoices(props: { setup: Setup; set: SetField; errors: Errors }) {
-  const n = useT().lobby.newGame;
-  const { setup, set, errors } = props;
-  return (
-    <>
-      <Choice
-        legend={n.mode}
-        name="mode"
-        value={setup.mode}
-        onChange={set("mode")}
-        options={[
-          { value: "review", label: n.review, hint: n.reviewHint },
-          { value: "automatic", label: n.automatic, hint: n.automaticHint },
-        ]}
-      >
-        {errors.at("mode")}
-      </Choice>
-      <Choice
-        legend={n.earlyClose}
-        lead={n.earlyCloseLead}
-        name="earlyClose"
-        value={setup.earlyClose}
-        onChange={set("earlyClose")}
-        options={[
-          { value: "majority", label: n.majority, hint: n.majorityHint },
-          { value: "all", label: n.all, hint: n.allHint },
-        ]}
-      />
-      <Choice
-        legend={n.strikes}
-        lead={n.strikesLead}
-        name="strikes"
-        value={setup.strikes}
-        onChange={set("strikes")}
-        options={[
-          { value: "shared", label: n.shared, hint: n.sharedHint },
-          { value: "separate", label: n.separate, hint: n.separateHint },
-        ]}
-      >
-        {errors.at("options")}
-      </Choice>
-    </>
   );
 }
 
@@ -332,45 +336,5 @@ function Length(props: {
         </select>
       </div>
     </div>
-  );
-}
-
-function Choice<V extends string>(props: {
-  legend: string;
-  lead?: string;
-  name: string;
-  value: V;
-  onChange: (v: V) => void;
-  options: readonly { value: V; label: string; hint: string }[];
-  children?: ReactNode;
-}) {
-  const id = useId();
-  return (
-    <fieldset className="card choice">
-      <legend>{props.legend}</legend>
-      {props.lead && <p className="muted small lead">{props.lead}</p>}
-      <div className="options">
-        {props.options.map((o) => (
-          <label key={o.value} className={o.value === props.value ? "option checked" : "option"}>
-            <input
-              type="radio"
-              name={props.name}
-              value={o.value}
-              checked={o.value === props.value}
-              onChange={() => props.onChange(o.value)}
-              aria-labelledby={`${id}-${o.value}-label`}
-              aria-describedby={`${id}-${o.value}`}
-            />
-            <span className="option-text">
-              <strong id={`${id}-${o.value}-label`}>{o.label}</strong>
-              <small id={`${id}-${o.value}`} className="muted">
-                {o.hint}
-              </small>
-            </span>
-          </label>
-        ))}
-      </div>
-      {props.children}
-    </fieldset>
   );
 }

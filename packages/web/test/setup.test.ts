@@ -1,0 +1,368 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { BalanceEstimate, GameDetail, Setup } from "@forum-mafia/protocol";
+import { SETUP_PRESETS, THRESHOLDS } from "@forum-mafia/protocol/setups";
+import type { Page, Request, Route } from "playwright-core";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "../../server/test/client.ts";
+import { expectOk } from "../../server/test/play.ts";
+import { browserApp, browserMissing, DESKTOP, newPage, OUTPUT, PHONE, screenshot } from "./browser.ts";
+
+/**
+ * Issue 17 in Chromium: the setup editor of the new-game page. A preset fills it (the player count, the
+ * thresholds) and the balance panel shows the bot games' win rates with their intervals and the mean
+ * length; a change while an estimate is on its way aborts it and only the new setup's figures show; an S3
+ * fault is said in words and blocks creating the game; a game created from the 12 preset shows its setup
+ * post to a guest; a saved setup survives a reload, fills the editor and can be deleted; at 360 px nothing
+ * is wider than the screen, every control is reached with Tab, and the Russian page shows no English and
+ * no internal ids.
+ */
+
+const missing = browserMissing();
+if (missing) console.warn(`skipping the browser tests: ${missing}`);
+
+const MEDIUM = SETUP_PRESETS.find((p) => p.id === "medium12")!;
+/** A generous wait for an estimate: the issue asks for 3 s, measured and recorded, not asserted by time. */
+const ESTIMATE_WAIT = 60_000;
+const THRESHOLD_LABELS: Record<(typeof THRESHOLDS)[number], string> = {
+  revealAbove: "Роли вскрываются, пока живых больше",
+  threeIntimidationsFrom: "Три запугивания — при живых от",
+  serumRepeatBelow: "Сыворотка не две ночи подряд — при живых меньше",
+  lapseAt: "Запреты на повтор снимаются при живых",
+  earlyFromDay: "«Досрочно» действует с дня",
+};
+
+const pct = (share: number): number => Math.round(share * 100);
+/** The figures the panel must show for an estimate, side by side: «Город 46% (44–49%)». */
+const figuresOf = (e: BalanceEstimate): string[] =>
+  (["town", "mafia", "maniac", "draw"] as const).map((side) => {
+    const r = e.winRates[side];
+    return `${pct(r.rate)}% (${pct(r.low)}–${pct(r.high)}%)`;
+  });
+
+/** The figures the panel shows now (empty while it counts). */
+const panelFigures = (page: Page): Promise<string[]> =>
+  page.locator(".estimate .rate-figure").allInnerTexts();
+
+const isEstimate = (r: Request): boolean => r.method() === "POST" && r.url().endsWith("/api/setups/estimate");
+const bodyOf = (r: Request): Setup => r.postDataJSON() as Setup;
+
+describe.skipIf(missing !== null)("the setup editor (issue 17)", { timeout: 180_000 }, () => {
+  const app = browserApp();
+  let gm: Client;
+  const pageErrors: { who: string; errors: string[] }[] = [];
+
+  beforeAll(async () => {
+    gm = new Client(() => app.t.server.app, "Ведущий");
+    expectOk(await gm.register());
+  });
+
+  // No screen logs an error, in any test.
+  afterEach(() => {
+    const seen = pageErrors.splice(0);
+    for (const { who, errors } of seen) expect({ who, errors }).toEqual({ who, errors: [] });
+  });
+
+  /** A page of the GM's (its session cookie) at /new, the editor shown. */
+  const editor = async (size = DESKTOP) => {
+    const p = await newPage(app.browser, size);
+    pageErrors.push({ who: "gm", errors: p.errors });
+    const [name, ...value] = gm.cookie!.split("=");
+    await p.context.addCookies([{ name: name!, value: value.join("="), url: app.url }]);
+    await p.page.goto(`${app.url}/new`);
+    await p.page.getByRole("checkbox", { name: "Босс мафии" }).waitFor();
+    return p;
+  };
+  const preset = (page: Page, name: string) => page.getByRole("button", { name: `Взять расклад «${name}»` });
+  const waitFigures = (page: Page) =>
+    expect.poll(() => panelFigures(page), { timeout: ESTIMATE_WAIT }).toHaveLength(4);
+
+  it("the 12 preset: 12 players, its thresholds, and its balance with intervals and the mean length", async () => {
+    const { page, context } = await editor();
+    // The classic setup's balance first: the page opens with it.
+    await waitFigures(page);
+
+    const asked = page.waitForRequest((r) => isEstimate(r) && bodyOf(r).roles.length === 12);
+    const answered = page.waitForResponse(
+      (r) => isEstimate(r.request()) && bodyOf(r.request()).roles.length === 12,
+    );
+    const clicked = Date.now();
+    await preset(page, MEDIUM.name.ru).click();
+    await expect.poll(() => page.locator(".seat-count").textContent()).toBe("Игроков в партии: 12 игроков");
+    await expect.poll(() => preset(page, MEDIUM.name.ru).getAttribute("aria-pressed")).toBe("true");
+    for (const name of THRESHOLDS)
+      expect(await page.getByLabel(THRESHOLD_LABELS[name], { exact: true }).inputValue(), name).toBe(
+        String(MEDIUM.setup.options[name]),
+      );
+    expect(await page.getByRole("checkbox", { name: "Злой эльф" }).isChecked()).toBe(false);
+
+    // The request is the setup on screen, and the panel shows its answer.
+    expect(bodyOf(await asked)).toEqual({ roles: [...MEDIUM.setup.roles], options: MEDIUM.setup.options });
+    const response = await answered;
+    const estimate = (await response.json()) as BalanceEstimate;
+    await expect.poll(() => panelFigures(page), { timeout: ESTIMATE_WAIT }).toEqual(figuresOf(estimate));
+    const ms = Date.now() - clicked;
+    const panel = page.locator(".estimate");
+    const text = await panel.innerText();
+    expect(text).toMatch(/Город\s+\d+% \(\d+–\d+%\)/);
+    expect(text).toMatch(/Мафия\s+\d+% \(\d+–\d+%\)/);
+    expect(text).toMatch(/Маньяк\s+\d+% \(\d+–\d+%\)/);
+    expect(text).toMatch(/Ничья\s+\d+% \(\d+–\d+%\)/);
+    expect(text).toMatch(/Средняя длина: \d+(,\d)? (день|дня|дней)/);
+    expect(text).toContain(`по ${estimate.games} партий ботов`);
+    expect(estimate.games).toBeGreaterThanOrEqual(2000);
+
+    mkdirSync(OUTPUT, { recursive: true });
+    writeFileSync(
+      join(OUTPUT, "setup-estimate.json"),
+      `${JSON.stringify(
+        {
+          preset: "medium12",
+          fromClickToFiguresMs: ms,
+          // The request's own time, from its start to the answer's last byte (the server's share).
+          requestMs: Math.round(response.request().timing().responseEnd),
+          games: estimate.games,
+          estimate,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    console.log(`the 12 preset's estimate shown ${ms} ms after the click (${estimate.games} bot games)`);
+    await context.close();
+  });
+
+  it("a change while an estimate is pending aborts it, and only the new setup's figures show", async () => {
+    const { page, context } = await editor();
+    await waitFigures(page);
+
+    // The 12 preset's request is held on its way; a stale answer would say 94% for a draw.
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((r) => (release = r));
+    const stale: BalanceEstimate = {
+      games: 2000,
+      winRates: {
+        town: { rate: 0.01, low: 0.0, high: 0.02 },
+        mafia: { rate: 0.02, low: 0.01, high: 0.03 },
+        maniac: { rate: 0.03, low: 0.02, high: 0.04 },
+        draw: { rate: 0.94, low: 0.93, high: 0.95 },
+      },
+      meanDays: 99,
+      meanPhases: 198,
+    };
+    let held: Request | null = null;
+    await page.route("**/api/setups/estimate", async (route: Route) => {
+      if (held === null && bodyOf(route.request()).roles.length === 12) {
+        held = route.request();
+        await released;
+        // Aborted by the page, the request can no longer be answered: that is the point.
+        await route.fulfill({ json: stale }).catch(() => undefined);
+        return;
+      }
+      await route.continue();
+    });
+    const aborted = page.waitForEvent("requestfailed", {
+      predicate: (r) => isEstimate(r) && bodyOf(r).roles.length === 12,
+      timeout: 30_000,
+    });
+
+    await preset(page, MEDIUM.name.ru).click();
+    await expect.poll(() => held !== null, { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => page.locator(".estimate-body").innerText()).toBe("считаем…");
+    // A role changes while the 12's estimate is pending.
+    const fresh = page.waitForResponse(
+      (r) => isEstimate(r.request()) && bodyOf(r.request()).roles.length === 11,
+    );
+    await page.getByRole("checkbox", { name: "Злой тролль" }).uncheck();
+    const failed = await aborted;
+    expect(failed.failure()?.errorText).toMatch(/ABORTED/);
+    const answer = await fresh;
+    expect(bodyOf(answer.request()).roles).not.toContain("troll");
+    const estimate = (await answer.json()) as BalanceEstimate;
+    await expect.poll(() => panelFigures(page), { timeout: ESTIMATE_WAIT }).toEqual(figuresOf(estimate));
+    expect(await page.locator(".seat-count").innerText()).toContain("11 игроков");
+
+    // The held request is let go: nothing of it reaches the panel.
+    release();
+    await page.waitForTimeout(500);
+    expect(await panelFigures(page)).toEqual(figuresOf(estimate));
+    expect(await page.locator(".estimate").innerText()).not.toContain("94%");
+    await page.unroute("**/api/setups/estimate");
+    await context.close();
+  });
+
+  it("S3: no mafia and no maniac is said in words and blocks creating the game", async () => {
+    const { page, context } = await editor();
+    const create = page.getByRole("button", { name: "Создать игру" });
+    expect(await create.isDisabled()).toBe(false);
+    for (const role of ["Босс мафии", "Злой тролль", "Злой эльф", "Адвокат", "Громила", "Маньяк"])
+      await page.getByRole("checkbox", { name: role }).uncheck();
+    const alert = page.locator("#setup-fault");
+    await expect.poll(() => alert.innerText()).toContain("нет ни мафии, ни маньяка");
+    expect(await alert.getAttribute("role")).toBe("alert");
+    expect(await create.isDisabled()).toBe(true);
+    await page.getByText("Пока расклад не исправлен, игру не создать.").waitFor();
+    // No figures for a setup that cannot be played.
+    await page.getByText("Исправьте расклад — тогда посчитаем баланс.").waitFor();
+    expect(await panelFigures(page)).toEqual([]);
+
+    // Back to a playable list, then no town at all: the other fault.
+    await page.getByRole("checkbox", { name: "Маньяк" }).check();
+    await expect.poll(() => create.isDisabled()).toBe(false);
+    for (const role of ["Шериф", "Сержант", "Доктор", "Девочка", "Прокурор", "Шахид"])
+      await page.getByRole("checkbox", { name: role }).uncheck();
+    const fewer = page.getByRole("button", { name: "Убрать мирного жителя" });
+    while (await fewer.isEnabled()) await fewer.click();
+    await expect.poll(() => alert.innerText()).toContain("нет города");
+    expect(await create.isDisabled()).toBe(true);
+    await context.close();
+  });
+
+  it("a game created from the 12 preset shows its setup post to a guest, in signups", async () => {
+    const { page, context } = await editor();
+    await page.getByLabel("Название игры").fill("Средняя партия");
+    await preset(page, MEDIUM.name.ru).click();
+    const created = page.waitForRequest((r) => r.method() === "POST" && r.url().endsWith("/api/games"));
+    await page.getByRole("button", { name: "Создать игру" }).click();
+    const body = (await created).postDataJSON() as { roles: string[]; options: Record<string, unknown> };
+    expect(body.roles).toEqual([...MEDIUM.setup.roles]);
+    expect(Object.keys(body.options).sort()).toEqual(Object.keys(MEDIUM.setup.options).sort());
+    expect(body.options).toEqual(MEDIUM.setup.options);
+    await page.waitForURL(/\/games\/[^/]+$/);
+    const id = page.url().split("/games/")[1]!;
+    const detail = await gm.get<GameDetail>(`/api/games/${id}`);
+    expect(detail.body.settings.seats).toBe(12);
+    expect(detail.body.settings.options).toEqual(MEDIUM.setup.options);
+    await context.close();
+
+    const guest = await newPage(app.browser, PHONE);
+    pageErrors.push({ who: "guest", errors: guest.errors });
+    await guest.page.goto(`${app.url}/games/${id}`);
+    const post = guest.page.locator(".setup-post");
+    await post.getByText("Расклад: 12 игроков").waitFor();
+    const text = await post.innerText();
+    expect(text).toContain("Мафия (3): Босс мафии, Злой тролль, Адвокат");
+    expect(text).toContain("Сам за себя (1): Маньяк");
+    expect(text).toContain("Город (8): Шериф, Сержант, Доктор, Девочка, Мирный житель ×4");
+    expect(text).toContain("пока живых больше 7");
+    expect(text).toContain("при 11 живых и больше");
+    expect(text).toContain("когда живых меньше 10");
+    expect(text).toContain("При 3 живых");
+    expect(text).toContain("«Досрочно» действует с 3-го дня");
+    await screenshot(guest.page, "setup-post-phone");
+    // The lobby counts 12 seats.
+    await guest.page.goto(`${app.url}/lobby`);
+    await guest.page.getByText("записалось 0/12").waitFor();
+    await guest.context.close();
+  });
+
+  it("a saved setup survives a reload, fills the editor when picked, and can be deleted", async () => {
+    const { page, context } = await editor();
+    await preset(page, MEDIUM.name.ru).click();
+    await page.getByRole("button", { name: "Добавить мирного жителя" }).click();
+    await page.getByLabel(THRESHOLD_LABELS.revealAbove, { exact: true }).fill("8");
+    await page.getByLabel("Имя расклада").fill("Наш четверг");
+    await page.getByRole("button", { name: "Сохранить расклад" }).click();
+    await page.getByText("Расклад «Наш четверг» сохранён.").waitFor();
+
+    await page.reload();
+    const mine = page.getByRole("button", { name: "Взять мой расклад «Наш четверг»" });
+    await mine.waitFor();
+    // The editor starts with the classic; the saved one fills it.
+    expect(await page.locator(".seat-count").innerText()).toContain("17 игроков");
+    await mine.click();
+    await expect.poll(() => page.locator(".seat-count").innerText()).toContain("13 игроков");
+    expect(await page.getByLabel(THRESHOLD_LABELS.revealAbove, { exact: true }).inputValue()).toBe("8");
+    expect(await mine.getAttribute("aria-pressed")).toBe("true");
+
+    await page.getByRole("button", { name: "Удалить расклад «Наш четверг»" }).click();
+    await page.getByText("Расклад «Наш четверг» удалён.").waitFor();
+    expect(await mine.count()).toBe(0);
+    await page.reload();
+    await page.getByText("Сохранённых раскладов пока нет.").waitFor();
+    const saved = await gm.get<{ setups: unknown[] }>("/api/me/setups");
+    expect(saved.body.setups).toEqual([]);
+    await context.close();
+  });
+
+  it("at 360 px: no sideways scroll, every control reached with Tab, Russian words only", async () => {
+    const { page, context } = await editor(PHONE);
+    await waitFigures(page);
+    // screenshot() fails on anything wider than the window and on an unnamed control.
+    await screenshot(page, "setup-editor-phone");
+    await page.screenshot({
+      path: join(OUTPUT, "screenshots", "setup-editor-phone-full.png"),
+      fullPage: true,
+    });
+    // Each part on its own, readable at full size.
+    for (const part of ["setup-presets", "setup-roles", "setup-thresholds", "estimate"])
+      await page
+        .locator(`.${part}`)
+        .screenshot({ path: join(OUTPUT, "screenshots", `setup-phone-${part}.png`) });
+
+    // Tab from the top of the page: every control of the form, the panel's link and the submit come in turn.
+    const controls = await page.evaluate(() =>
+      [...document.querySelectorAll(".new-game form :is(button, input, select, a[href])")]
+        .filter((el) => !(el as HTMLInputElement).disabled)
+        .filter((el) => !(el instanceof HTMLInputElement && el.type === "radio" && !el.checked))
+        .map((el, i) => {
+          (el as HTMLElement).dataset.tabCheck = String(i);
+          return i;
+        }),
+    );
+    await page.locator("body").focus();
+    const reached = new Set<string>();
+    for (let i = 0; i < controls.length + 40 && reached.size < controls.length; i++) {
+      await page.keyboard.press("Tab");
+      const mark = await page.evaluate(
+        () => (document.activeElement as HTMLElement | null)?.dataset.tabCheck,
+      );
+      if (mark !== undefined) reached.add(mark);
+    }
+    expect(controls.filter((i) => !reached.has(String(i)))).toEqual([]);
+
+    // The balance is one keypress from the player count: the link jumps to the panel.
+    await page.getByRole("link", { name: "Баланс ↓" }).focus();
+    await page.keyboard.press("Enter");
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.classList.contains("estimate")))
+      .toBe(true);
+    // A citizen more, by keyboard only.
+    const more = page.getByRole("button", { name: "Добавить мирного жителя" });
+    await more.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator(".seat-count").innerText()).toContain("18 игроков");
+
+    // No English words, no threshold ids, no codes in the Russian page (fields and the language menu aside).
+    const text = await page.evaluate(() => {
+      const out: string[] = [];
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const parent = node.parentElement;
+        if (!parent || parent.closest("select, option, script, style")) continue;
+        if (!parent.checkVisibility()) continue;
+        out.push(node.textContent ?? "");
+      }
+      const labels = [...document.querySelectorAll("[aria-label]")].map((el) =>
+        el.getAttribute("aria-label"),
+      );
+      return [...out, ...labels].join(" ");
+    });
+    for (const id of THRESHOLDS) expect(text).not.toContain(id);
+    // The one Latin text allowed: the time zone's name (IANA's, as the browser and the account have it).
+    expect(text.replaceAll("Europe/Moscow", "").match(/[A-Za-z]{2,}/g) ?? []).toEqual([]);
+    expect(text).not.toMatch(/setup\/|\b[A-Z]\d+[a-z]?\b/);
+
+    await page.setViewportSize(DESKTOP);
+    await waitFigures(page);
+    await page
+      .locator(".setup-roles")
+      .evaluate((el) => window.scrollTo(0, (el as HTMLElement).offsetTop - 8));
+    await screenshot(page, "setup-editor-desktop");
+    await page.screenshot({
+      path: join(OUTPUT, "screenshots", "setup-editor-desktop-full.png"),
+      fullPage: true,
+    });
+    await context.close();
+  });
+});
