@@ -4,20 +4,41 @@
 // index order, so the result depends on the seed and options only, not on the worker count. Prints the
 // summary on stdout and writes simulation.svg and simulation.json into DIR (default ./simulation/).
 // The npm script bundles this file with esbuild and runs the bundle, which starts itself as the worker.
-import { mkdirSync, writeFileSync } from "node:fs";
+//
+// `npm run simulate -- --setup FILE.json [--games N] [--workers N] [--out DIR]` (issue 17): the balance
+// estimate of a setup, exactly as the app shows it beside the setup editor (POST /api/setups/estimate):
+// FILE holds `{ "roles": [...], "options": {...} }` (options optional, each key defaulted), game i is the
+// silent bot game dealt from `estimate:${i}` (estimateChunk), 2,000 games unless --games says otherwise,
+// and the figures are read by the same balanceOf. Prints the win rates with their 95% intervals and the
+// mean length; writes estimate.json (the endpoint's answer, to the last digit) and estimate.svg.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
-import { DEFAULT_OPTIONS, OPTION_VALUES, ROLE_IDS, type GameOptions } from "../src/index.ts";
+import { z } from "zod";
 import {
+  DEFAULT_OPTIONS,
+  OPTION_VALUES,
+  ROLE_IDS,
+  isRejection,
+  startMatch,
+  type GameOptions,
+} from "../src/index.ts";
+import {
+  ESTIMATE_GAMES,
   WINNERS,
   WINNER_LABELS,
+  balanceOf,
+  canonicalSetup,
   emptyTally,
+  estimateChunk,
   mergeTallies,
   simulate,
   summaryOf,
   winRateSvg,
+  type Balance,
+  type EstimateSetup,
   type Tally,
 } from "../src/bots-entry.ts";
 import { WIN_CONDITIONS } from "../src/state.ts";
@@ -31,6 +52,8 @@ interface Settings {
   readonly seed: string;
   readonly options: GameOptions;
   readonly out: string;
+  /** Issue 17: the setup of --setup FILE, whose balance estimate is played; null for talking bots' games. */
+  readonly setup: { readonly file: string; readonly setup: EstimateSetup } | null;
 }
 
 interface Job {
@@ -46,6 +69,8 @@ type FromWorker =
 interface WorkerSetup {
   readonly seed: string;
   readonly options: GameOptions;
+  /** With --setup: the estimate's games (estimateChunk) instead of talking bots' (simulate). */
+  readonly estimate: EstimateSetup | null;
 }
 
 class UsageError extends Error {}
@@ -75,6 +100,75 @@ function gameOptions(pairs: readonly string[]): GameOptions {
   return options;
 }
 
+const threshold = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+/** A setup file (issue 17): the protocol's Setup, with the options optional and each key defaulted. */
+const setupFileSchema = z.strictObject({
+  roles: z.array(z.enum(ROLE_IDS)),
+  options: z
+    .strictObject({
+      earlyClose: z.enum(OPTION_VALUES.earlyClose).default(DEFAULT_OPTIONS.earlyClose),
+      strikes: z.enum(OPTION_VALUES.strikes).default(DEFAULT_OPTIONS.strikes),
+      revealAbove: threshold.default(DEFAULT_OPTIONS.revealAbove),
+      threeIntimidationsFrom: threshold.default(DEFAULT_OPTIONS.threeIntimidationsFrom),
+      serumRepeatBelow: threshold.default(DEFAULT_OPTIONS.serumRepeatBelow),
+      lapseAt: threshold.default(DEFAULT_OPTIONS.lapseAt),
+      earlyFromDay: threshold.default(DEFAULT_OPTIONS.earlyFromDay),
+    })
+    .default(DEFAULT_OPTIONS),
+});
+
+/** The first fault zod found, as `roles[3]: …`, with S3 (the setup's clause). */
+function setupIssue(error: z.ZodError, json: object): string {
+  const issue = error.issues[0]!;
+  const [field, index] = issue.path;
+  if (field === "roles" && typeof index === "number" && "roles" in json && Array.isArray(json.roles)) {
+    const role: unknown = json.roles[index];
+    if (typeof role === "string")
+      return `roles[${index}]: unknown role ${JSON.stringify(role)}, not one of ${ROLE_IDS.join(", ")} (S3)`;
+  }
+  const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
+  const where = path.replace(/^\./, "");
+  const what =
+    issue.code === "unrecognized_keys"
+      ? `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${k}"`).join(", ")} (expected ${
+          where === "" ? "roles, options" : Object.keys(DEFAULT_OPTIONS).join(", ")
+        })`
+      : issue.message;
+  return `${where === "" ? "" : `${where}: `}${what} (S3)`;
+}
+
+/** Read and check a setup file; every fault is a UsageError of one line naming the file and the problem. */
+function readSetup(path: string): EstimateSetup {
+  const name = basename(path);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    throw new UsageError(`--setup ${path}: cannot read it (${e instanceof Error ? e.message : String(e)})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${name}: not JSON: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json))
+    throw new UsageError(`${name}: wants an object { "roles": [...], "options": {...} }`);
+  const parsed = setupFileSchema.safeParse(json);
+  if (!parsed.success) throw new UsageError(`${name}: ${setupIssue(parsed.error, json)}`);
+  const { roles, options } = parsed.data;
+  // S3's check of the role list is the engine's own, with its words: the deal refuses what it cannot deal.
+  const dealt = startMatch({
+    players: roles.map((_, i) => ({ name: `p${i + 1}` })),
+    seed: "check",
+    roles,
+    options,
+  });
+  if (isRejection(dealt)) throw new UsageError(`${name}: roles: ${dealt.message} (${dealt.clause})`);
+  return { roles, options };
+}
+
 function settings(args: string[]): Settings {
   let parsed;
   try {
@@ -88,6 +182,7 @@ function settings(args: string[]): Settings {
         seed: { type: "string" },
         option: { type: "string", multiple: true },
         out: { type: "string" },
+        setup: { type: "string" },
       },
     });
   } catch (e) {
@@ -95,13 +190,20 @@ function settings(args: string[]): Settings {
   }
   const v = parsed.values;
   if (v.seed === "") throw new UsageError("--seed wants a non-empty string");
+  if (v.setup !== undefined && (v.seed !== undefined || v.option !== undefined))
+    throw new UsageError(
+      "--setup plays the estimate's own games (seeds estimate:0, estimate:1, …) with the file's options: leave out --seed and --option",
+    );
+  // npm runs scripts from the root; a relative path is relative to where npm was called.
+  const here = process.env.INIT_CWD ?? process.cwd();
+  const setupFile = v.setup === undefined ? null : resolve(here, v.setup);
   return {
-    games: positiveInt("games", v.games, 10_000),
+    setup: setupFile === null ? null : { file: setupFile, setup: readSetup(setupFile) },
+    games: positiveInt("games", v.games, setupFile === null ? 10_000 : ESTIMATE_GAMES),
     workers: positiveInt("workers", v.workers, availableParallelism()),
     seed: v.seed ?? "sim",
     options: gameOptions(v.option ?? []),
-    // npm runs scripts from the root; a relative --out is relative to where npm was called.
-    out: resolve(process.env.INIT_CWD ?? process.cwd(), v.out ?? "simulation"),
+    out: resolve(here, v.out ?? "simulation"),
   };
 }
 
@@ -113,8 +215,11 @@ function runWorker(setup: WorkerSetup): void {
       return;
     }
     try {
-      const summary = simulate(setup.seed, job.count, { from: job.from, gameOptions: setup.options });
-      port.postMessage({ kind: "done", chunk: job.chunk, tally: summary.tally } satisfies FromWorker);
+      const tally =
+        setup.estimate === null
+          ? simulate(setup.seed, job.count, { from: job.from, gameOptions: setup.options }).tally
+          : estimateChunk(setup.estimate, job.from, job.count);
+      port.postMessage({ kind: "done", chunk: job.chunk, tally } satisfies FromWorker);
     } catch (e) {
       port.postMessage({
         kind: "failed",
@@ -180,7 +285,11 @@ function playAll(s: Settings): Promise<Tally> {
     const count = Math.min(s.workers, jobs.length);
     for (let i = 0; i < count; i++) {
       const w = new Worker(new URL(import.meta.url), {
-        workerData: { seed: s.seed, options: s.options } satisfies WorkerSetup,
+        workerData: {
+          seed: s.seed,
+          options: s.options,
+          estimate: s.setup?.setup ?? null,
+        } satisfies WorkerSetup,
       });
       workers.push(w);
       w.on("message", (msg: FromWorker) => {
@@ -245,6 +354,52 @@ function report(s: Settings, tally: Tally, seconds: number, workers: number): st
   return `${lines.join("\n")}\n`;
 }
 
+/** Issue 17: the figures of POST /api/setups/estimate, as rates with four digits and percentages. */
+function estimateReport(
+  s: Settings,
+  setup: EstimateSetup,
+  b: Balance,
+  seconds: number,
+  workers: number,
+): string {
+  const roles = canonicalSetup(setup).roles;
+  const counts = new Map<string, number>();
+  for (const r of roles) counts.set(r, (counts.get(r) ?? 0) + 1);
+  const o = setup.options;
+  const lines = [
+    `balance estimate of ${s.setup!.file}: ${b.games} bot games (seeds estimate:0…estimate:${b.games - 1}); ` +
+      `${workers} worker${workers === 1 ? "" : "s"}, ${seconds.toFixed(1)} s (${(b.games / seconds).toFixed(0)} games/s)`,
+    `  ${roles.length} players: ${[...counts].map(([r, n]) => (n === 1 ? r : `${r} ×${n}`)).join(", ")}`,
+    `  options: earlyClose=${o.earlyClose} strikes=${o.strikes} revealAbove=${o.revealAbove} ` +
+      `threeIntimidationsFrom=${o.threeIntimidationsFrom} serumRepeatBelow=${o.serumRepeatBelow} ` +
+      `lapseAt=${o.lapseAt} earlyFromDay=${o.earlyFromDay}`,
+    "",
+    "winner                  rate     95% CI              (share of 1; as a percentage)",
+  ];
+  for (const w of WINNERS) {
+    const r = b.winRates[w];
+    lines.push(
+      `  ${WINNER_LABELS[w].padEnd(20)}  ${r.rate.toFixed(4)}   ${r.low.toFixed(4)} – ${r.high.toFixed(4)}     ` +
+        `${pct(r.rate)} (${pct(r.low)} – ${pct(r.high)})`,
+    );
+  }
+  lines.push("", `mean game length: ${b.meanDays.toFixed(2)} days, ${b.meanPhases.toFixed(2)} phases`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** Issue 17: --setup: the estimate's games, its figures on stdout, its answer in estimate.json. */
+function writeEstimate(s: Settings, setup: EstimateSetup, tally: Tally, seconds: number): void {
+  const balance = balanceOf(tally);
+  mkdirSync(s.out, { recursive: true });
+  // Exactly what the endpoint answers for this setup and game count, beside the setup as played.
+  const json = { setup: canonicalSetup(setup), estimate: balance };
+  writeFileSync(join(s.out, "estimate.json"), `${JSON.stringify(json, null, 2)}\n`);
+  writeFileSync(join(s.out, "estimate.svg"), winRateSvg(summaryOf(tally), basename(s.setup!.file)));
+  const workers = Math.min(s.workers, Math.ceil(s.games / CHUNK));
+  process.stdout.write(estimateReport(s, setup, balance, seconds, workers));
+  process.stdout.write(`\nwrote ${join(s.out, "estimate.svg")} and ${join(s.out, "estimate.json")}\n`);
+}
+
 async function main(args: string[]): Promise<number> {
   let s: Settings;
   try {
@@ -263,6 +418,10 @@ async function main(args: string[]): Promise<number> {
     return 1;
   }
   const seconds = (performance.now() - start) / 1000;
+  if (s.setup !== null) {
+    writeEstimate(s, s.setup.setup, tally, seconds);
+    return 0;
+  }
   const summary = summaryOf(tally);
   const caption = `seed ${s.seed}, earlyClose=${s.options.earlyClose}, strikes=${s.options.strikes}`;
   mkdirSync(s.out, { recursive: true });

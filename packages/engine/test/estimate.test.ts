@@ -1,9 +1,15 @@
 /**
  * The balance estimate of a setup (issue 17, estimate.ts): its figures depend on the setup and the game
  * count only — not on how the games are cut into chunks, nor on the order the role list is written in —
- * and its counts agree with the role list counted by hand.
+ * and its counts agree with the role list counted by hand. `npm run simulate -- --setup FILE` prints the
+ * same figures as the engine here (and so as the app's endpoint).
  */
-import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_OPTIONS, type RoleId } from "../src/index.ts";
 import {
   balanceOf,
@@ -119,5 +125,61 @@ describe("the balance estimate", () => {
   it("S3: an empty chunk is an empty tally, and a negative range is a broken invariant", () => {
     expect(estimateChunk(SMALL, 10, 0).games).toBe(0);
     expect(() => estimateChunk(SMALL, -1, 5)).toThrow(/non-negative/);
+  });
+});
+
+describe("the estimate command (npm run simulate -- --setup FILE)", () => {
+  const root = fileURLToPath(new URL("../../../", import.meta.url));
+  const tmp = mkdtempSync(join(tmpdir(), "forum-mafia-estimate-"));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  const env = { ...process.env, NO_COLOR: "1", npm_config_update_notifier: "false" };
+  const run = (...args: string[]) => {
+    const r = spawnSync("npm", ["run", "--silent", "simulate", "--", ...args], {
+      cwd: root,
+      encoding: "utf8",
+      env,
+    });
+    if (r.error) throw r.error;
+    return r;
+  };
+
+  it("S3: --setup with --games 200 prints and writes the figures of estimateChunk over the same 200 games", () => {
+    const file = join(tmp, "small.json");
+    // Options partial: the others take their defaults, as the endpoint's do.
+    const { revealAbove, threeIntimidationsFrom, serumRepeatBelow, earlyFromDay } = SMALL.options;
+    writeFileSync(
+      file,
+      JSON.stringify({
+        roles: SMALL.roles,
+        options: { revealAbove, threeIntimidationsFrom, serumRepeatBelow, earlyFromDay },
+      }),
+    );
+    const out = join(tmp, "out");
+    const r = run("--setup", file, "--games", "200", "--workers", "2", "--out", out);
+    expect(r.stderr).not.toMatch(/error/i);
+    expect(r.status).toBe(0);
+    const expected = balanceOf(estimateChunk(SMALL, 0, 200));
+    const written = JSON.parse(readFileSync(join(out, "estimate.json"), "utf8")) as { estimate: unknown };
+    expect(written.estimate).toEqual(expected);
+    expect(r.stdout).toContain("200 bot games (seeds estimate:0…estimate:199)");
+    for (const w of ["town", "mafia", "maniac", "draw"] as const) {
+      const x = expected.winRates[w];
+      expect(r.stdout).toContain(`${x.rate.toFixed(4)}   ${x.low.toFixed(4)} – ${x.high.toFixed(4)}`);
+    }
+    expect(r.stdout).toContain(
+      `mean game length: ${expected.meanDays.toFixed(2)} days, ${expected.meanPhases.toFixed(2)} phases`,
+    );
+  });
+
+  it("S3: a setup file with a role list the rules refuse is one line on stderr naming S3, nothing on stdout, and exit 2", () => {
+    const file = join(tmp, "no-opponent.json");
+    writeFileSync(file, JSON.stringify({ roles: ["sheriff", "doctor", "citizen"] }));
+    const r = run("--setup", file, "--games", "200", "--out", join(tmp, "never"));
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.split("\n")).toEqual([
+      "simulate: no-opponent.json: roles: the role list has neither a mafia member nor the maniac (S3)",
+      "",
+    ]);
   });
 });
