@@ -34,6 +34,15 @@ export interface DayOutcome {
   readonly winner: Winner | null;
 }
 
+/**
+ * The day's scores and marks per seat, reused from day to day: they never leave closeDay, and are cleared
+ * before use (a fresh array per day costs more than the tally).
+ */
+let SCORE = new Float64Array(32);
+let FLAGS = new Uint8Array(32);
+const PENALIZED = 1;
+const MISSED = 2;
+
 /** Close the day (early or at the deadline): tally, penalties, the lawyer, modkills, reveals, win check. */
 export function closeDay(
   state: GameState,
@@ -43,24 +52,28 @@ export function closeDay(
   if (state.winner !== null) return reject("game/over", "W1", "the game is over");
   if (state.phase.kind !== "day") return reject("day/out-of-phase", "V1", "there is no day to close");
   const n = state.players.length;
-  const score: number[] = new Array<number>(n).fill(0);
-  const penalized: boolean[] = new Array<boolean>(n).fill(false);
+  if (SCORE.length < n) {
+    SCORE = new Float64Array(n);
+    FLAGS = new Uint8Array(n);
+  }
+  const score = SCORE;
+  const flags = FLAGS; // PENALIZED, MISSED
+  score.fill(0, 0, n);
+  flags.fill(0, 0, n);
   const notVoted: Seat[] = [];
-  const missed: boolean[] = new Array<boolean>(n).fill(false);
   const uncounted: Seat[] = [];
   const silenced = state.day.silenced;
   for (const seat of state.day.penalty) {
     score[seat]! += 2; // P2
-    penalized[seat] = true;
+    flags[seat]! |= PENALIZED;
   }
   for (let seat = 0; seat < n; seat++) {
-    if (!state.players[seat]!.alive || silenced.includes(seat)) continue; // V6 (mayVote)
+    if (!state.players[seat]!.alive || (silenced.length > 0 && silenced.includes(seat))) continue; // V6 (mayVote)
     const vote = ballots.votes[seat];
     if (!vote) {
       score[seat]! += 2; // P1
-      penalized[seat] = true;
+      flags[seat]! |= PENALIZED | MISSED;
       notVoted.push(seat);
-      missed[seat] = true;
       continue;
     }
     if (state.day.bossUncounted === seat) {
@@ -101,7 +114,10 @@ export function closeDay(
   for (let seat = 0; seat < n; seat++) {
     if (!players[seat]!.alive) continue;
     if (seat === hanged) died.push(seat);
-    else if ((missed[seat] && struckOut(players[seat]!, state.options)) || gmModkills.includes(seat)) {
+    else if (
+      ((flags[seat]! & MISSED) !== 0 && struckOut(players[seat]!, state.options)) ||
+      (gmModkills.length > 0 && gmModkills.includes(seat))
+    ) {
       modkilled.push(seat); // P3, F2
       died.push(seat);
     }
@@ -115,7 +131,7 @@ export function closeDay(
   const penalizedSeats: Seat[] = [];
   for (let seat = 0; seat < n; seat++) {
     if (state.players[seat]!.alive && score[seat] !== 0) scoreMap.set(seat, score[seat]!);
-    if (penalized[seat]) penalizedSeats.push(seat);
+    if ((flags[seat]! & PENALIZED) !== 0) penalizedSeats.push(seat);
   }
   const winner = winnerOf(players);
   const next: GameState = {

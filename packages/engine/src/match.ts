@@ -198,6 +198,14 @@ export interface NightDecisions {
   readonly councilReason?: string;
 }
 
+/** A copy of the list with one more item, allocated once at its final length (a spread grows it twice). */
+function appended<T>(list: readonly T[], item: T): T[] {
+  const out = new Array<T>(list.length + 1);
+  for (let i = 0; i < list.length; i++) out[i] = list[i]!;
+  out[list.length] = item;
+  return out;
+}
+
 /** Whether an object has an own enumerable key (Object.entries without building the list). */
 function hasKeys(o: object): boolean {
   for (const key in o) if (Object.hasOwn(o, key)) return true;
@@ -229,7 +237,7 @@ export function endNight(m: Match, decisions: NightDecisions): Match | Rejection
     modkills: [],
     events: logged(m, { kind: "endNight", decisions, councilUsed: r.outcome.council !== null }),
     overrides,
-    outcomes: [...m.outcomes, { outcome: r.outcome, players: r.state.players }],
+    outcomes: appended(m.outcomes, { outcome: r.outcome, players: r.state.players }),
   });
 }
 
@@ -242,7 +250,7 @@ export function endDay(m: Match): Match | Rejection {
     day: emptyDayBallots(m.state.players.length),
     modkills: [],
     events: logged(m, { kind: "endDay" }),
-    outcomes: [...m.outcomes, { outcome: r.outcome, players: r.state.players }],
+    outcomes: appended(m.outcomes, { outcome: r.outcome, players: r.state.players }),
   });
 }
 

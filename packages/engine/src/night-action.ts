@@ -7,7 +7,7 @@ import {
   type TargetedAct,
 } from "@forum-mafia/rules";
 import type { ClauseId } from "./clauses.ts";
-import { playerLabel, type Seat } from "./player.ts";
+import { playerLabel, type Player, type Seat } from "./player.ts";
 import { reject, type Rejection } from "./rejection.ts";
 import { inPair, isMafia, roleSpec, type RoleId } from "./roles.ts";
 import type { GameState } from "./state.ts";
@@ -150,22 +150,50 @@ export interface NightActor {
 /**
  * The actors of the state last asked about, seat by seat, and the two ways its table looks (to a mafia
  * actor and to anyone else). A phase's submissions all read one state, so each actor is built once per
- * phase rather than once per submission. Only a cache: a state never changes, and an actor is read only.
+ * phase rather than once per submission; and a seat whose player did not change since the state before
+ * keeps its ActorSeat. Only a cache: a state never changes, and an actor is read only.
  */
 let actorsOf: GameState | null = null;
 let actors: (NightActor | undefined)[] = [];
 let seatsToMafia: readonly ActorSeat[] | null = null;
 let seatsToOthers: readonly ActorSeat[] | null = null;
 let healFromOpen = false;
+/** The players the tables below were last built from. */
+let mafiaSeen: readonly Player[] = [];
+let mafiaTable: readonly ActorSeat[] = [];
+let othersSeen: readonly Player[] = [];
+let othersTable: readonly ActorSeat[] = [];
+
+function seatsOf(
+  players: readonly Player[],
+  seen: readonly Player[],
+  table: readonly ActorSeat[],
+  mafia: boolean,
+): ActorSeat[] {
+  const out = new Array<ActorSeat>(players.length);
+  for (let i = 0; i < players.length; i++) {
+    const q = players[i]!;
+    out[i] = seen[i] === q ? table[i]! : { name: q.name, alive: q.alive, mafia: mafia && isMafia(q.role) };
+  }
+  return out;
+}
 
 function tableAsSeen(state: GameState, mafia: boolean): readonly ActorSeat[] {
-  if (mafia)
-    return (seatsToMafia ??= state.players.map((q) => ({
-      name: q.name,
-      alive: q.alive,
-      mafia: isMafia(q.role),
-    })));
-  return (seatsToOthers ??= state.players.map((q) => ({ name: q.name, alive: q.alive, mafia: false })));
+  const players = state.players;
+  if (mafia) {
+    if (seatsToMafia === null) {
+      seatsToMafia = seatsOf(players, mafiaSeen, mafiaTable, true);
+      mafiaSeen = players;
+      mafiaTable = seatsToMafia;
+    }
+    return seatsToMafia;
+  }
+  if (seatsToOthers === null) {
+    seatsToOthers = seatsOf(players, othersSeen, othersTable, false);
+    othersSeen = players;
+    othersTable = seatsToOthers;
+  }
+  return seatsToOthers;
 }
 
 /** The actor's night from the full state (the server's check of a submission, and random play). */

@@ -195,7 +195,8 @@ interface NightWork {
   shahid: Acting | null;
   struck: Seat[];
   // O2
-  readonly blocked: boolean[];
+  /** The seats blocked tonight (the thug's and the girl's effective targets; at most two, maybe the same). */
+  readonly blocked: Seat[];
   girlEffective: boolean;
   thugEffective: boolean;
   // O3
@@ -309,12 +310,13 @@ const applyBlocks: Step = (w) => {
   if (thug && girl && thug.target === girl.seat)
     w.girlEffective = false; // M7
   else if (girl && thug && girl.target === thug.seat) w.thugEffective = false;
-  if (w.thugEffective) w.blocked[thug!.target] = true;
-  if (w.girlEffective) w.blocked[girl!.target] = true;
+  if (w.thugEffective) w.blocked.push(thug!.target);
+  if (w.girlEffective) w.blocked.push(girl!.target);
   return null;
 };
 
-const effective = (w: NightWork, seat: Seat | null | undefined): boolean => seat != null && !w.blocked[seat];
+const effective = (w: NightWork, seat: Seat | null | undefined): boolean =>
+  seat != null && !w.blocked.includes(seat);
 
 /** O3 (M5, T5): the protect and the unprotect for tomorrow, if not blocked. */
 const recordProtection: Step = (w) => {
@@ -465,11 +467,13 @@ const strikesAndModkills: Step = (w) => {
     const pl = w.players[seat]!;
     w.players[seat] = withPlayer(pl, { nightStrikes: pl.nightStrikes + 1 });
   }
-  for (let i = 0; i < w.players.length; i++) {
-    const pl = w.players[i]!;
-    const out = (w.struck.includes(i) && struckOut(pl, w.state.options)) || w.input.modkills.includes(i);
-    if (out && pl.alive && !killedTonight(w, i)) w.modkilled.push(i);
-  }
+  // Marked first, then read in seat order, so the modkilled come out in ascending order.
+  const n = w.players.length;
+  const out = marks(n, 0);
+  for (const seat of w.struck) if (struckOut(w.players[seat]!, w.state.options)) out[seat] = 1;
+  for (const seat of w.input.modkills) out[seat] = 1;
+  for (let i = 0; i < n; i++)
+    if (out[i] === 1 && w.players[i]!.alive && !killedTonight(w, i)) w.modkilled.push(i);
   return null;
 };
 
@@ -485,7 +489,8 @@ function voteAtStake(w: NightWork, seat: Seat): boolean {
   if (!survives(w, seat)) return false;
   if (w.intimidated.includes(seat) || w.tortured === seat || w.poisoned === seat) return false;
   if (w.state.memory.silencedNext.includes(seat)) return false;
-  return !w.rolls.some((r) => r.value && r.name === "girlSilence" && w.girl!.target === seat);
+  for (const r of w.rolls) if (r.value && r.name === "girlSilence" && w.girl!.target === seat) return false;
+  return true;
 }
 
 /** O8: each roll is needed only when its effect could show; fixed rolls win, the rest are drawn in order. */
@@ -534,6 +539,18 @@ const rolled = (w: NightWork, name: RollName): boolean => {
   return false;
 };
 
+/**
+ * Two rows of per-seat marks for concludeNight (the dead, the silenced), reused from night to night: they
+ * never leave it, and each is cleared before use.
+ */
+let MARKS: Uint8Array[] = [new Uint8Array(32), new Uint8Array(32)];
+function marks(n: number, row: 0 | 1): Uint8Array {
+  if (MARKS[0]!.length < n) MARKS = [new Uint8Array(n), new Uint8Array(n)];
+  const m = MARKS[row]!;
+  m.fill(0, 0, n);
+  return m;
+}
+
 /** Seats in ascending order (a short list, already nearly sorted: an insertion sort). */
 function ascending(seats: readonly Seat[]): Seat[] {
   const out = seats.slice();
@@ -556,10 +573,10 @@ function ascending(seats: readonly Seat[]): Seat[] {
 const concludeNight: Step = (w) => {
   const { state } = w;
   const n = state.players.length;
-  const dead = new Array<boolean>(n).fill(false);
+  const dead = marks(n, 0);
   const attacks = w.attacks;
-  for (const a of attacks) if (a.cancelledBy === null) dead[a.target] = true;
-  for (const s of w.modkilled) dead[s] = true;
+  for (const a of attacks) if (a.cancelledBy === null) dead[a.target] = 1;
+  for (const s of w.modkilled) dead[s] = 1;
   const died: Seat[] = [];
   for (let s = 0; s < n; s++) if (dead[s]) died.push(s);
   const players = w.players;
@@ -580,13 +597,13 @@ const concludeNight: Step = (w) => {
   if (bossExposed) exposed.set(state.boss!, "boss");
   if (doctorExposed) exposed.set(w.doctor!.seat, "doctor");
 
-  const silenced: boolean[] = new Array<boolean>(n).fill(false);
-  for (const s of state.memory.silencedNext) silenced[s] = true; // N1c, T3d: the second day
-  for (const s of w.intimidated) silenced[s] = true;
-  if (w.tortured !== null) silenced[w.tortured] = true;
-  if (w.poisoned !== null) silenced[w.poisoned] = true;
-  if (girlSilence) silenced[w.girl!.target] = true;
-  if (thugSilence) silenced[w.thug!.target] = true;
+  const silenced = marks(n, 1);
+  for (const s of state.memory.silencedNext) silenced[s] = 1; // N1c, T3d: the second day
+  for (const s of w.intimidated) silenced[s] = 1;
+  if (w.tortured !== null) silenced[w.tortured] = 1;
+  if (w.poisoned !== null) silenced[w.poisoned] = 1;
+  if (girlSilence) silenced[w.girl!.target] = 1;
+  if (thugSilence) silenced[w.thug!.target] = 1;
   const silencedToday: Seat[] = [];
   const silencedNext: Seat[] = [];
   for (let s = 0; s < n; s++) {
@@ -613,8 +630,8 @@ const concludeNight: Step = (w) => {
   for (const s of w.savedByHealFrom) if (!dead[s]) savedByHealFrom.push(s);
   const bloodyDead: Seat[] = [];
   for (const s of bloodyVictims) if (dead[s]) bloodyDead.push(s);
-  const blocked: Seat[] = [];
-  for (let s = 0; s < n; s++) if (w.blocked[s]) blocked.push(s);
+  const blocked = ascending(w.blocked);
+  if (blocked.length === 2 && blocked[0] === blocked[1]) blocked.pop();
   const next: GameState = {
     options: state.options,
     players,
@@ -688,7 +705,6 @@ export function resolveNight(
 ): { state: GameState; outcome: NightOutcome } | Rejection {
   if (state.winner !== null) return reject("game/over", "W1", "the game is over");
   if (state.phase.kind !== "night") return reject("night/out-of-phase", "O9", "there is no night to resolve");
-  const n = state.players.length;
   const w: NightWork = {
     state,
     ballots,
@@ -705,7 +721,7 @@ export function resolveNight(
     doctor: null,
     shahid: null,
     struck: [],
-    blocked: new Array<boolean>(n).fill(false),
+    blocked: [],
     girlEffective: false,
     thugEffective: false,
     protect: null,

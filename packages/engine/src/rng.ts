@@ -70,15 +70,16 @@ export function nextIndex(s: RngState, n: number): { value: number; state: RngSt
 
 export function shuffle<T>(items: readonly T[], s: RngState): { value: T[]; state: RngState } {
   const out = items.slice();
-  let state = s;
+  if (out.length < 2) return { value: out, state: s };
+  // nextIndex's draws, with the generator's words held here rather than in a new state per draw.
+  const stream = new RandomStream(s);
   for (let i = out.length - 1; i > 0; i--) {
-    const r = nextIndex(state, i + 1);
-    state = r.state;
+    const j = Math.floor((stream.nextU32() * (i + 1)) / TWO_32);
     const tmp = out[i]!;
-    out[i] = out[r.value]!;
-    out[r.value] = tmp;
+    out[i] = out[j]!;
+    out[j] = tmp;
   }
-  return { value: out, state };
+  return { value: out, state: stream.state };
 }
 
 /**

@@ -76,13 +76,14 @@ export function castVote(
   if (bad) return bad;
   const votes = ballots.votes.slice();
   votes[seat] = vote;
-  // The voter moves to the end (built by hand: concat and filter cost more than the whole vote).
-  const order = ballots.order.slice();
-  const was = order.indexOf(seat);
-  if (was >= 0) {
-    for (let i = was; i < order.length - 1; i++) order[i] = order[i + 1]!;
-    order[order.length - 1] = seat;
-  } else order.push(seat);
+  // The voter moves to the end. Built by hand into an array of the exact length: concat and filter cost
+  // more than the whole vote, and a push after a copy allocates the array twice.
+  const prev = ballots.order;
+  const was = prev.indexOf(seat);
+  const order = new Array<Seat>(was < 0 ? prev.length + 1 : prev.length);
+  let k = 0;
+  for (let i = 0; i < prev.length; i++) if (i !== was) order[k++] = prev[i]!;
+  order[k] = seat;
   let closedEarly = false;
   // V7: only an early vote can close the day (an early vote is final, and who may vote is fixed all day).
   if (vote.early && earlyCounts(state.phase.number, state.options.earlyFromDay)) {
