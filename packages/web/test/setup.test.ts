@@ -256,6 +256,50 @@ describe.skipIf(missing !== null)("the setup editor (issue 17)", { timeout: 180_
     await guest.context.close();
   });
 
+  it("a running game shows its setup post above the tabs, to a spectator and to a player", async () => {
+    const small = SETUP_PRESETS.find((p) => p.id === "small9")!;
+    const created = await gm.post<{ id: string }>("/api/games", {
+      title: "Малая партия",
+      night: { amount: 12, unit: "hours" },
+      day: { amount: 24, unit: "hours" },
+      mode: "automatic",
+      roles: small.setup.roles,
+      options: small.setup.options,
+    });
+    expectOk(created);
+    const id = created.body.id;
+    const players: Client[] = [];
+    for (let i = 0; i < small.setup.roles.length; i++) {
+      const c = new Client(() => app.t.server.app, `Игрок малой ${i + 1}`);
+      expectOk(await c.register());
+      expectOk(await c.post(`/api/games/${id}/signup`));
+      players.push(c);
+    }
+    expectOk(await gm.post(`/api/games/${id}/start`, { deal: "random" }));
+
+    const guest = await newPage(app.browser, PHONE);
+    pageErrors.push({ who: "guest", errors: guest.errors });
+    const player = await newPage(app.browser, PHONE);
+    pageErrors.push({ who: "player", errors: player.errors });
+    const [name, ...value] = players[0]!.cookie!.split("=");
+    await player.context.addCookies([{ name: name!, value: value.join("="), url: app.url }]);
+    for (const { page } of [guest, player]) {
+      await page.goto(`${app.url}/games/${id}`);
+      await page.getByRole("tab", { name: "Тема" }).waitFor();
+      const summary = page.locator(".setup-post summary");
+      await summary.getByText("Расклад: 9 игроков").waitFor();
+      await summary.click();
+      const text = await page.locator(".setup-post").innerText();
+      expect(text).toContain("Мафия (2): Босс мафии, Громила");
+      expect(text).toContain("Город (6): Шериф, Доктор, Мирный житель ×4");
+      expect(text).toContain("пока живых больше 6");
+      expect(text).toContain("«Досрочно» действует со 2-го дня");
+    }
+    await screenshot(player.page, "setup-post-running-phone");
+    await guest.context.close();
+    await player.context.close();
+  });
+
   it("a saved setup survives a reload, fills the editor when picked, and can be deleted", async () => {
     const { page, context } = await editor();
     await preset(page, MEDIUM.name.ru).click();
@@ -352,6 +396,15 @@ describe.skipIf(missing !== null)("the setup editor (issue 17)", { timeout: 180_
     // The one Latin text allowed: the time zone's name (IANA's, as the browser and the account have it).
     expect(text.replaceAll("Europe/Moscow", "").match(/[A-Za-z]{2,}/g) ?? []).toEqual([]);
     expect(text).not.toMatch(/setup\/|\b[A-Z]\d+[a-z]?\b/);
+
+    // English, switched in the header: the editor's words and the role names follow.
+    await page.getByLabel("Язык").selectOption("en");
+    await page.getByRole("heading", { name: "Setup", exact: true }).waitFor();
+    await page.getByRole("checkbox", { name: "Mafia boss" }).waitFor();
+    await page.getByLabel("Roles revealed while alive is above", { exact: true }).waitFor();
+    await page.getByRole("button", { name: "Use the setup “Medium, 12 players”" }).waitFor();
+    await page.getByLabel("Language").selectOption("ru");
+    await page.getByRole("checkbox", { name: "Босс мафии" }).waitFor();
 
     await page.setViewportSize(DESKTOP);
     await waitFigures(page);

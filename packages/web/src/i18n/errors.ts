@@ -179,6 +179,10 @@ export const ERROR_TEXTS: Readonly<Record<string, Words>> = {
     ru: "На сервере что-то сломалось. Попробуйте ещё раз.",
     en: "Something broke on the server. Try again.",
   },
+  "estimate/superseded": {
+    ru: "Баланс уже считается для другого расклада — например, в другой вкладке.",
+    en: "The balance is being counted for another setup, in another tab perhaps.",
+  },
   "estimate/busy": {
     ru: "Сервер сейчас занят другими расчётами баланса. Попробуйте через минуту.",
     en: "The server is busy counting other balances. Try again in a minute.",

@@ -23,6 +23,8 @@ function ruDays(d: number): string {
   return `${r} ${ruPlural(r, "день", "дня", "дней")}`;
 }
 const pct = (share: number): number => Math.round(share * 100);
+/** «со 2-го дня» (со второго), «с 3-го дня». */
+const ruFromDay = (n: number): string => `${n === 2 ? "со" : "с"} ${n}-го дня`;
 
 /** What a threshold's field says: its label, and the rule with the number in place. */
 interface ThresholdWords {
@@ -122,8 +124,8 @@ export const ru = {
     },
     earlyFromDay: {
       label: "«Досрочно» действует с дня",
-      explain: (n) => `Слово «досрочно» в голосе действует с ${n}-го дня; раньше такой голос — обычный.`,
-      post: (n) => `«Досрочно» действует с ${n}-го дня.`,
+      explain: (n) => `Слово «досрочно» в голосе действует ${ruFromDay(n)}; раньше такой голос — обычный.`,
+      post: (n) => `«Досрочно» действует ${ruFromDay(n)}.`,
     },
   } satisfies Record<ThresholdName, ThresholdWords>,
   optionPost: {
