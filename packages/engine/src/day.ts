@@ -85,13 +85,18 @@ export function closeDay(
     else score[vote.target]! -= spec.blueWeight; // V4
   }
 
-  // V5, G3: the unique highest score above zero is hanged.
+  // V5, G3: the unique highest score above zero is hanged. The same pass lists the living players' scores
+  // (zero left out) and who got the +2, both in seat order.
   let top: Seat | null = null;
   let best = 0;
   let tie = false;
+  const scoreMap = new Map<Seat, number>();
+  const penalizedSeats: Seat[] = [];
   for (let seat = 0; seat < n; seat++) {
+    if ((flags[seat]! & PENALIZED) !== 0) penalizedSeats.push(seat);
     if (!state.players[seat]!.alive) continue;
     const s = score[seat]!;
+    if (s !== 0) scoreMap.set(seat, s);
     if (s > best) {
       best = s;
       top = seat;
@@ -127,12 +132,6 @@ export function closeDay(
   if (state.aliveAtStart > state.options.revealAbove)
     for (const seat of died) revealed.set(seat, players[seat]!.role); // R1
 
-  const scoreMap = new Map<Seat, number>();
-  const penalizedSeats: Seat[] = [];
-  for (let seat = 0; seat < n; seat++) {
-    if (state.players[seat]!.alive && score[seat] !== 0) scoreMap.set(seat, score[seat]!);
-    if ((flags[seat]! & PENALIZED) !== 0) penalizedSeats.push(seat);
-  }
   const winner = winnerOf(players);
   const next: GameState = {
     options: state.options,

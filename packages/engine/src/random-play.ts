@@ -115,15 +115,20 @@ class Table {
   ) {}
 
   private survey(): void {
-    this.alive.length = 0;
-    this.prey.length = 0;
+    // Written over in place and cut to length: emptying the lists first would free their storage each phase.
+    const alive = this.alive;
+    const prey = this.prey;
+    let a = 0;
+    let q = 0;
     const players = this.m.state.players;
     for (let i = 0; i < players.length; i++) {
       const p = players[i]!;
       if (!p.alive) continue;
-      this.alive.push(i);
-      if (!isMafia(p.role)) this.prey.push(i);
+      alive[a++] = i;
+      if (!isMafia(p.role)) prey[q++] = i;
     }
+    alive.length = a;
+    prey.length = q;
   }
 
   /** Submit if the engine accepts; false if it refused (nothing changed then). */

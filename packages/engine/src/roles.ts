@@ -27,7 +27,10 @@ export {
  * as a keyed lookup, and the engine looks roles up for every player in every phase.
  */
 export function roleSpec(role: RoleId): RoleSpec {
+  // The citizen first: the most common role (S3's deal has several), and a switch tests its cases in order.
   switch (role) {
+    case "citizen":
+      return ROLES.citizen;
     case "boss":
       return ROLES.boss;
     case "troll":
@@ -52,8 +55,6 @@ export function roleSpec(role: RoleId): RoleSpec {
       return ROLES.prosecutor;
     case "shahid":
       return ROLES.shahid;
-    case "citizen":
-      return ROLES.citizen;
     default: {
       const never: never = role;
       throw new Error(`unknown role ${String(never)}`);

@@ -199,6 +199,11 @@ export class Estimator {
     this.pool = null;
   }
 
+  /** Forget every finished estimate (benches: each run cold). */
+  clearCache(): void {
+    this.cache.clear();
+  }
+
   /** Whether the pool has been asked to warm up. */
   get warmStarted(): boolean {
     return this.warming !== null;
