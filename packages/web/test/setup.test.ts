@@ -233,6 +233,12 @@ describe.skipIf(missing !== null)("the setup editor (issue 17)", { timeout: 180_
     const detail = await gm.get<GameDetail>(`/api/games/${id}`);
     expect(detail.body.settings.seats).toBe(12);
     expect(detail.body.settings.options).toEqual(MEDIUM.setup.options);
+    // The GM's deal by hand offers the game's own role list, not the classic 17's first twelve.
+    await page.locator("details.hand summary").click();
+    const hand = await page
+      .locator("details.hand select")
+      .evaluateAll((els) => els.map((e) => (e as HTMLSelectElement).value));
+    expect(hand).toEqual([...MEDIUM.setup.roles]);
     await context.close();
 
     const guest = await newPage(app.browser, PHONE);

@@ -256,6 +256,13 @@ const INVALID_FIELDS: readonly (readonly [RegExp, Words])[] = [
       en: "The setup's rules are not right: thresholds are whole numbers from 0 to 99.",
     },
   ],
+  [
+    /^deal\.hand\b/,
+    {
+      ru: "Раздайте ровно роли расклада: каждую столько раз, сколько она в нём есть.",
+      en: "Deal exactly the setup's roles: each as many times as the setup has it.",
+    },
+  ],
   [/^name\b/, { ru: "Имя пустое или слишком длинное.", en: "The name is empty or too long." }],
   [/^title\b/, { ru: "Название пустое или слишком длинное.", en: "The title is empty or too long." }],
 ];

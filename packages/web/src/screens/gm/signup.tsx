@@ -1,5 +1,5 @@
 import type { GameDetail, RoleId } from "@forum-mafia/protocol";
-import { DEFAULT_DEAL, ROLE_IDS, isRoleId } from "@forum-mafia/protocol/roles";
+import { ROLE_IDS, isRoleId } from "@forum-mafia/protocol/roles";
 import { useId, useState, type FormEvent } from "react";
 import { api } from "../../api.ts";
 import { useT } from "../../i18n/index.tsx";
@@ -15,9 +15,9 @@ export function SignupPanel(props: { id: string; detail: GameDetail; done: () =>
   const missing = Math.max(0, seats - players.length);
   const random = useRun(props.done);
   const hand = useRun(props.done);
-  const [roles, setRoles] = useState<RoleId[]>(() =>
-    Array.from({ length: seats }, (_, i) => DEFAULT_DEAL[i] ?? "citizen"),
-  );
+  // S1, S3: a hand deal gives out exactly the game's published role list; it starts in the list's order.
+  const [roles, setRoles] = useState<RoleId[]>(() => [...d.settings.roles]);
+  const inList = ROLE_IDS.filter((r) => d.settings.roles.includes(r));
   const hintId = useId();
   const startHand = (e: FormEvent) => {
     e.preventDefault();
@@ -62,7 +62,7 @@ export function SignupPanel(props: { id: string; detail: GameDetail; done: () =>
                     setRoles(next);
                   }}
                 >
-                  {ROLE_IDS.map((r) => (
+                  {inList.map((r) => (
                     <option key={r} value={r}>
                       {d.roleNames[r]}
                     </option>
