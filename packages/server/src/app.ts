@@ -30,6 +30,7 @@ import { gmRoutes } from "./routes/gm.ts";
 import { meRoutes } from "./routes/me.ts";
 import { profileRoutes } from "./routes/profiles.ts";
 import { settingsRoutes } from "./routes/settings.ts";
+import { setupRoutes } from "./routes/setups.ts";
 import { nightRoutes } from "./routes/night.ts";
 import { streamRoutes } from "./routes/streams.ts";
 import { threadRoutes } from "./routes/thread.ts";
@@ -308,6 +309,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   profileRoutes(ctx);
   settingsRoutes(ctx);
   estimateRoutes(ctx, opts.estimates);
+  setupRoutes(ctx);
 
   if (webRoot) await serveWebApp(app, webRoot);
   // Without a built web app, the site's root shows the API's documentation.

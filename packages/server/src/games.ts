@@ -11,7 +11,6 @@ import {
   type HealFromRole,
   type RoleId as EngineRoleId,
   type TargetedAct as EngineTargetedAct,
-  DEFAULT_ROLES,
   submitNightAction,
   type NightAction,
   type Rejection,
@@ -234,8 +233,8 @@ export class Games {
     const bodies: EntryBody[] = [created];
     if (demo) {
       const ids = new Set(demo.players.map((p) => p.id));
-      if (ids.size !== DEFAULT_ROLES.length || ids.has(user.id))
-        throw new Error(`a demo game needs ${DEFAULT_ROLES.length} different players besides its GM`);
+      if (ids.size !== body.roles.length || ids.has(user.id))
+        throw new Error(`a demo game needs ${body.roles.length} different players besides its GM`);
       for (const p of demo.players) bodies.push({ kind: "signup", userId: p.id, nick: p.nick });
       bodies.push({ kind: "started", seed: this.newSeed(), hand: null });
     }
@@ -275,11 +274,11 @@ export class Games {
     if (deal !== "random") {
       if (deal.hand.length !== seats)
         throw badRequest("deal.hand", `deal.hand: expected ${seats} roles, one per seat`, "S1");
-      const want = [...DEFAULT_ROLES].sort().join();
-      if ([...deal.hand].sort().join() !== want)
+      // S1, S3: a hand deal gives out exactly the game's published role list, in any order.
+      if (!sameMultiset(deal.hand, room.settings.roles))
         throw badRequest(
           "deal.hand",
-          "deal.hand: the roles must be exactly the game's role list (RULES.md §1)",
+          `deal.hand: the roles must be exactly the game's role list (${roleCounts(room.settings.roles)})`,
           "S3",
         );
       hand = [...deal.hand];
@@ -611,6 +610,18 @@ export class Games {
   viewer(user: UserRecord | null, room: Room): Viewer {
     return viewerOf(room, user?.id ?? null);
   }
+}
+
+/** Whether two role lists hold the same roles, each as many times, in any order. */
+function sameMultiset(a: readonly RoleId[], b: readonly RoleId[]): boolean {
+  return a.length === b.length && [...a].sort().join() === [...b].sort().join();
+}
+
+/** A role list as counts, e.g. `boss, citizen ×4, doctor`, for messages. */
+function roleCounts(roles: readonly RoleId[]): string {
+  const counts = new Map<RoleId, number>();
+  for (const r of [...roles].sort()) counts.set(r, (counts.get(r) ?? 0) + 1);
+  return [...counts].map(([r, n]) => (n > 1 ? `${r} ×${n}` : r)).join(", ");
 }
 
 /** A night action as the API receives it, as the engine takes it. */

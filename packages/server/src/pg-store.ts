@@ -1,11 +1,14 @@
 import { nickSkeleton } from "@forum-mafia/forum";
 import pg from "pg";
+import type { Setup } from "@forum-mafia/protocol";
 import type { Entry } from "./entries.ts";
 import {
   SeqConflict,
+  setupNameKey,
   type MailRecord,
   type SessionRecord,
   type SettingsRecord,
+  type SetupRecord,
   type Store,
   type UserRecord,
 } from "./store.ts";
@@ -92,10 +95,26 @@ export const PG_MIGRATIONS: readonly (string | ((c: pg.PoolClient) => Promise<vo
    );
    CREATE INDEX mail_outbox_due ON mail_outbox (next_attempt_at) WHERE sent_at IS NULL AND NOT failed;
    CREATE INDEX mail_outbox_user ON mail_outbox (user_id);`,
+  // v4 (issue 17): each user's saved setups, one per name ignoring case (name_key); `position` orders them
+  // by when they were last saved (a replaced setup takes a new one from the sequence).
+  `CREATE SEQUENCE saved_setups_position;
+   CREATE TABLE saved_setups (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL REFERENCES users(id),
+     name TEXT NOT NULL,
+     name_key TEXT NOT NULL,
+     setup JSONB NOT NULL,
+     saved_at BIGINT NOT NULL,
+     position BIGINT NOT NULL DEFAULT nextval('saved_setups_position'),
+     UNIQUE (user_id, name_key)
+   );
+   CREATE INDEX saved_setups_user ON saved_setups (user_id, position);`,
 ];
 
 /** The advisory locks of registrations are (NICK_LOCK, hashtext(skeleton)): apart from the migration's. */
 const NICK_LOCK = 11;
+/** A user's saved setups are written under (SETUP_LOCK, hashtext(user id)), so the cap of 50 holds. */
+const SETUP_LOCK = 17;
 
 interface UserRow {
   id: string;
@@ -144,6 +163,20 @@ const toSettings = (r: SettingsRow): SettingsRecord => ({
   confirmTokenHash: r.confirm_token_hash,
   confirmExpiresAt: r.confirm_expires_at === null ? null : Number(r.confirm_expires_at),
   unsubscribeToken: r.unsubscribe_token,
+});
+
+interface SetupRow {
+  id: string;
+  name: string;
+  setup: Setup;
+  saved_at: string;
+}
+
+const toSetup = (r: SetupRow): SetupRecord => ({
+  id: r.id,
+  name: r.name,
+  setup: r.setup,
+  at: Number(r.saved_at),
 });
 
 interface MailRow {
@@ -438,6 +471,47 @@ export class PgStore implements Store {
       [userId],
     );
     return r.rows.map(toMail);
+  }
+
+  async listSetups(userId: string): Promise<SetupRecord[]> {
+    const r = await this.pool.query<SetupRow>(
+      `SELECT id, name, setup, saved_at FROM saved_setups WHERE user_id = $1 ORDER BY position DESC`,
+      [userId],
+    );
+    return r.rows.map(toSetup);
+  }
+
+  /**
+   * One transaction under the user's advisory lock: two saves of the same user, on this server or another,
+   * take turns, so the name's row and the count each sees are current and the cap holds.
+   */
+  saveSetup(userId: string, s: SetupRecord, max: number): Promise<SetupRecord | "full"> {
+    return this.transaction(async (c) => {
+      await c.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [SETUP_LOCK, userId]);
+      const key = setupNameKey(s.name);
+      const setup = JSON.stringify(s.setup);
+      const same = await c.query<{ id: string }>(
+        `UPDATE saved_setups SET name = $3, setup = $4, saved_at = $5, position = nextval('saved_setups_position')
+         WHERE user_id = $1 AND name_key = $2 RETURNING id`,
+        [userId, key, s.name, setup, s.at],
+      );
+      if (same.rows[0]) return { ...s, id: same.rows[0].id };
+      const count = await c.query<{ n: string }>(
+        `SELECT COUNT(*) AS n FROM saved_setups WHERE user_id = $1`,
+        [userId],
+      );
+      if (Number(count.rows[0]!.n) >= max) return "full";
+      await c.query(
+        `INSERT INTO saved_setups (id, user_id, name, name_key, setup, saved_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+        [s.id, userId, s.name, key, setup, s.at],
+      );
+      return s;
+    });
+  }
+
+  async deleteSetup(userId: string, id: string): Promise<boolean> {
+    const r = await this.pool.query(`DELETE FROM saved_setups WHERE user_id = $1 AND id = $2`, [userId, id]);
+    return r.rowCount === 1;
   }
 
   async gameIds(): Promise<string[]> {

@@ -179,7 +179,8 @@ export class Room {
   }
 
   signupList(): Signup[] {
-    // Before the start the first 17 hold seats; after it, everyone still signed up is in the reserve.
+    // Before the start the first `seats` (the role list's length, S3) hold seats; after it, everyone still
+    // signed up is in the reserve (docs/readings.md).
     const seated = this.status === "signup" ? this.settings.seats : 0;
     return this.signups.map((s, i) => ({ nick: s.nick, reserve: i >= seated }));
   }

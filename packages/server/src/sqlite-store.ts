@@ -2,12 +2,15 @@ import { closeSync, fsync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { nickSkeleton } from "@forum-mafia/forum";
 import Database from "better-sqlite3";
+import type { Setup } from "@forum-mafia/protocol";
 import type { Entry } from "./entries.ts";
 import {
   SeqConflict,
+  setupNameKey,
   type MailRecord,
   type SessionRecord,
   type SettingsRecord,
+  type SetupRecord,
   type Store,
   type UserRecord,
 } from "./store.ts";
@@ -98,6 +101,19 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX mail_outbox_due ON mail_outbox (next_attempt_at) WHERE sent_at IS NULL AND failed = 0;
    CREATE INDEX mail_outbox_user ON mail_outbox (user_id);`,
+  // v5 (issue 17): each user's saved setups, one per name ignoring case (name_key); `position` orders them
+  // by when they were last saved (a replaced setup takes a new one).
+  `CREATE TABLE saved_setups (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL REFERENCES users(id),
+     name TEXT NOT NULL,
+     name_key TEXT NOT NULL,
+     setup TEXT NOT NULL,
+     saved_at INTEGER NOT NULL,
+     position INTEGER NOT NULL,
+     UNIQUE (user_id, name_key)
+   );
+   CREATE INDEX saved_setups_user ON saved_setups (user_id, position);`,
 ];
 
 interface UserRow {
@@ -147,6 +163,20 @@ const toSettings = (r: SettingsRow): SettingsRecord => ({
   confirmTokenHash: r.confirm_token_hash,
   confirmExpiresAt: r.confirm_expires_at,
   unsubscribeToken: r.unsubscribe_token,
+});
+
+interface SetupRow {
+  id: string;
+  name: string;
+  setup: string;
+  saved_at: number;
+}
+
+const toSetup = (r: SetupRow): SetupRecord => ({
+  id: r.id,
+  name: r.name,
+  setup: JSON.parse(r.setup) as Setup,
+  at: r.saved_at,
 });
 
 interface MailRow {
@@ -449,6 +479,54 @@ export class SqliteStore implements Store {
       userId,
     ) as MailRow[];
     return rows.map(toMail);
+  }
+
+  async listSetups(userId: string): Promise<SetupRecord[]> {
+    const rows = this.sql(
+      `SELECT id, name, setup, saved_at FROM saved_setups WHERE user_id = ? ORDER BY position DESC`,
+    ).all(userId) as SetupRow[];
+    return rows.map(toSetup);
+  }
+
+  /** The name's row, the count and the write run in one synchronous transaction: nothing comes between them. */
+  async saveSetup(userId: string, r: SetupRecord, max: number): Promise<SetupRecord | "full"> {
+    const key = setupNameKey(r.name);
+    const saved = this.db
+      .transaction((): SetupRecord | "full" => {
+        const position = (
+          this.sql(`SELECT COALESCE(MAX(position), 0) + 1 AS p FROM saved_setups`).get() as { p: number }
+        ).p;
+        const same = this.sql(`SELECT id FROM saved_setups WHERE user_id = ? AND name_key = ?`).get(
+          userId,
+          key,
+        ) as { id: string } | undefined;
+        const setup = JSON.stringify(r.setup);
+        if (same) {
+          this.sql(
+            `UPDATE saved_setups SET name = ?, setup = ?, saved_at = ?, position = ? WHERE id = ?`,
+          ).run(r.name, setup, r.at, position, same.id);
+          return { ...r, id: same.id };
+        }
+        const count = (
+          this.sql(`SELECT COUNT(*) AS n FROM saved_setups WHERE user_id = ?`).get(userId) as { n: number }
+        ).n;
+        if (count >= max) return "full";
+        this.sql(
+          `INSERT INTO saved_setups (id, user_id, name, name_key, setup, saved_at, position)
+             VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        ).run(r.id, userId, r.name, key, setup, r.at, position);
+        return r;
+      })
+      .immediate();
+    // "full" waits too: it tells of setups that must be on disk first.
+    await this.durable();
+    return saved;
+  }
+
+  async deleteSetup(userId: string, id: string): Promise<boolean> {
+    const r = this.sql(`DELETE FROM saved_setups WHERE user_id = ? AND id = ?`).run(userId, id);
+    await this.durable();
+    return r.changes === 1;
   }
 
   async gameIds(): Promise<string[]> {

@@ -1,3 +1,4 @@
+import type { Setup } from "@forum-mafia/protocol";
 import type { Entry } from "./entries.ts";
 
 export interface UserRecord {
@@ -54,6 +55,25 @@ export interface MailRecord {
   readonly failed: boolean;
 }
 
+/**
+ * Issue 17: a setup a user saved under a name, to reuse in new games. A user's names are unique ignoring
+ * case (`setupNameKey`): saving under a name the user has already used replaces that setup, keeping its id.
+ */
+export interface SetupRecord {
+  readonly id: string;
+  /** As the user wrote it last (trimmed, at most 80 characters: the edge checks it). */
+  readonly name: string;
+  readonly setup: Setup;
+  /** When it was last saved. */
+  readonly at: number;
+}
+
+/** The most setups one user may keep (issue 17); saving a new name beyond it is refused. */
+export const MAX_SAVED_SETUPS = 50;
+
+/** A saved setup's name as compared: case ignored (Unicode's, so Cyrillic too), NFC. */
+export const setupNameKey = (name: string): string => name.normalize("NFC").toLowerCase();
+
 export interface SessionRecord {
   readonly userId: string;
   readonly expiresAt: number;
@@ -108,6 +128,17 @@ export interface Store {
   ): Promise<void>;
   /** Every mail queued for one user, oldest first (tests, and the settings page's "last sent"). */
   mailFor(userId: string): Promise<MailRecord[]>;
+
+  /** Issue 17: the user's saved setups, the last saved first. */
+  listSetups(userId: string): Promise<SetupRecord[]>;
+  /**
+   * Save a setup: one with the same name (setupNameKey) is replaced, keeping its id, and becomes the last
+   * saved; a new name is added unless the user already has `max` setups ("full", and nothing written). The
+   * check and the write are one atomic step. Answers the setup as stored.
+   */
+  saveSetup(userId: string, setup: SetupRecord, max: number): Promise<SetupRecord | "full">;
+  /** Delete one of the user's setups; false (nothing written) when the user has none with that id. */
+  deleteSetup(userId: string, id: string): Promise<boolean>;
 
   /** Game ids in creation order. */
   gameIds(): Promise<string[]>;

@@ -52,6 +52,9 @@ class HeldStore implements Store {
   mailSent: Store["mailSent"] = (id, at) => this.inner.mailSent(id, at);
   mailFailed: Store["mailFailed"] = (id, c) => this.inner.mailFailed(id, c);
   mailFor: Store["mailFor"] = (u) => this.inner.mailFor(u);
+  listSetups: Store["listSetups"] = (u) => this.inner.listSetups(u);
+  saveSetup: Store["saveSetup"] = (u, s, max) => this.inner.saveSetup(u, s, max);
+  deleteSetup: Store["deleteSetup"] = (u, id) => this.inner.deleteSetup(u, id);
   gameIds: Store["gameIds"] = () => this.inner.gameIds();
   entries: Store["entries"] = (id) => this.inner.entries(id);
   loadAll: Store["loadAll"] = () => this.inner.loadAll();

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_ROLES } from "@forum-mafia/engine";
-import type { PostView } from "@forum-mafia/protocol";
+import { SETUP_PRESETS, type PostView } from "@forum-mafia/protocol";
 import fc from "fast-check";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -76,6 +76,8 @@ interface World {
   readonly outsider: Client;
   games: Record<GameRef, string>;
   posts: string[];
+  /** Saved setups' ids (issue 17): the GM's, then the outsider's (another user's, to the GM). */
+  readonly setups: readonly string[];
   /** The ended game's REPLAY.md file, for the results tool. */
   readonly replay: unknown;
   /** The state after the last request. */
@@ -107,6 +109,9 @@ const STORE_METHODS: Record<keyof Store, "reads" | "writes"> = {
   mailSent: "writes",
   mailFailed: "writes",
   mailFor: "reads",
+  listSetups: "reads",
+  saveSetup: "writes",
+  deleteSetup: "writes",
   gameIds: "reads",
   append: "writes",
   entries: "reads",
@@ -114,7 +119,11 @@ const STORE_METHODS: Record<keyof Store, "reads" | "writes"> = {
   close: "reads",
 };
 
-/** The store, with each write it is asked to make noted in `writes` (a `createUser` that finds the nick taken writes nothing). */
+/**
+ * The store, with each write it is asked to make noted in `writes`; a write that answers that it wrote
+ * nothing is not noted (a `createUser` that finds the nick taken, a `saveSetup` over the cap, a
+ * `deleteSetup` of an id the user does not have).
+ */
 function watched(inner: Store, writes: string[]): Store {
   return new Proxy(inner, {
     get(target, prop) {
@@ -125,7 +134,7 @@ function watched(inner: Store, writes: string[]): Store {
         return method.bind(target);
       return async (...args: unknown[]) => {
         const out = await method.apply(target, args);
-        if (out !== "taken") writes.push(prop);
+        if (out !== "taken" && out !== "full" && out !== false) writes.push(prop);
         return out;
       };
     },
@@ -161,6 +170,20 @@ async function world(open: () => Promise<Store>, cleanup: () => Promise<void>): 
   expectOk(await outsider.register());
   // Known to exist, never an actor: login and register may hit it (and its failed logins back off).
   expectOk(await new Client(app, "Жертва").register());
+  // Issue 17: saved setups to fetch, replace and delete, the GM's and another user's.
+  const setups: string[] = [];
+  for (const [who, name, preset] of [
+    [gm, "Малая", 1],
+    [gm, "Средняя", 2],
+    [outsider, "Чужая", 3],
+  ] as const) {
+    const saved = await who.post<{ id: string }>("/api/me/setups", {
+      name,
+      setup: SETUP_PRESETS[preset]!.setup,
+    });
+    expectOk(saved);
+    setups.push(saved.body.id);
+  }
   const exit = vi.spyOn(process, "exit").mockImplementation((code) => {
     throw new Error(`process.exit(${String(code)})`);
   });
@@ -173,6 +196,7 @@ async function world(open: () => Promise<Store>, cleanup: () => Promise<void>): 
     outsider,
     games: { night: table.id, day: table.id, signup: table.id, ended: table.id },
     posts: [],
+    setups,
     replay: replay.body,
     last: null,
     exits: () => exit.mock.calls.length,
@@ -260,6 +284,7 @@ async function snapshot(w: World): Promise<Snapshot> {
     dayPosts: await read(`/api/games/${day}/posts?limit=500`),
     signup: await read(`/api/games/${signup}`),
     ended: await read(`/api/games/${ended}`),
+    setups: await read("/api/me/setups"),
   };
 }
 
@@ -319,6 +344,8 @@ function hintsFor(w: World): Hints {
     reason: fc.constant("так надо"),
     question: fc.constant("Жив ли маньяк?"),
     minutes: fc.integer({ min: 1, max: 60 }),
+    // Issue 17: the saved setups' names, the same ones in other cases (a save replaces them).
+    name: fc.constantFrom("Малая", "МАЛАЯ", " средняя ", "Новая"),
     players: fc.constant(PLAYERS),
     thread: fc.constant(THREAD),
     replay: fc.constant(w.replay),
@@ -609,7 +636,11 @@ function bodyArbs(route: RouteDoc, hints: Hints): { valid: fc.Arbitrary<Body>; h
   return { valid, hostile };
 }
 
-type Segment = { readonly ref: GameRef } | { readonly post: number } | { readonly raw: string };
+type Segment =
+  | { readonly ref: GameRef }
+  | { readonly post: number }
+  | { readonly setup: number }
+  | { readonly raw: string };
 
 const rawSegment: fc.Arbitrary<Segment> = fc
   .oneof(
@@ -666,6 +697,13 @@ const PARAMS: Record<string, { valid: fc.Arbitrary<Segment>; hostile: fc.Arbitra
     hostile: fc.oneof(
       rawSegment,
       fc.string({ minLength: 1, maxLength: 70 }).map((s) => ({ raw: encode(s) })),
+    ),
+  },
+  setupId: {
+    valid: fc.nat().map((setup) => ({ setup })),
+    hostile: fc.oneof(
+      rawSegment,
+      fc.string({ minLength: 1, maxLength: 40 }).map((s) => ({ raw: encode(s) })),
     ),
   },
   postId: {
@@ -822,7 +860,13 @@ function clientOf(w: World, actor: Actor): Client | null {
 
 function requestOf(w: World, route: RouteDoc, plan: Plan): Request {
   const segment = (s: Segment): string =>
-    "ref" in s ? w.games[s.ref] : "post" in s ? (w.posts[s.post % w.posts.length] ?? "none") : s.raw;
+    "ref" in s
+      ? w.games[s.ref]
+      : "post" in s
+        ? (w.posts[s.post % w.posts.length] ?? "none")
+        : "setup" in s
+          ? w.setups[s.setup % w.setups.length]!
+          : s.raw;
   const url = route.url.replace(/:(\w+)/g, (_, name: string) => segment(plan.params[name]!)) + plan.query;
   const client = clientOf(w, plan.actor);
   const cookie =

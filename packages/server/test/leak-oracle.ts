@@ -7,7 +7,7 @@ import type { GameDetail } from "@forum-mafia/protocol";
  * and a checker that scans any body the server sent (a JSON response, an error, an SSE event) for anything
  * beyond it. What a player may know (S1, S2, R1, R2, T3a, M3, R3): their own role; the mafia know the
  * mafia; the sheriff and the sergeant know each other; everyone knows the role of a player who died while
- * more than 10 were alive at the phase's start (R1), of a bloody kill's victim and of the serum's target
+ * more than `revealAbove` (10 by default, S3) were alive at the phase's start (R1), of a bloody kill's victim and of the serum's target
  * (R2), and the exposures (M3, T3a); at the end, all (R3).
  *
  * It is worked out from RULES.md alone, not from the engine's decisions: the teams are the table below,
@@ -36,6 +36,11 @@ export interface Truth {
    * submissions (`actionSubmitted`) and nights' details (`nightDetail`) are read, to know who acted on whom.
    */
   readonly record: readonly GameEvent[];
+  /**
+   * S3: the game's `revealAbove` (R1), as the GM set it in the published setup; REVEAL_ABOVE (10, the
+   * rules' default) when left out.
+   */
+  readonly revealAbove?: number;
 }
 
 /** S2, §1's table: the mafia know each other; the sheriff and the sergeant know each other; nobody else. */
@@ -183,7 +188,7 @@ export function reveals(truth: Truth): Reveal[] {
     const because = (seat: number, clause: string): void => {
       pub.set(seat, [...(pub.get(seat) ?? []), clause]);
     };
-    if (aliveAtStart > REVEAL_ABOVE)
+    if (aliveAtStart > (truth.revealAbove ?? REVEAL_ABOVE))
       for (const s of r.died) because(s, `R1 (${aliveAtStart} alive at the start)`);
     for (const s of bloody) because(s, "R2 (a bloody kill)");
     if (serum !== null) because(serum, "R2 (the serum)");

@@ -1,8 +1,11 @@
 import type { AddressInfo } from "node:net";
 import { DEFAULT_ROLES, type RoleId } from "@forum-mafia/engine";
 import {
+  CLASSIC_SETUP,
+  SETUP_PRESETS,
   TARGETED_ACTS,
   type ActionForm,
+  type Setup,
   type ChannelId,
   type FeedItem,
   type GameDetail,
@@ -19,7 +22,6 @@ import {
   knowledge,
   marker,
   publicPart,
-  REVEAL_ABOVE,
   reveals,
   type Holder,
   type MarkerKind,
@@ -82,6 +84,41 @@ const statsFor = (name: string): Stats =>
 const count = (s: Stats, move: string): void => {
   s.moves[move] = (s.moves[move] ?? 0) + 1;
 };
+
+/**
+ * Issue 17: the setup a leak game is played with: half the games the classic 17, the others the editor's
+ * presets of 9 and 12, or a role list drawn here by S3 (each role at most once but citizens; a town player;
+ * a mafia member or the maniac), of 7 to 17 seats, with thresholds drawn around the player count.
+ */
+function leakSetup(r: () => number): Setup {
+  const x = r();
+  if (x < 0.5) return CLASSIC_SETUP;
+  if (x < 0.65) return SETUP_PRESETS.find((p) => p.id === "small9")!.setup;
+  if (x < 0.8) return SETUP_PRESETS.find((p) => p.id === "medium12")!.setup;
+  const opponents: RoleId[] = ["boss", "troll", "elf", "lawyer", "thug", "maniac"];
+  const town: RoleId[] = ["sheriff", "sergeant", "doctor", "girl", "prosecutor", "shahid"];
+  const some = (list: RoleId[]): RoleId[] => list.filter(() => r() < 0.5);
+  const against = some(opponents);
+  if (against.length === 0) against.push(pick(r, opponents));
+  const roles = [...against, ...some(town)];
+  const citizens = Math.max(roles.length === against.length ? 1 : 0, Math.floor(r() * 6));
+  for (let i = 0; i < citizens && roles.length < 17; i++) roles.push("citizen");
+  while (roles.length < 7) roles.push("citizen");
+  const n = roles.length;
+  const upTo = (max: number): number => Math.floor(r() * (max + 1));
+  return {
+    roles,
+    options: {
+      earlyClose: r() < 0.5 ? "majority" : "all",
+      strikes: r() < 0.5 ? "shared" : "separate",
+      revealAbove: upTo(n),
+      threeIntimidationsFrom: upTo(n + 1),
+      serumRepeatBelow: upTo(n + 2),
+      lapseAt: upTo(4),
+      earlyFromDay: upTo(4),
+    },
+  };
+}
 
 afterAll(() => {
   for (const [name, s] of Object.entries(stats))
@@ -146,6 +183,8 @@ class LeakGame {
   private gm!: GameDetail;
   private truth!: Truth;
   private roles: RoleId[] = [];
+  /** The setup the game was created with (issue 17): published to everyone, the oracle's R1 threshold. */
+  private setup: Setup = CLASSIC_SETUP;
   private marks = 0;
   private syncs = 0;
   private replaced = false;
@@ -173,15 +212,21 @@ class LeakGame {
     const t = await testServer();
     const base = await listen(t);
     const r = rng(seed);
-    const deal = r() < 0.5 ? "random" : { hand: shuffled(r, DEFAULT_ROLES) };
-    const table = await setUpGame(t, mode, deal);
+    const setup = leakSetup(r);
+    const deal = r() < 0.5 ? "random" : { hand: shuffled(r, setup.roles) };
+    const table = await setUpGame(t, mode, deal, setup);
+    count(stats, `a setup of ${setup.roles.length}`);
     const app = () => t.server.app;
     const outsider = new Client(app, "Зритель");
     expectOk(await outsider.register());
     const substitute = new Client(app, "Фёдор");
     expectOk(await substitute.register());
     const g = new LeakGame(t, base, table, mode, r, stats, { pub: new Client(app), outsider, substitute });
+    g.setup = setup;
     await g.refresh();
+    // The setup is published as the GM made it (its role list, not who holds which role).
+    expect(g.gm.settings.roles).toEqual(setup.roles);
+    expect(g.gm.settings.options).toEqual(setup.options);
     g.roles = g.gm.view!.seats.map((s) => s.role!);
     return g;
   }
@@ -432,12 +477,16 @@ class LeakGame {
     }
     if (this.r() < 0.08) {
       const mine = new Set(d.channels.map((c) => c.id));
-      const others = (["mafia", "pair", "spectators", `gm:${(seat + 1) % 17}`] as const).filter(
-        (c) => !mine.has(c),
-      );
+      const others = (
+        ["mafia", "pair", "spectators", `gm:${(seat + 1) % this.roles.length}`] as const
+      ).filter((c) => !mine.has(c));
       const c = pick(this.r, others);
       const kind: MarkerKind =
-        c === "spectators" ? "spect" : c.startsWith("gm:") ? `gm${(seat + 1) % 17}` : (c as MarkerKind);
+        c === "spectators"
+          ? "spect"
+          : c.startsWith("gm:")
+            ? `gm${(seat + 1) % this.roles.length}`
+            : (c as MarkerKind);
       await this.refusal(say(c, this.mark(kind)), 403); // G6: not a member
     }
   }
@@ -453,7 +502,7 @@ class LeakGame {
 
   /** Requests a player should not make at night: another role's act, a vote. Their refusals are checked too. */
   private async strayNight(w: Watcher, d: GameDetail): Promise<void> {
-    const target = Math.floor(this.r() * 17);
+    const target = Math.floor(this.r() * this.roles.length);
     // Another role's act: never one of the player's own, which could be legal.
     const own = new Set(d.form?.acts.map((a) => a.act) ?? []);
     const foreign = TARGETED_ACTS.filter((a) => !own.has(a));
@@ -530,6 +579,7 @@ class LeakGame {
       hidden: this.hidden,
       // The GM's record, as the log publishes it at the end: who acted on whom (R2's bloody kill, serum).
       record: this.t.server.games.room(this.id).events.slice(),
+      revealAbove: this.setup.options.revealAbove,
     };
   }
 
@@ -638,7 +688,7 @@ class LeakGame {
         for (const c of d.channels) expectOk(await w.client.get(`${base}/channels/${c.id}`));
       const mine = new Set(d.channels.map((c) => c.id));
       const seat = w.holder.kind === "player" ? w.holder.seat : 0;
-      const others = ["mafia", "pair", "spectators", `gm:${(seat + 1) % 17}`].filter(
+      const others = ["mafia", "pair", "spectators", `gm:${(seat + 1) % this.roles.length}`].filter(
         (c) => !mine.has(c as ChannelId),
       );
       await this.refusal(w.client.get(`${base}/channels/${pick(this.r, others)}`), 403);
@@ -682,7 +732,7 @@ class LeakGame {
     for (const w of this.watchers) w.stream!.close();
     for (const x of reveals(this.truth)) {
       const died = x.result.died.length;
-      if (x.aliveAtStart > REVEAL_ABOVE) this.stats.reveals.r1 += died;
+      if (x.aliveAtStart > this.setup.options.revealAbove) this.stats.reveals.r1 += died;
       else this.stats.reveals.unrevealed += died;
       this.stats.reveals.bloody += x.bloody.length;
       if (x.serum !== null) this.stats.reveals.serum++;

@@ -1,4 +1,4 @@
-import type { ActionForm, GameDetail, NightDraft } from "@forum-mafia/protocol";
+import type { ActionForm, GameDetail, NightDraft, Setup } from "@forum-mafia/protocol";
 import { Client } from "./client.ts";
 import type { TestServer } from "./harness.ts";
 
@@ -45,25 +45,32 @@ export interface Table {
 export const NIGHT_MS = 12 * 3_600_000;
 export const DAY_MS = 24 * 3_600_000;
 
-/** Register a GM and 17 players, create a game, sign everyone up and start it. */
+/**
+ * Register a GM and the players, create a game, sign everyone up and start it: the classic 17, or (issue
+ * 17) a setup of up to 17 seats, one player per role (the first of NICKS).
+ */
 export async function setUpGame(
   t: Pick<TestServer, "server">,
   mode: "automatic" | "review",
   deal: "random" | { hand: string[] } = "random",
+  setup?: Setup,
 ): Promise<Table> {
   const app = () => t.server.app;
   const gm = new Client(app, "Ведущий");
   expectOk(await gm.register());
+  const count = setup?.roles.length ?? NICKS.length;
+  if (count > NICKS.length) throw new Error(`setUpGame: at most ${NICKS.length} players, not ${count}`);
   const created = await gm.post<{ id: string }>("/api/games", {
     title: "Тестовая партия",
     night: { amount: 12, unit: "hours" },
     day: { amount: 24, unit: "hours" },
     mode,
+    ...(setup ? { roles: setup.roles, options: setup.options } : {}),
   });
   expectOk(created);
   const id = created.body.id;
   const players: Client[] = [];
-  for (const nick of NICKS) {
+  for (const nick of NICKS.slice(0, count)) {
     const c = new Client(app, nick);
     expectOk(await c.register());
     expectOk(await c.post(`/api/games/${id}/signup`));

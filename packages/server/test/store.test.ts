@@ -12,6 +12,7 @@ import {
   SeqConflict,
   type MailRecord,
   type SettingsRecord,
+  type SetupRecord,
   type Store,
   type UserRecord,
 } from "../src/store.ts";
@@ -153,6 +154,34 @@ const mail = (id: string, key: string, userId: string, change: Partial<MailRecor
   lastError: null,
   failed: false,
   ...change,
+});
+
+/** Setups written out by hand (S3): a small one, and the classic 17 with a changed threshold. */
+const OPTIONS = {
+  earlyClose: "majority",
+  strikes: "shared",
+  revealAbove: 10,
+  threeIntimidationsFrom: 10,
+  serumRepeatBelow: 15,
+  lapseAt: 3,
+  earlyFromDay: 3,
+} as const;
+const SMALL = {
+  roles: ["boss", "maniac", "sheriff", "doctor", "citizen", "citizen"],
+  options: { ...OPTIONS, revealAbove: 4, strikes: "separate" },
+} as const satisfies SetupRecord["setup"];
+const CLASSIC = {
+  roles: [
+    ...["boss", "troll", "elf", "lawyer", "thug", "maniac", "sheriff", "sergeant", "doctor", "girl"],
+    ...["prosecutor", "shahid", "citizen", "citizen", "citizen", "citizen", "citizen"],
+  ],
+  options: { ...OPTIONS, earlyFromDay: 2 },
+} as const satisfies SetupRecord["setup"];
+const saved = (id: string, name: string, setup: SetupRecord["setup"], at: number): SetupRecord => ({
+  id,
+  name,
+  setup,
+  at,
 });
 
 const backends: [string, () => Promise<Backend>, boolean][] = [
@@ -385,6 +414,89 @@ for (const [name, make, available] of backends) {
         expect(await s.nextMailAt()).toBe(400);
         expect((await s.dueMail(10_000, 10)).map((m) => m.id)).toEqual(["m1"]);
         expect(await s.enqueueMail(mail("m5", "confirm:b:1", "b"))).toBe("duplicate");
+      } finally {
+        await s.close();
+        await b.cleanup();
+      }
+    });
+
+    it("issue 17: keeps each user's saved setups, the last saved first; a name used again, in any case, replaces that setup and keeps its id", async () => {
+      const b = await make();
+      let s = await b.open();
+      try {
+        for (const id of ["a", "b"]) await s.createUser(user(id, `nick-${id}`));
+        expect(await s.listSetups("a")).toEqual([]);
+        expect(await s.saveSetup("a", saved("s1", "Малая", SMALL, 100), 50)).toEqual(
+          saved("s1", "Малая", SMALL, 100),
+        );
+        await s.saveSetup("a", saved("s2", "Классика", CLASSIC, 200), 50);
+        // Another user's setup of the same name is another setup.
+        await s.saveSetup("b", saved("s3", "малая", CLASSIC, 150), 50);
+        expect((await s.listSetups("a")).map((x) => x.id)).toEqual(["s2", "s1"]);
+        // «МАЛАЯ» is «Малая» ignoring case (Cyrillic too): it replaces s1, keeps its id, and is now the last saved.
+        expect(await s.saveSetup("a", saved("s4", "МАЛАЯ", CLASSIC, 300), 50)).toEqual(
+          saved("s1", "МАЛАЯ", CLASSIC, 300),
+        );
+        expect(await s.listSetups("a")).toEqual([
+          saved("s1", "МАЛАЯ", CLASSIC, 300),
+          saved("s2", "Классика", CLASSIC, 200),
+        ]);
+        expect(await s.listSetups("b")).toEqual([saved("s3", "малая", CLASSIC, 150)]);
+        await s.close();
+        s = await b.open();
+        expect(await s.listSetups("a")).toEqual([
+          saved("s1", "МАЛАЯ", CLASSIC, 300),
+          saved("s2", "Классика", CLASSIC, 200),
+        ]);
+        // Saved again under its name, the older one comes first again.
+        await s.saveSetup("a", saved("s5", "классика", SMALL, 300), 50);
+        expect((await s.listSetups("a")).map((x) => [x.id, x.name])).toEqual([
+          ["s2", "классика"],
+          ["s1", "МАЛАЯ"],
+        ]);
+      } finally {
+        await s.close();
+        await b.cleanup();
+      }
+    });
+
+    it("issue 17: refuses a new name beyond the cap (a replacement still goes through), even when saves race; deletes only the user's own", async () => {
+      const b = await make();
+      let s = await b.open();
+      try {
+        for (const id of ["a", "b"]) await s.createUser(user(id, `nick-${id}`));
+        await s.saveSetup("b", saved("other", "Чужая", SMALL, 1), 3);
+        // Eight new names at once, three allowed: exactly three are saved, whatever the order.
+        const outcomes = await Promise.all(
+          Array.from({ length: 8 }, (_, i) => s.saveSetup("a", saved(`n${i}`, `Имя ${i}`, SMALL, 10 + i), 3)),
+        );
+        expect(outcomes.filter((o) => o === "full").length).toBe(5);
+        const kept = (await s.listSetups("a")).map((x) => x.id);
+        expect(kept.length).toBe(3);
+        expect(await s.saveSetup("a", saved("x", "Ещё одна", SMALL, 50), 3)).toBe("full");
+        // At the cap, saving under a name the user has replaces it.
+        const first = (await s.listSetups("a")).at(-1)!;
+        expect(await s.saveSetup("a", saved("y", first.name.toUpperCase(), CLASSIC, 60), 3)).toEqual(
+          saved(first.id, first.name.toUpperCase(), CLASSIC, 60),
+        );
+        // Two saves of one new name at once make one setup.
+        expect(await s.deleteSetup("a", first.id)).toBe(true);
+        const twice = await Promise.all([
+          s.saveSetup("a", saved("t1", "Двойная", SMALL, 70), 3),
+          s.saveSetup("a", saved("t2", "двойная", CLASSIC, 71), 3),
+        ]);
+        expect(twice.every((o) => o !== "full")).toBe(true);
+        expect((await s.listSetups("a")).filter((x) => x.name.toLowerCase() === "двойная").length).toBe(1);
+        // A delete of another user's id, or of an id nobody has, changes nothing.
+        expect(await s.deleteSetup("a", "other")).toBe(false);
+        expect(await s.deleteSetup("a", "nobody")).toBe(false);
+        expect(await s.listSetups("b")).toEqual([saved("other", "Чужая", SMALL, 1)]);
+        const left = (await s.listSetups("a")).map((x) => x.id);
+        expect(await s.deleteSetup("a", left[0]!)).toBe(true);
+        expect(await s.deleteSetup("a", left[0]!)).toBe(false);
+        await s.close();
+        s = await b.open();
+        expect((await s.listSetups("a")).map((x) => x.id)).toEqual(left.slice(1));
       } finally {
         await s.close();
         await b.cleanup();

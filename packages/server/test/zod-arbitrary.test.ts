@@ -1,3 +1,4 @@
+import { createGameSchema, roleListSchema } from "@forum-mafia/protocol";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -93,6 +94,21 @@ describe("the converter", () => {
       expect(hinted).toBeGreaterThan(values.length / 4);
       expect(hinted).toBeLessThan(values.length);
     }
+  });
+
+  it("gives S3's role list a generator of its own: lists S3 allows, of many lengths; a new game's body carries them and other thresholds", () => {
+    const lists = sample(arbitraryOf(roleListSchema)) as string[][];
+    for (const l of lists) expect(roleListSchema.safeParse(l).success, JSON.stringify(l)).toBe(true);
+    expect(new Set(lists.map((l) => l.length)).size).toBeGreaterThan(10);
+    expect(lists.some((l) => l.length > 17)).toBe(true);
+    const games = sample(arbitraryOf(createGameSchema)) as {
+      roles?: string[];
+      options?: { revealAbove?: number };
+    }[];
+    expect(games.some((g) => g.roles !== undefined && g.roles.length !== 17)).toBe(true);
+    expect(games.some((g) => g.options?.revealAbove !== undefined && g.options.revealAbove !== 10)).toBe(
+      true,
+    );
   });
 
   it("writes a template literal as zod reads it", () => {

@@ -1,3 +1,4 @@
+import { roleListSchema, SETUP_PRESETS, type RoleId } from "@forum-mafia/protocol";
 import fc from "fast-check";
 import type { z } from "zod";
 
@@ -13,7 +14,8 @@ import type { z } from "zod";
  * rather than going unfuzzed.
  *
  * Refinements (`.refine`) are ignored: the values are generated from the shape and the checks zod states
- * (lengths, bounds, patterns, integers). Overwrites (`.trim()`) are respected by generating only strings
+ * (lengths, bounds, patterns, integers). The one exception is S3's role list (`roleListSchema`), whose
+ * refinement random arrays of roles would nearly always fail: it has a generator of its own (`roleLists`). Overwrites (`.trim()`) are respected by generating only strings
  * they leave unchanged, so a length check holds for what zod checks. Strings are made of printable
  * graphemes (never U+0000 or half a surrogate pair: the fuzz suite's hostile inputs bring those).
  *
@@ -157,8 +159,43 @@ function objectOf(def: z.core.$ZodObjectDef, hints: Hints): fc.Arbitrary<Record<
   return fc.tuple(known, extra).map(([k, e]) => ({ ...e, ...k }));
 }
 
+/**
+ * S3's role lists, written from RULES.md rather than the code under test: each role of §1's table at most
+ * once but `citizen`, any number of those; at least one town player and at least one mafia member or the
+ * maniac; at most 40 seats (MAX_SEATS). A quarter of them are the editor's presets.
+ */
+const ONCE: readonly RoleId[] = [
+  ...["boss", "troll", "elf", "lawyer", "thug", "maniac"],
+  ...["sheriff", "sergeant", "doctor", "girl", "prosecutor", "shahid"],
+] as RoleId[];
+const OPPONENTS = new Set<RoleId>(["boss", "troll", "elf", "lawyer", "thug", "maniac"]);
+export const roleLists: fc.Arbitrary<RoleId[]> = fc.oneof(
+  { weight: 1, arbitrary: fc.constantFrom(...SETUP_PRESETS.map((p) => [...p.setup.roles])) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(fc.shuffledSubarray([...ONCE], { minLength: 1 }), fc.nat({ max: 28 }))
+      .map(([once, citizens]): RoleId[] => [
+        ...once,
+        ...Array.from({ length: citizens }, (): RoleId => "citizen"),
+      ])
+      .filter(
+        (roles) =>
+          roles.length <= 40 && roles.some((r) => OPPONENTS.has(r)) && roles.some((r) => !OPPONENTS.has(r)),
+      )
+      .chain((roles) => fc.shuffledSubarray(roles, { minLength: roles.length, maxLength: roles.length })),
+  },
+);
+
+/** Schemas whose refinements the shape cannot give: generated their own way. */
+const OWN: ReadonlyMap<Schema, fc.Arbitrary<unknown>> = new Map<Schema, fc.Arbitrary<unknown>>([
+  [roleListSchema, roleLists],
+]);
+
 /** The arbitrary of the values `schema` accepts as input (refinements aside). */
 export function arbitraryOf(schema: Schema, hints: Hints = {}): fc.Arbitrary<unknown> {
+  const own = OWN.get(schema);
+  if (own) return own;
   const of = (s: Schema): fc.Arbitrary<unknown> => arbitraryOf(s, hints);
   const def = (schema as z.core.$ZodTypes)._zod.def;
   switch (def.type) {

@@ -87,7 +87,7 @@ function signupRoutes(ctx: RouteContext): void {
   route(ctx, {
     method: "POST",
     url: "/api/games/:id/signup",
-    summary: "Sign up (17 seats, then the reserve list)",
+    summary: "Sign up (the setup's seats, then the reserve list)",
     tag: "games",
     handler: async (req) => {
       const user = requireUser(req);
