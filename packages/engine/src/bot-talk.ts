@@ -24,6 +24,7 @@ import {
 } from "./talk-facts.ts";
 import { PHRASES, STYLES, roleWord, type NameForms, type Phrases, type Style } from "./talk-phrases.ts";
 import type { Lang } from "./texts.ts";
+import type { GameView } from "./view.ts";
 import type { Vote } from "./vote.ts";
 
 export type { TalkPost } from "./talk-facts.ts";
@@ -114,7 +115,15 @@ export function talkPlan(seed: string, phase: Phase): TalkPlan {
 }
 
 /** A bot's voice: the same all game. */
-export const styleOf = (seed: string): Style => STYLES[int(stream(`${seed}:style`), STYLES.length)]!;
+export function styleOf(seed: string): Style {
+  let style = STYLE_OF.get(seed);
+  if (style === undefined) {
+    if (STYLE_OF.size >= 4096) STYLE_OF.clear(); // a talking game's bots ask again and again; keep it small
+    STYLE_OF.set(seed, (style = STYLES[int(stream(`${seed}:style`), STYLES.length)]!));
+  }
+  return style;
+}
+const STYLE_OF = new Map<string, Style>();
 
 function lastOf<T>(items: readonly T[], ok: (x: T) => boolean): T | undefined {
   for (let i = items.length - 1; i >= 0; i--) if (ok(items[i]!)) return items[i];
@@ -171,19 +180,31 @@ class Writer {
   }
 }
 
+/** A seat's posts in a thread: their texts, and the texts joined by line breaks. */
+interface OwnPosts {
+  readonly texts: readonly string[];
+  readonly joined: string;
+}
+const NO_POSTS: OwnPosts = { texts: [], joined: "" };
+
 /** Each seat's posts in a thread, read once and then only for the posts added since (a thread only grows). */
-const OWN = new WeakMap<readonly TalkPost[], { read: number; bySeat: Map<Seat, string[]> }>();
-function ownPosts(thread: readonly TalkPost[], seat: Seat): string[] {
+const OWN = new WeakMap<readonly TalkPost[], { read: number; bySeat: Map<Seat, OwnPosts> }>();
+function ownPosts(thread: readonly TalkPost[], seat: Seat): OwnPosts {
   let kept = OWN.get(thread);
   if (!kept || kept.read > thread.length) OWN.set(thread, (kept = { read: 0, bySeat: new Map() }));
   for (; kept.read < thread.length; kept.read++) {
     const p = thread[kept.read]!;
     if (p.seat === null) continue;
-    const list = kept.bySeat.get(p.seat) ?? [];
-    list.push(p.text);
-    kept.bySeat.set(p.seat, list);
+    const had = kept.bySeat.get(p.seat);
+    // A new list and string each time: a Talker may still hold the ones before.
+    kept.bySeat.set(
+      p.seat,
+      had
+        ? { texts: [...had.texts, p.text], joined: `${had.joined}\n${p.text}` }
+        : { texts: [p.text], joined: p.text },
+    );
   }
-  return kept.bySeat.get(seat)?.slice() ?? [];
+  return kept.bySeat.get(seat) ?? NO_POSTS;
 }
 
 /** One bot's talk at one moment: its view's facts, voice, phrases and what it has said before. */
@@ -193,7 +214,7 @@ class Talker {
   readonly facts: Facts;
   readonly style: Style;
   readonly p: Phrases;
-  readonly previous: string[];
+  readonly previous: readonly string[];
   readonly w: Writer;
   constructor(
     readonly input: TalkInput,
@@ -205,11 +226,12 @@ class Talker {
     this.facts = factsOf(input.bot.view, me.seat, input.thread);
     this.style = styleOf(input.seed);
     this.p = PHRASES[input.lang];
-    this.previous = ownPosts(input.thread, me.seat);
+    const own = ownPosts(input.thread, me.seat);
+    this.previous = own.texts;
     const chatSaid = input.chat.filter((m) => m.seat === me.seat).map((m) => m.text);
     this.w = new Writer(
       stream(`${input.seed}:${phaseKey(input.bot.view.phase)}:${label}`),
-      `${this.previous.join("\n")}\n${chatSaid.join("\n")}`,
+      `${own.joined}\n${chatSaid.join("\n")}`,
       this.p.again,
       `(${phaseKey(input.bot.view.phase)}, ${label})`,
     );
@@ -300,14 +322,21 @@ function allForms(names: readonly NameForms[]): readonly (readonly string[])[] {
 }
 
 /** The bot's mafia teammates and itself, highest rank first (M1), as its view knows them (S2). */
-function roster(input: TalkInput): Seat[] {
-  const view = input.bot.view;
-  const rank = (r: RoleId): number => roleSpec(r).succession ?? 99;
-  return view.seats
-    .filter((s) => s.role !== null && isMafia(s.role))
-    .sort((a, b) => rank(a.role!) - rank(b.role!) || a.seat - b.seat)
-    .map((s) => s.seat);
+function roster(input: TalkInput): readonly Seat[] {
+  const seats = input.bot.view.seats;
+  let list = ROSTER.get(seats);
+  if (!list) {
+    const rank = (r: RoleId): number => roleSpec(r).succession ?? 99;
+    list = seats
+      .filter((s) => s.role !== null && isMafia(s.role))
+      .sort((a, b) => rank(a.role!) - rank(b.role!) || a.seat - b.seat)
+      .map((s) => s.seat);
+    ROSTER.set(seats, list);
+  }
+  return list;
 }
+/** Worked out once per list of seats (a view's lists never change; ViewFold keeps one while nobody dies). */
+const ROSTER = new WeakMap<GameView["seats"], readonly Seat[]>();
 
 /** Who speaks for the mafia in the chat: the highest-ranked living bot among them. */
 function mafiaLead(input: TalkInput): Seat | null {

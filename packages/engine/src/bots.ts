@@ -14,6 +14,7 @@ import type { NightAction, TargetedAct } from "./night-action.ts";
 import { nightForm, type NightForm, type NightFormAct } from "./night-form.ts";
 import type { GameOptions } from "./options.ts";
 import type { Seat } from "./player.ts";
+import type { GameState } from "./state.ts";
 import { isRejection, type Rejection } from "./rejection.ts";
 import { RandomStream, rngFromSeed } from "./rng.ts";
 import { DEFAULT_ROLES, isMafia, roleSpec, type RoleId } from "./roles.ts";
@@ -127,7 +128,41 @@ function redsBy(k: Knowledge, s: Seat): number {
  * a player now known town, or blue defending one now known guilty, looks bad (+); the reverse looks good
  * (−). One pass over the votes, so a bot's vote costs the same on day 1 and day 6.
  */
-function pastScores(k: Knowledge): Map<Seat, number> {
+function pastScores(k: Knowledge): ReadonlyMap<Seat, number> {
+  // The same for every view of a day that differs only in today's votes (ViewFold shares the rest).
+  const v = k.view;
+  const kept = PAST.get(v.pastVotes);
+  if (
+    kept &&
+    kept.me === k.me &&
+    kept.seats === v.seats &&
+    kept.results === v.results &&
+    kept.privateResults === v.privateResults
+  )
+    return kept.score;
+  const score = scoresOf(k);
+  PAST.set(v.pastVotes, {
+    me: k.me,
+    seats: v.seats,
+    results: v.results,
+    privateResults: v.privateResults,
+    score,
+  });
+  return score;
+}
+
+const PAST = new WeakMap<
+  GameView["pastVotes"],
+  {
+    readonly me: Seat;
+    readonly seats: GameView["seats"];
+    readonly results: GameView["results"];
+    readonly privateResults: GameView["privateResults"];
+    readonly score: ReadonlyMap<Seat, number>;
+  }
+>();
+
+function scoresOf(k: Knowledge): Map<Seat, number> {
   const score = new Map<Seat, number>();
   for (const v of k.view.pastVotes) {
     const g = guilt(k, v.target);
@@ -389,7 +424,8 @@ export function botVote(v: BotView, rng: RandomStream, push: Seat | null = null)
     );
     if (defend !== null && chance(rng, 50)) return { color: "blue", target: defend, early: false };
   }
-  const past = pastScores(k);
+  // Once a day per bot: worked out afresh (pastScores keeps its scores for the talk's many reads).
+  const past = scoresOf(k);
   const target = best(others, (s) => townScore(k, past, s), rng, 4)!;
   return { color: "red", target, early: false };
 }
@@ -399,6 +435,16 @@ export function botVote(v: BotView, rng: RandomStream, push: Seat | null = null)
  * as botVote scores them before its noise; from the player's view alone. A mafioso's teammates are left out.
  */
 export function botSuspicion(view: GameView): ReadonlyMap<Seat, number> {
+  // A view folded as the game goes on is the same object until its player learns something (ViewFold):
+  // its scores are worked out once.
+  let out = SUSPICION.get(view);
+  if (!out) SUSPICION.set(view, (out = suspicionOf(view)));
+  return out;
+}
+
+const SUSPICION = new WeakMap<GameView, ReadonlyMap<Seat, number>>();
+
+function suspicionOf(view: GameView): ReadonlyMap<Seat, number> {
   const out = new Map<Seat, number>();
   const k = know(view);
   if (!k) return out;
@@ -429,6 +475,9 @@ export function botView(m: Match, seat: Seat): BotView {
 export class BotViews {
   private readonly events = new EventReader();
   private readonly folds: ViewFold[];
+  /** Each seat's night form of `formsOf` (a night's inputs leave the state as it is: one form a night). */
+  private formsOf: GameState | null = null;
+  private forms: (NightForm | null | undefined)[] = [];
 
   constructor(m: Match) {
     const roles = m.setup.players.map((p) => p.role);
@@ -442,9 +491,15 @@ export class BotViews {
     return fold.view();
   }
 
-  /** The seat's BotView of `m`: its view and tonight's form. */
+  /** The seat's BotView of `m`: its view and tonight's form (nightForm of the match's state). */
   of(m: Match, seat: Seat): BotView {
-    return { view: this.view(m, seat), form: nightForm(m.state, seat) };
+    if (m.state !== this.formsOf) {
+      this.formsOf = m.state;
+      this.forms = [];
+    }
+    let form = this.forms[seat];
+    if (form === undefined) this.forms[seat] = form = nightForm(m.state, seat);
+    return { view: this.view(m, seat), form };
   }
 }
 

@@ -197,8 +197,12 @@ export function eventsSeenBy(
   events: readonly GameEvent[],
   viewer: Viewer,
   roles: readonly RoleId[],
+  /** Only the events from this index on (a fold that has read the ones before, ViewFold). */
+  from = 0,
 ): SeenEvents {
-  return events.filter((e) => maySee(e, viewer, roles)) as readonly GameEvent[] as SeenEvents;
+  const seen: GameEvent[] = [];
+  for (let i = from; i < events.length; i++) if (maySee(events[i]!, viewer, roles)) seen.push(events[i]!);
+  return seen as readonly GameEvent[] as SeenEvents;
 }
 
 const members = (entries: Iterable<[Seat, RoleId]>): Member[] =>
@@ -244,9 +248,9 @@ export function gameEventsSince(
     });
     roles.forEach((role, seat) => out.push({ type: "roleDealt", seat, role }));
     for (const team of ["mafia", "pair"] as const) {
-      const list = members(
-        roles.flatMap((role, seat): [Seat, RoleId][] => (teamOf(role) === team ? [[seat, role]] : [])),
-      );
+      const list: Member[] = [];
+      for (let seat = 0; seat < roles.length; seat++)
+        if (teamOf(roles[seat]!) === team) list.push({ seat, role: roles[seat]! });
       if (list.length > 0) out.push({ type: "teamRevealed", team, members: list });
     }
     phase = { kind: "night", number: 1 };

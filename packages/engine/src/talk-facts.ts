@@ -44,16 +44,42 @@ export interface Facts {
 }
 
 export function factsOf(view: GameView, me: Seat, thread: readonly TalkPost[]): Facts {
-  const publicRole = new Map<Seat, RoleId>();
-  const exposedBoss = new Set<Seat>();
-  for (const r of view.results) {
-    for (const m of r.revealed) publicRole.set(m.seat, m.role);
-    if (r.type === "nightResults") for (const e of r.exposed) if (e.as === "boss") exposedBoss.add(e.seat);
+  const { publicRole, exposedBoss } = announced(view.results);
+  return { view, me, publicRole, exposedBoss, postedOn: postingDays(thread), redsOn: redsOf(view.votes) };
+}
+
+/**
+ * What the results announced, worked out once per list of results: a view folded as the game goes on
+ * keeps the same list until the next results (ViewFold), and a view's lists never change.
+ */
+const ANNOUNCED = new WeakMap<
+  GameView["results"],
+  { readonly publicRole: ReadonlyMap<Seat, RoleId>; readonly exposedBoss: ReadonlySet<Seat> }
+>();
+function announced(results: GameView["results"]) {
+  let known = ANNOUNCED.get(results);
+  if (!known) {
+    const publicRole = new Map<Seat, RoleId>();
+    const exposedBoss = new Set<Seat>();
+    for (const r of results) {
+      for (const m of r.revealed) publicRole.set(m.seat, m.role);
+      if (r.type === "nightResults") for (const e of r.exposed) if (e.as === "boss") exposedBoss.add(e.seat);
+    }
+    ANNOUNCED.set(results, (known = { publicRole, exposedBoss }));
   }
-  const postedOn = postingDays(thread);
-  const redsOn = new Map<Seat, number>();
-  for (const v of view.votes) if (v.color === "red") redsOn.set(v.target, (redsOn.get(v.target) ?? 0) + 1);
-  return { view, me, publicRole, exposedBoss, postedOn, redsOn };
+  return known;
+}
+
+/** Today's red votes on each seat, once per list of votes. */
+const REDS = new WeakMap<GameView["votes"], ReadonlyMap<Seat, number>>();
+function redsOf(votes: GameView["votes"]): ReadonlyMap<Seat, number> {
+  let reds = REDS.get(votes);
+  if (!reds) {
+    const counts = new Map<Seat, number>();
+    for (const v of votes) if (v.color === "red") counts.set(v.target, (counts.get(v.target) ?? 0) + 1);
+    REDS.set(votes, (reds = counts));
+  }
+  return reds;
 }
 
 /** Who posted on which day, read once per thread and then only for the posts added since (a thread only grows). */

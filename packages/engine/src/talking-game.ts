@@ -15,10 +15,7 @@ import {
   type TalkInput,
   type TalkMessage,
 } from "./bot-talk.ts";
-import { botNightAction, botVote, type BotView } from "./bots.ts";
-import { gameEvents } from "./events.ts";
-import { nightForm } from "./night-form.ts";
-import { viewFor } from "./view.ts";
+import { BotViews, botNightAction, botVote, type BotView } from "./bots.ts";
 import { act, endDay, endNight, startMatch, vote, type Match } from "./match.ts";
 import type { NightAction } from "./night-action.ts";
 import type { GameOptions } from "./options.ts";
@@ -89,34 +86,6 @@ export function channelOf(role: RoleId): "mafia" | "pair" | null {
   return isMafia(role) ? "mafia" : role === "sheriff" || role === "sergeant" ? "pair" : null;
 }
 
-/**
- * botView, with the match's events read once per match, and each seat's view kept while the match is the
- * same (the team channel's two rounds, a day's posts between votes).
- */
-const EVENTS = new WeakMap<Match, ReturnType<typeof gameEvents>>();
-const VIEWS = new WeakMap<Match, Map<Seat, BotView>>();
-function botView(m: Match, seat: Seat): BotView {
-  let views = VIEWS.get(m);
-  if (!views) VIEWS.set(m, (views = new Map()));
-  const kept = views.get(seat);
-  if (kept) return kept;
-  let events = EVENTS.get(m);
-  if (!events) EVENTS.set(m, (events = gameEvents(m)));
-  const roles = m.setup.players.map((p) => p.role);
-  const bot = { view: viewFor(events, { kind: "player", seat }, roles), form: nightForm(m.state, seat) };
-  views.set(seat, bot);
-  return bot;
-}
-
-/**
- * A seat's view after a vote: its view before, with the vote in today's list as the fold puts it (the
- * voteCast event, V1: a voter's last vote replaces the earlier one). Saves folding every seat's view again
- * after each vote; the secrets test replays with fresh views, so a difference would show there.
- */
-function withVote(bot: BotView, votes: BotView["view"]["votes"]): BotView {
-  return { view: { ...bot.view, votes }, form: bot.form };
-}
-
 function accepted(next: Match | Rejection, what: string): Match {
   if (isRejection(next))
     throw new Error(`talking bots: ${what} was refused: ${next.message} (${next.clause})`);
@@ -125,7 +94,12 @@ function accepted(next: Match | Rejection, what: string): Match {
 
 /** The talk context of a seat in a game: its BotView, the thread, its channel and the names. */
 export function talkInput(
-  game: { readonly thread: readonly TalkPost[]; readonly chat: readonly TalkMessage[] },
+  game: {
+    readonly thread: readonly TalkPost[];
+    readonly chat: readonly TalkMessage[];
+    /** The same messages by channel, when kept so (else `chat` is read through for the bot's channel). */
+    readonly channels?: { readonly [C in "mafia" | "pair"]: readonly TalkMessage[] };
+  },
   bot: BotView,
   seeds: { readonly seed: string; readonly teamSeed: string },
   names: readonly NameForms[],
@@ -135,7 +109,8 @@ export function talkInput(
   return {
     bot,
     thread: game.thread,
-    chat: channel === null ? [] : game.chat.filter((m) => m.channel === channel),
+    chat:
+      channel === null ? [] : (game.channels?.[channel] ?? game.chat.filter((m) => m.channel === channel)),
     names,
     humans: [],
     seed: seeds.seed,
@@ -161,13 +136,19 @@ export function playTalkingGame(seed: string, options: TalkingGameOptions = {}):
   const thread: TalkPost[] = [];
   const chat: TalkMessage[] = [];
   const steps: TalkStep[] = [];
-  const game = { thread, chat };
+  const channels = { mafia: [] as TalkMessage[], pair: [] as TalkMessage[] };
+  const game = { thread, chat, channels };
   const input = (bot: BotView, s: Seat): TalkInput => talkInput(game, bot, seeds[s]!, names, lang);
   const maxPhases = options.maxPhases ?? 200;
+  // Each seat's view folds only the events it has not read (BotViews): a night's submissions reach only
+  // their slot's audience (S2), and a day's votes every view.
+  const views = new BotViews(m);
   const say = (s: Seat, bot: BotView): void => {
     const said = botChat(input(bot, s));
     if (!said) return;
-    chat.push({ channel: said.channel, seat: s, text: said.text, phase: m.state.phase });
+    const message = { channel: said.channel, seat: s, text: said.text, phase: m.state.phase };
+    chat.push(message);
+    channels[said.channel].push(message);
     steps.push({ kind: "chat", seat: s, channel: said.channel, text: said.text });
   };
   for (let phases = 0; m.state.winner === null && phases !== options.phases; phases++) {
@@ -181,29 +162,22 @@ export function playTalkingGame(seed: string, options: TalkingGameOptions = {}):
       .map((x) => x.s);
     const team = order.filter((s) => channelOf(m.state.players[s]!.role) !== null);
     if (phase.kind === "night") {
-      // A submission is seen by its slot's audience only (the player; the mafia; the pair): a seat's view
-      // changes with its teammates' submissions alone, so the others' views are kept through the night.
-      const views = new Map(order.map((s) => [s, botView(m, s)]));
       for (const s of order) {
-        const v = views.get(s) ?? botView(m, s);
+        const v = views.of(m, s);
         options.observe?.(m, s, v);
         if (v.form === null) continue;
         const action = botNightAction(v, seeds[s]!.decide(phase));
         if (action === null) continue;
         m = accepted(act(m, s, action), "a night action");
         steps.push({ kind: "act", seat: s, action });
-        const team = channelOf(m.state.players[s]!.role);
-        for (const x of order)
-          if (team !== null && channelOf(m.state.players[x]!.role) === team) views.delete(x);
-        views.delete(s);
       }
-      chatRound(team, (s) => say(s, botView(m, s)));
+      chatRound(team, (s) => say(s, views.of(m, s)));
       m = accepted(endNight(m, { rolls: {}, council: "no" }), "closing the night");
       steps.push({ kind: "endNight" });
       continue;
     }
-    chatRound(team, (s) => say(s, botView(m, s)));
-    m = playDay(m, seats, { seeds, input, thread, steps, observe: options.observe });
+    chatRound(team, (s) => say(s, views.of(m, s)));
+    m = playDay(m, seats, { views, seeds, input, thread, steps, observe: options.observe });
     m = accepted(endDay(m), "closing the day");
     steps.push({ kind: "endDay" });
   }
@@ -221,6 +195,7 @@ function playDay(
   start: Match,
   seats: readonly Seat[],
   g: {
+    readonly views: BotViews;
     readonly seeds: readonly ReturnType<typeof talkSeeds>[];
     readonly input: (bot: BotView, s: Seat) => TalkInput;
     readonly thread: TalkPost[];
@@ -233,12 +208,9 @@ function playDay(
   const slots = seats
     .flatMap((s) => talkPlan(g.seeds[s]!.seed, phase).posts.map((at, slot) => ({ s, slot, at })))
     .sort((a, b) => a.at - b.at || a.s - b.s);
-  // Each seat's view is folded once, at the day's start; a vote is added to every view as the fold would.
-  const views = new Map<Seat, BotView>();
-  for (const s of seats) views.set(s, botView(m, s));
   for (const { s, slot } of slots) {
     if (m.day.closedEarly) break;
-    const bot = views.get(s)!;
+    const bot = g.views.of(m, s);
     g.observe?.(m, s, bot);
     const input = g.input(bot, s);
     const ballot = slot === VOTE_SLOT ? botVote(bot, g.seeds[s]!.decide(phase), mafiaPush(input)) : null;
@@ -252,15 +224,7 @@ function playDay(
       vote: ballot && { color: ballot.color, target: ballot.target },
     });
     g.steps.push({ kind: "post", seat: s, slot, vote: ballot, text });
-    if (ballot) {
-      m = accepted(vote(m, s, ballot), "a vote");
-      // Today's votes are public (V2): one list for every view.
-      const votes = [
-        ...bot.view.votes.filter((x) => x.seat !== s),
-        { seat: s, color: ballot.color, target: ballot.target, early: ballot.early },
-      ];
-      for (const [seat, view] of views) views.set(seat, withVote(view, votes));
-    }
+    if (ballot) m = accepted(vote(m, s, ballot), "a vote");
   }
   return m;
 }

@@ -82,10 +82,16 @@ interface Draft {
   /** Set when names, alive, roles or cannotVote change: a kept list of seats is out of date (ViewFold). */
   seatsChanged: boolean;
   /**
-   * The lists only appended to (results, pastVotes, privateResults) are also in a view handed out
-   * (ViewFold): they are copied before the next append, so a view once given never changes.
+   * Whether the draft owns each list it changes in place, or shares it with a view handed out (ViewFold):
+   * a shared list is copied before its next change, so a view once given never changes.
    */
-  shared: boolean;
+  own: {
+    submissions: boolean;
+    votes: boolean;
+    pastVotes: boolean;
+    results: boolean;
+    privateResults: boolean;
+  };
   me: { seat: Seat; role: RoleId; team: Team | null; strikes: number; lastNight: NightAction | null } | null;
   /** The player's own-slot submission tonight, which becomes `me.lastNight` when the night's results come. */
   ownTonight: NightAction | null;
@@ -106,7 +112,7 @@ const emptyDraft = (): Draft => ({
   roles: [],
   cannotVote: [],
   seatsChanged: true,
-  shared: false,
+  own: { submissions: true, votes: true, pastVotes: true, results: true, privateResults: true },
   me: null,
   ownTonight: null,
   submissions: [],
@@ -187,7 +193,7 @@ export class ViewFold {
   add(events: readonly GameEvent[]): void {
     if (events.length < this.read) throw new Error("ViewFold: the list of events got shorter");
     if (events.length === this.read) return;
-    const fresh = eventsSeenBy(events.slice(this.read), this.viewer, this.roles);
+    const fresh = eventsSeenBy(events, this.viewer, this.roles, this.read);
     this.read = events.length;
     if (fresh.length === 0) return;
     for (const e of fresh) apply(this.d, e, this.viewer);
@@ -202,18 +208,73 @@ export class ViewFold {
       this.seats = seatsOf(d);
       d.seatsChanged = false;
     }
-    d.shared = true;
+    const own = d.own;
+    own.submissions = own.votes = own.pastVotes = own.results = own.privateResults = false;
     return (this.last = viewOf(d, this.viewer, this.seats));
   }
 }
 
-/** Before an append to a list a handed-out view holds, the draft takes its own copies (ViewFold). */
-function unshare(d: Draft): void {
-  if (!d.shared) return;
-  d.results = d.results.slice();
-  d.pastVotes = d.pastVotes.slice();
-  d.privateResults = d.privateResults.slice();
-  d.shared = false;
+/** The draft's lists, each its own to change: copied first when a handed-out view holds it (ViewFold). */
+const mine = {
+  submissions(d: Draft): Draft["submissions"] {
+    if (!d.own.submissions) {
+      d.submissions = d.submissions.slice();
+      d.own.submissions = true;
+    }
+    return d.submissions;
+  },
+  votes(d: Draft): VoteView[] {
+    if (!d.own.votes) {
+      d.votes = d.votes.slice();
+      d.own.votes = true;
+    }
+    return d.votes;
+  },
+  pastVotes(d: Draft): PastVoteView[] {
+    if (!d.own.pastVotes) {
+      d.pastVotes = d.pastVotes.slice();
+      d.own.pastVotes = true;
+    }
+    return d.pastVotes;
+  },
+  results(d: Draft): Draft["results"] {
+    if (!d.own.results) {
+      d.results = d.results.slice();
+      d.own.results = true;
+    }
+    return d.results;
+  },
+  privateResults(d: Draft): PrivateResultView[] {
+    if (!d.own.privateResults) {
+      d.privateResults = d.privateResults.slice();
+      d.own.privateResults = true;
+    }
+    return d.privateResults;
+  },
+};
+
+/** Take out of `list`, in place, every item `gone` picks. */
+function remove<T>(list: T[], gone: (item: T) => boolean): void {
+  let kept = 0;
+  for (const item of list) if (!gone(item)) list[kept++] = item;
+  list.length = kept;
+}
+
+/** The player's own part with one field changed, field by field (object spread costs more on Node 20). */
+function meWith(me: NonNullable<Draft["me"]>, change: Partial<NonNullable<Draft["me"]>>): Draft["me"] {
+  return {
+    seat: me.seat,
+    role: me.role,
+    team: change.team !== undefined ? change.team : me.team,
+    strikes: change.strikes ?? me.strikes,
+    lastNight: change.lastNight !== undefined ? change.lastNight : me.lastNight,
+  };
+}
+
+/** Empty a list for a new phase: a fresh one, the draft's own. */
+function fresh(d: Draft, list: "submissions" | "votes"): void {
+  d[list] = [];
+  d.own[list] = true;
 }
 
 function know(d: Draft, members: readonly { readonly seat: Seat; readonly role: RoleId }[]): void {
@@ -239,72 +300,68 @@ function apply(d: Draft, e: GameEvent, viewer: Viewer): void {
       return;
     case "teamRevealed":
       know(d, e.members);
-      if (d.me && e.members.some((m) => m.seat === d.me!.seat)) d.me = { ...d.me, team: e.team };
+      if (d.me && e.members.some((m) => m.seat === d.me!.seat)) d.me = meWith(d.me, { team: e.team });
       return;
     case "actionSubmitted": {
       // A later submission replaces the earlier one in the same slot; the pair's slot is one for both.
-      const same = (s: { seat: Seat; slot: Slot }): boolean =>
-        s.slot === e.slot && (e.slot === "pair" || s.seat === e.seat);
-      d.submissions = [
-        ...d.submissions.filter((s) => !same(s)),
-        { seat: e.seat, slot: e.slot, action: e.action },
-      ];
+      const list = mine.submissions(d);
+      remove(list, (s) => s.slot === e.slot && (e.slot === "pair" || s.seat === e.seat));
+      list.push({ seat: e.seat, slot: e.slot, action: e.action });
       if (d.me && e.seat === d.me.seat && e.slot === "own") d.ownTonight = e.action;
       return;
     }
     case "nightResults":
-      unshare(d);
-      d.results.push(e);
+      mine.results(d).push(e);
       for (const s of e.died) d.alive[s] = false;
       know(d, e.revealed);
-      d.cannotVote = d.names.map((_, s) => e.silenced.includes(s));
-      d.submissions = [];
-      if (d.me) d.me = { ...d.me, lastNight: d.ownTonight };
+      d.cannotVote.fill(false);
+      for (const s of e.silenced) d.cannotVote[s] = true;
+      fresh(d, "submissions");
+      if (d.me) d.me = meWith(d.me, { lastNight: d.ownTonight });
       d.ownTonight = null;
-      d.votes = [];
+      fresh(d, "votes");
       d.phase = { kind: "day", number: e.phase.number };
       if (e.winner !== null) d.winner = e.winner;
       return;
     case "checkResult":
-      unshare(d);
-      d.privateResults.push({ phase: e.phase, check: e.check, council: null });
+      mine.privateResults(d).push({ phase: e.phase, check: e.check, council: null });
       return;
     case "councilAnswer":
-      unshare(d);
-      d.privateResults.push({
+      mine.privateResults(d).push({
         phase: e.phase,
         check: null,
         council: { question: e.question, answer: e.answer },
       });
       return;
     case "strike":
-      if (d.me && d.me.seat === e.seat) d.me = { ...d.me, strikes: d.me.strikes + 1 };
+      if (d.me && d.me.seat === e.seat) d.me = meWith(d.me, { strikes: d.me.strikes + 1 });
       return;
-    case "voteCast":
-      d.votes = [
-        ...d.votes.filter((v) => v.seat !== e.seat),
-        { seat: e.seat, color: e.color, target: e.target, early: e.early },
-      ];
+    case "voteCast": {
+      const list = mine.votes(d);
+      remove(list, (v) => v.seat === e.seat);
+      list.push({ seat: e.seat, color: e.color, target: e.target, early: e.early });
       return;
-    case "dayResults":
-      unshare(d);
-      d.results.push(e);
+    }
+    case "dayResults": {
+      mine.results(d).push(e);
       for (const s of e.died) d.alive[s] = false;
       know(d, e.revealed);
-      d.cannotVote = d.names.map(() => false);
+      d.cannotVote.fill(false);
       // Field by field: object spread costs far more on Node 20, and bots fold views all game long.
+      const past = mine.pastVotes(d);
       for (const v of d.votes)
-        d.pastVotes.push({
+        past.push({
           seat: v.seat,
           color: v.color,
           target: v.target,
           early: v.early,
           day: e.phase.number,
         });
-      d.votes = [];
+      fresh(d, "votes");
       d.phase = { kind: "night", number: e.phase.number + 1 };
       if (e.winner !== null) d.winner = e.winner;
       return;
+    }
     case "replaced":
       d.names[e.seat] = e.newName;
       d.seatsChanged = true;
