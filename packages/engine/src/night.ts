@@ -102,10 +102,25 @@ interface Acting {
  * The living holder of each role tonight, or null (roles other than citizen appear once, S3). The
  * citizens, many and without a night act (T7), are never cast: `citizen` stays null.
  */
-type Cast = { [R in RoleId]: Seat | null };
+type Cast = { readonly [R in RoleId]: Seat | null };
+
+/**
+ * The table the cast was last worked out for, and its cast: a night reads it twice (the council's answer
+ * before the resolution, then the resolution). Only a cache: a players list never changes, a cast is read only.
+ */
+let castPlayers: readonly Player[] | null = null;
+let castCache: Cast | null = null;
 
 function castOf(players: readonly Player[]): Cast {
-  const c: Cast = {
+  if (players === castPlayers && castCache !== null) return castCache;
+  const c = castFrom(players);
+  castPlayers = players;
+  castCache = c;
+  return c;
+}
+
+function castFrom(players: readonly Player[]): Cast {
+  const c: { -readonly [R in RoleId]: Seat | null } = {
     boss: null,
     troll: null,
     elf: null,
