@@ -58,8 +58,10 @@ export function closeDay(
   }
   const score = SCORE;
   const flags = FLAGS; // PENALIZED, MISSED
-  score.fill(0, 0, n);
-  flags.fill(0, 0, n);
+  for (let i = 0; i < n; i++) {
+    score[i] = 0;
+    flags[i] = 0;
+  }
   const notVoted: Seat[] = [];
   const uncounted: Seat[] = [];
   const silenced = state.day.silenced;

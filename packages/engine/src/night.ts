@@ -549,10 +549,37 @@ const drawRolls: Step = (w) => {
   return null;
 };
 
-const rolled = (w: NightWork, name: RollName): boolean => {
-  for (const r of w.rolls) if (r.name === name) return r.value;
-  return false;
-};
+const BOSS_EXPOSED = 1;
+const DOCTOR_EXPOSED = 2;
+const TORTURE_EVIDENCE = 4;
+const GIRL_SILENCE = 8;
+const THUG_SILENCE = 16;
+
+/** The rolls that came out true tonight, one bit each, read in one pass (each is drawn at most once, O8). */
+function trueRolls(w: NightWork): number {
+  let bits = 0;
+  for (const r of w.rolls) {
+    if (!r.value) continue;
+    switch (r.name) {
+      case "bossExposed":
+        bits |= BOSS_EXPOSED;
+        break;
+      case "doctorExposed":
+        bits |= DOCTOR_EXPOSED;
+        break;
+      case "tortureEvidence":
+        bits |= TORTURE_EVIDENCE;
+        break;
+      case "girlSilence":
+        bits |= GIRL_SILENCE;
+        break;
+      case "thugSilence":
+        bits |= THUG_SILENCE;
+        break;
+    }
+  }
+  return bits;
+}
 
 /**
  * Two rows of per-seat marks for concludeNight (the dead, the silenced), reused from night to night: they
@@ -562,7 +589,7 @@ let MARKS: Uint8Array[] = [new Uint8Array(32), new Uint8Array(32)];
 function marks(n: number, row: 0 | 1): Uint8Array {
   if (MARKS[0]!.length < n) MARKS = [new Uint8Array(n), new Uint8Array(n)];
   const m = MARKS[row]!;
-  m.fill(0, 0, n);
+  for (let i = 0; i < n; i++) m[i] = 0;
   return m;
 }
 
@@ -605,10 +632,12 @@ const concludeNight: Step = (w) => {
   for (const seat of died) if (r1 || bloodyVictims.includes(seat)) revealed.set(seat, players[seat]!.role);
   if (w.serum !== null) revealed.set(w.serum, players[w.serum]!.role); // R2, T3a
   const exposed = new Map<Seat, "boss" | "doctor">();
-  const bossExposed = rolled(w, "bossExposed");
-  const doctorExposed = rolled(w, "doctorExposed");
-  const girlSilence = rolled(w, "girlSilence");
-  const thugSilence = rolled(w, "thugSilence");
+  const rolls = trueRolls(w);
+  const bossExposed = (rolls & BOSS_EXPOSED) !== 0;
+  const doctorExposed = (rolls & DOCTOR_EXPOSED) !== 0;
+  const tortureEvidence = (rolls & TORTURE_EVIDENCE) !== 0;
+  const girlSilence = (rolls & GIRL_SILENCE) !== 0;
+  const thugSilence = (rolls & THUG_SILENCE) !== 0;
   if (bossExposed) exposed.set(state.boss!, "boss");
   if (doctorExposed) exposed.set(w.doctor!.seat, "doctor");
 
@@ -677,7 +706,7 @@ const concludeNight: Step = (w) => {
     revealed,
     exposed,
     bloodyVictims: bloodyDead,
-    tortureEvidence: rolled(w, "tortureEvidence") ? [w.tortured!] : [],
+    tortureEvidence: tortureEvidence ? [w.tortured!] : [],
     serum: w.serum,
     silenced: silencedToday,
     check: w.check,
