@@ -45,7 +45,7 @@ function outcome(input: unknown): string {
   } catch (e) {
     if (!(e instanceof ReplayError)) throw e;
     expect(e.message).not.toMatch(/\n/);
-    expect(e.message).toMatch(/^(file|night \d+|day \d+|phase \d+): .+ \([A-Z][A-Za-z0-9.]*\)$/);
+    expect(e.message).toMatch(/^(file|setup|night \d+|day \d+|phase \d+): .+ \([A-Z][A-Za-z0-9.]*\)$/);
     return e.message;
   }
 }

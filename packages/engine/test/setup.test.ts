@@ -336,7 +336,7 @@ describe("S3: configuration", () => {
     expect(refused({ players: [], seed: "x" })).toMatchObject({ code: "setup/no-players", clause: "S3" });
   });
 
-  it("S3: faults of a replay file's setup start with file: and name the clause", () => {
+  it("S3: a replay file's names' faults start with file:, its role list's with setup: (REPLAY.md), each naming the clause", () => {
     expect(
       replayError(
         file([
@@ -352,7 +352,7 @@ describe("S3: configuration", () => {
           { name: "Боря", role: "doctor" },
         ]),
       ),
-    ).toBe("file: the role doctor appears more than once (S3)");
+    ).toBe("setup: the role doctor appears more than once (S3)");
     expect(replayError(file([{ name: "Аня", role: "werewolf" }]))).toBe(
       'file: Аня has an unknown role "werewolf" (S3)',
     );
