@@ -92,8 +92,8 @@ const WORKER = fileURLToPath(new URL("./estimate-worker.ts", import.meta.url));
 /** As tools.ts: each thread loads tsx's loader first, resolved from here. */
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
-/** Why a request stopped waiting: its client hung up, or the same user asked for another setup. */
-type Leave = "client-gone" | "superseded";
+/** Why a request stopped waiting: its client hung up, the same user asked for another setup, or the server closes. */
+type Leave = "client-gone" | "superseded" | "closing";
 
 /** One estimate under way: its chunks in the pool, the requests waiting for it, its stop flag. */
 interface Run {
@@ -193,7 +193,8 @@ export class Estimator {
   /** Stop every run and the pool's threads (the app closes). */
   async close(): Promise<void> {
     this.closed = true;
-    for (const run of this.runs.values()) Atomics.store(run.stop, 0, 1);
+    // Whoever still waits is told (503), and the runs stop with their last requester.
+    for (const run of [...this.runs.values()]) for (const ticket of [...run.waiting]) ticket.leave("closing");
     await Promise.allSettled([...this.inPool]);
     await this.pool?.destroy();
     this.pool = null;
@@ -277,8 +278,14 @@ export class Estimator {
                   "estimate/superseded",
                   "a newer estimate request of yours replaced this one (one estimate at a time per user)",
                 )
-              : // Nobody is there to read it; 499 (client closed request) keeps it out of the 500s' log.
-                new ApiError(499, "estimate/cancelled", "the client closed the connection before the answer"),
+              : why === "closing"
+                ? new ApiError(503, "estimate/closed", "the server is shutting down")
+                : // Nobody is there to read it; 499 (client closed request) keeps it out of the 500s' log.
+                  new ApiError(
+                    499,
+                    "estimate/cancelled",
+                    "the client closed the connection before the answer",
+                  ),
           );
         },
       };

@@ -33,6 +33,8 @@ export interface ServerOptions {
    * (bin/start.ts passes `http://localhost:<PORT>`); `http://localhost:3000` by default.
    */
   readonly localUrl?: string;
+  /** Issue 17: the balance estimates' sizes and limits (estimate.ts, ESTIMATE_DEFAULTS); tests play fewer games. */
+  readonly estimates?: import("./estimate.ts").EstimateOptions;
 }
 
 export interface Server {
@@ -87,6 +89,7 @@ export async function createServer(opts: ServerOptions): Promise<Server> {
     publicUrl: opts.publicUrl ?? null,
     ...(opts.trustProxy !== undefined ? { trustProxy: opts.trustProxy } : {}),
     mail: mailer && reminders ? { mailer, reminders } : null,
+    ...(opts.estimates ? { estimates: opts.estimates } : {}),
   });
   const s = scheduler;
   const rs = reminders;

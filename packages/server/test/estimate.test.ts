@@ -305,6 +305,25 @@ describe("the balance estimate", () => {
   });
 });
 
+describe("the balance estimate when the server closes", () => {
+  it("S3: a request still waiting is answered 503 estimate/closed, and its run stops", async () => {
+    const closing = await estimateServer();
+    const lena = new Client(() => closing.app, "Лена");
+    expect((await lena.register()).status).toBe(201);
+    const setup = variant("large21", 16);
+    const started = closing.chunk(setup, "done");
+    // Through inject: a socket would be closed by the server itself before the answer could be sent.
+    const asked = lena.post<ErrorBody>("/api/setups/estimate", setup);
+    await started;
+    const closed = closing.app.close();
+    const r = await asked;
+    await closed;
+    expect(r.status).toBe(503);
+    expect(r.body.error.code).toBe("estimate/closed");
+    expect(closing.estimator.counters.runsStopped).toBe(1);
+  });
+});
+
 describe("the balance estimate's rate", () => {
   let limited: EstimateServer;
   beforeAll(async () => {

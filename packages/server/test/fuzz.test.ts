@@ -149,7 +149,12 @@ async function world(open: () => Promise<Store>, cleanup: () => Promise<void>): 
   const seed = (): string => (++seeds).toString(16).padStart(64, "0");
   const store = watched(await open(), writes);
   // No rate limits (rateLimit: 0): they have their own tests, and here they would only turn requests into 429s.
-  const server = await serverOn(store, clock, { rateLimit: 0, seed });
+  // Issue 17: a valid setup's balance estimate plays 20 games here, not 2,000 (estimate.test.ts has the real size).
+  const server = await serverOn(store, clock, {
+    rateLimit: 0,
+    seed,
+    estimates: { games: 20, chunk: 10, threads: 1 },
+  });
   const t: TestServer = {
     server,
     clock,
