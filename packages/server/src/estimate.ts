@@ -62,8 +62,9 @@ export interface ChunkOutcome {
 }
 
 /**
- * 2,000 games take about 2 s on this machine's two cores (its bench: `npm run bench:estimate`). Four
- * estimates at once means the last one waits for three others: a few seconds, and then 503.
+ * 2,000 games of the classic 17 cost about 3 s of CPU (`npm run bench:estimate`, December 2026), so
+ * about 1.5 s on two idle cores; the 21 a little more, the 9 and the 12 much less. Four estimates at once
+ * means the last one waits for three others, and a fifth setup is refused (503) rather than queued.
  */
 export const ESTIMATE_DEFAULTS = {
   threads: Math.min(4, Math.max(1, availableParallelism())),
@@ -159,7 +160,7 @@ export class Estimator {
     const pool = new Piscina<EstimateTask, EstimateOutcome>({
       filename: WORKER,
       execArgv: ["--import", TSX],
-      // The threads stay: a new one pays for tsx and for compiling the engine, about a second.
+      // The threads stay: a new one pays again for tsx and for compiling the engine (about 2 s of CPU).
       minThreads: this.threads,
       maxThreads: this.threads,
       idleTimeout: Infinity,
