@@ -152,6 +152,31 @@ describe("the leak oracle's reading of RULES.md (leak-oracle.ts)", () => {
     ]);
   });
 
+  it("R1, S3: with the game's revealAbove, a death's role is public iff more than that many were alive at its phase's start", () => {
+    // Night 1 starts with 17 alive, day 1 with 16, night 2 with 11, day 2 with 10.
+    const deaths = (revealed: (seat: number) => boolean): Result[] => {
+      const r = (seats: number[]) => seats.filter(revealed);
+      return [
+        night(1, { died: [16], revealed: r([16]) }),
+        day(1, [15, 14, 13, 12, 11], r([11, 12, 13, 14, 15])),
+        night(2, { died: [10], revealed: r([10]) }),
+        day(2, [9], r([9])),
+      ];
+    };
+    // revealAbove 9: all four phases started with more than 9 alive.
+    const low = { ...truth(deaths(() => true)), revealAbove: 9 };
+    expect(checkReveals(low)).toEqual([]);
+    expect(seen(low, "public")).toEqual({ ...PUBLIC_BY_THEN, 9: ["girl"] });
+    // revealAbove 16: only night 1 (17 alive) reveals.
+    const high = { ...truth(deaths((seat) => seat === 16)), revealAbove: 16 };
+    expect(checkReveals(high)).toEqual([]);
+    expect(seen(high, "public")).toEqual({ 16: ["citizen"] });
+    // The default reading (10) of the same game at revealAbove 16 is a leak at day 1.
+    expect(checkReveals({ ...truth(deaths(() => true)), revealAbove: 16 })[0]).toBe(
+      "dayResults day 1: reveals seat 11 (shahid) though R1/R2 do not allow it (16 alive at the start)",
+    );
+  });
+
   it("R2, N1: a bloody kill reveals its victim at any number alive, unless blocked, cancelled or replaced", () => {
     // Night 2 starts with 10 alive: only R2 reveals. The maniac (seat 5) kills the girl (seat 9).
     const bloody: Attack = { target: 9, by: 5, source: "maniac", kind: "bloodyKill", cancelledBy: null };
