@@ -2,10 +2,11 @@ import { estimateChunk, mergeChunks, type EstimateSetup, type Tally } from "@for
 
 /**
  * The balance estimate's work (issue 17), in a worker thread of estimate.ts's pool: one chunk of an
- * estimate's bot games, by index. A chunk plays its games one at a time and looks at its estimate's
- * stop flag (shared memory, set by the server when nobody waits for the estimate any more) before each,
- * so a stale estimate stops within one game, and the thread stays: piscina's own abort would end the
- * thread, and a new one pays for loading the engine through tsx and warming it up again.
+ * estimate's bot games, by index. A chunk plays its games a few at a time (STEP) and looks at its
+ * estimate's stop flag (shared memory, set by the server when nobody waits for the estimate any more)
+ * before each few, so a stale estimate stops within a few games (milliseconds), and the thread stays:
+ * piscina's own abort would end the thread, and a new one pays for loading the engine through tsx and
+ * warming it up again. The tallies of the steps merge exactly, as any split of the games does.
  */
 export type EstimateTask =
   | {
@@ -24,6 +25,9 @@ export type EstimateOutcome =
   | { readonly kind: "stopped"; readonly played: number }
   | { readonly kind: "warm" };
 
+/** Games between two looks at the stop flag: a stale estimate stops within a few milliseconds. */
+const STEP = 5;
+
 /** The pool's entry point. The tally is the same as `estimateChunk(setup, from, count)`: games merge exactly. */
 export default function runEstimate(task: EstimateTask): EstimateOutcome {
   switch (task.kind) {
@@ -32,9 +36,12 @@ export default function runEstimate(task: EstimateTask): EstimateOutcome {
       return { kind: "warm" };
     case "chunk": {
       const tallies: Tally[] = [];
-      for (let i = task.from; i < task.from + task.count; i++) {
-        if (Atomics.load(task.stop, 0) !== 0) return { kind: "stopped", played: tallies.length };
-        tallies.push(estimateChunk(task.setup, i, 1));
+      let played = 0;
+      for (let i = task.from; i < task.from + task.count; i += STEP) {
+        if (Atomics.load(task.stop, 0) !== 0) return { kind: "stopped", played };
+        const n = Math.min(STEP, task.from + task.count - i);
+        tallies.push(estimateChunk(task.setup, i, n));
+        played += n;
       }
       return { kind: "done", tally: mergeChunks(tallies) };
     }
