@@ -145,7 +145,7 @@ const addTalk = (a: TalkCounts, b: TalkCounts): TalkCounts => ({
 });
 
 /** The tally of some records. */
-function tallyOf(records: readonly GameRecord[]): Tally {
+export function tallyOf(records: readonly GameRecord[]): Tally {
   const wins = zeroes(WINNERS);
   const conditions = zeroes(WIN_CONDITIONS);
   const roles = roleCounts();
