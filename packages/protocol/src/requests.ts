@@ -80,7 +80,10 @@ const ROLE_LIST_FAULTS = {
 /** S3: a role list, one role per seat; its faults are named with the clause, e.g. `roles: … (S3)`. */
 export const roleListSchema = z
   .array(z.enum(ROLE_IDS))
-  .max(MAX_SEATS)
+  .max(
+    MAX_SEATS,
+    `at most ${MAX_SEATS} players: S3 sets no limit, this server's signup list and estimate do (S3)`,
+  )
   .superRefine((roles, ctx) => {
     const fault = roleListFault(roles);
     if (fault !== null) ctx.addIssue({ code: "custom", message: `${ROLE_LIST_FAULTS[fault.code]} (S3)` });

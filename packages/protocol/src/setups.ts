@@ -131,3 +131,10 @@ export interface SavedSetup {
   readonly name: string;
   readonly setup: Setup;
 }
+
+/** GET /api/me/setups?lang=: the GM's saved setups, and the role names the setup editor shows. */
+export interface MySetups {
+  readonly setups: readonly SavedSetup[];
+  /** The role names in `?lang=` or the user's language, worded as GameDetail.roleNames words them. */
+  readonly roleNames: Readonly<Record<RoleId, string>>;
+}

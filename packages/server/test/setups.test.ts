@@ -1,5 +1,5 @@
-import type { GameDetail, GameSummary, RoleId, SavedSetup } from "@forum-mafia/protocol";
-import { SETUP_PRESETS } from "@forum-mafia/protocol";
+import type { GameDetail, GameSummary, MySetups, RoleId, SavedSetup } from "@forum-mafia/protocol";
+import { ROLE_IDS, SETUP_PRESETS } from "@forum-mafia/protocol";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -201,7 +201,7 @@ describe("issue 17: a game's setup", () => {
       newGame({ roles: ["boss", ...new Array<string>(40).fill("citizen")] }),
     );
     expect(r.status).toBe(400);
-    expect(r.body.error.message).toMatch(/^roles: .*40/);
+    expect(r.body.error.message).toMatch(/^roles: at most 40 players.*\(S3\)$/);
     await refuse(["boss", "citizen", "mayor"], false); // no such role
     await refuse("boss", false);
     expect(t.server.games.rooms.size).toBe(games);
@@ -391,6 +391,17 @@ describe("issue 17: saved setups (GET, POST /api/me/setups, DELETE /api/me/setup
     anon = new Client(app);
   });
   afterAll(() => t.close());
+
+  it("come with the role names the editor shows, in ?lang= (the words GameDetail.roleNames uses)", async () => {
+    const ru = await gm.get<MySetups>("/api/me/setups?lang=ru");
+    expectOk(ru);
+    // TEXTS.ru.md and RULES.md §1: the roles' Russian names.
+    expect(ru.body.roleNames.maniac).toBe("Маньяк");
+    expect(ru.body.roleNames.citizen).toBe("Мирный житель");
+    const en = await gm.get<MySetups>("/api/me/setups?lang=en");
+    expect(en.body.roleNames.maniac).toBe("Maniac");
+    expect(Object.keys(en.body.roleNames).sort()).toEqual([...ROLE_IDS].sort());
+  });
 
   it("are listed in the API document (/api/openapi.json), the save with its body's schema", async () => {
     type Op = { summary: string; requestBody?: unknown; parameters?: { name: string }[] };

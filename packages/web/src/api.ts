@@ -10,6 +10,7 @@ import type {
   MySettings,
   ProfileView,
   ReadBody,
+  MySetups,
   SavedSetup,
   Setup,
   SettingsBody,
@@ -116,7 +117,7 @@ export const api = {
   estimate: (setup: Setup, signal?: AbortSignal) =>
     call<BalanceEstimate>("POST", "/api/setups/estimate", setup, signal ? { signal } : {}),
   /** Issue 17: the GM's saved setups; saving under a name already used replaces that one. */
-  mySetups: () => call<{ setups: SavedSetup[] }>("GET", "/api/me/setups"),
+  mySetups: (lang: Lang) => call<MySetups>("GET", `/api/me/setups?lang=${lang}`),
   saveSetup: (name: string, setup: Setup) => call<SavedSetup>("POST", "/api/me/setups", { name, setup }),
   deleteSetup: (id: string) => call<unknown>("DELETE", `/api/me/setups/${encodeURIComponent(id)}`),
 

@@ -3,7 +3,8 @@ import { nanoid } from "nanoid";
 import { z } from "zod";
 import { conflict, notFound } from "../errors.ts";
 import { MAX_SAVED_SETUPS, type SetupRecord } from "../store.ts";
-import { bodyRoute, parse, requireUser, route, type RouteContext } from "./context.ts";
+import { roleNames } from "../views.ts";
+import { bodyRoute, langOf, parse, requireUser, route, type RouteContext } from "./context.ts";
 
 /** A saved setup's id in a path: what nanoid makes, and nothing a path could abuse. */
 const setupParams = z.strictObject({ setupId: P.str(32, 1) });
@@ -22,11 +23,13 @@ export function setupRoutes(ctx: RouteContext): void {
   route(ctx, {
     method: "GET",
     url: "/api/me/setups",
-    summary: "Your saved setups (issue 17), the last saved first",
+    summary:
+      "Your saved setups (issue 17), the last saved first, and the role names (in ?lang=) the editor shows",
     tag: "me",
-    handler: async (req) => {
+    handler: async (req): Promise<P.MySetups> => {
       const user = requireUser(req);
-      return { setups: (await store.listSetups(user.id)).map(savedSetup) };
+      const setups = (await store.listSetups(user.id)).map(savedSetup);
+      return { setups, roleNames: roleNames(langOf(req)) };
     },
   });
   bodyRoute(ctx, {

@@ -43,7 +43,6 @@ export const ru = {
   saved: {
     heading: "Мои расклады",
     empty: "Сохранённых раскладов пока нет.",
-    loadFailed: "Не удалось загрузить ваши расклады.",
     name: "Имя расклада",
     nameHint: "Сохраните текущий расклад, чтобы взять его в следующий раз. То же имя — замена.",
     save: "Сохранить расклад",
@@ -174,7 +173,6 @@ export const en: typeof ru = {
   saved: {
     heading: "My setups",
     empty: "No saved setups yet.",
-    loadFailed: "Could not load your setups.",
     name: "Setup name",
     nameHint: "Save the current setup to use it next time. The same name replaces it.",
     save: "Save the setup",

@@ -8,7 +8,7 @@ import { useSession } from "../session.tsx";
 import { Choice, SetupEditor } from "./setup/editor.tsx";
 import { EstimatePanel } from "./setup/estimate.tsx";
 import { draftOf, setupOf, type Draft } from "./setup/model.ts";
-import { useRoleNames } from "./setup/role-names.ts";
+import { useMySetups } from "./setup/my-setups.ts";
 import "./lobby.css";
 
 type Unit = "hours" | "minutes";
@@ -111,7 +111,7 @@ export default function NewGame() {
     picked: true,
   }));
   const check = useMemo(() => setupOf(draft), [draft]);
-  const roleNames = useRoleNames(lang);
+  const my = useMySetups(lang);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<FieldError | null>(null);
 
@@ -153,16 +153,17 @@ export default function NewGame() {
             {w.heading}
           </h2>
           <p className="muted small setup-lead">{w.lead}</p>
-          {roleNames.names === null ? (
-            <p className={roleNames.failed ? "error" : "muted"} role={roleNames.failed ? "alert" : "status"}>
-              {roleNames.failed ? w.rolesFailed : w.rolesLoading}
+          {my.mine === null ? (
+            <p className={my.failed ? "error" : "muted"} role={my.failed ? "alert" : "status"}>
+              {my.failed ? w.rolesFailed : w.rolesLoading}
             </p>
           ) : (
             <SetupEditor
               draft={draft}
               check={check}
               onChange={(d, whole) => setEdit({ draft: d, picked: whole })}
-              roleNames={roleNames.names}
+              roleNames={my.mine.roleNames}
+              saved={my.mine.setups}
               estimateId={`${id}-estimate`}
             />
           )}

@@ -1,5 +1,11 @@
 import type { RoleId } from "@forum-mafia/protocol/roles";
-import { SETUP_PRESETS, THRESHOLDS, type Setup, type ThresholdName } from "@forum-mafia/protocol/setups";
+import {
+  SETUP_PRESETS,
+  THRESHOLDS,
+  type SavedSetup,
+  type Setup,
+  type ThresholdName,
+} from "@forum-mafia/protocol/setups";
 import { useId, type ReactNode } from "react";
 import { useLang } from "../../i18n/index.tsx";
 import { useSetupT, type SetupWords } from "../../i18n/setup.ts";
@@ -33,6 +39,8 @@ export function SetupEditor(props: {
   /** `whole`: a preset or a saved setup was picked, rather than one field changed. */
   onChange: (draft: Draft, whole: boolean) => void;
   roleNames: RoleNames;
+  /** The GM's saved setups as first read (useMySetups). */
+  saved: readonly SavedSetup[];
   /** The id of the balance panel, for the link that jumps to it. */
   estimateId: string;
 }) {
@@ -45,7 +53,7 @@ export function SetupEditor(props: {
   return (
     <div className="setup-editor">
       <Presets current={check.setup} onPick={pick} />
-      <SavedSetups current={check.setup} onPick={pick} />
+      <SavedSetups initial={props.saved} current={check.setup} onPick={pick} />
       <fieldset className="card setup-roles" aria-describedby={`${id}-roles-lead`}>
         <legend>{w.roles}</legend>
         <p id={`${id}-roles-lead`} className="muted small lead">

@@ -1,5 +1,5 @@
 import type { SavedSetup, Setup } from "@forum-mafia/protocol/setups";
-import { useEffect, useId, useState, type KeyboardEvent } from "react";
+import { useId, useState, type KeyboardEvent } from "react";
 import { api } from "../../api.ts";
 import { errorText, useLang } from "../../i18n/index.tsx";
 import { useSetupT } from "../../i18n/setup.ts";
@@ -9,29 +9,20 @@ import { sameSetup } from "./model.ts";
  * Issue 17: the GM's saved setups (GET/POST/DELETE /api/me/setups). One is picked like a preset; the
  * current setup is saved under a name (the same name replaces the old one, on the server); one is deleted.
  */
-export function SavedSetups(props: { current: Setup | null; onPick: (setup: Setup) => void }) {
+export function SavedSetups(props: {
+  /** The list as first read with the role names (useMySetups); this section keeps it from then on. */
+  initial: readonly SavedSetup[];
+  current: Setup | null;
+  onPick: (setup: Setup) => void;
+}) {
   const w = useSetupT().saved;
   const { lang } = useLang();
   const id = useId();
-  const [setups, setSetups] = useState<readonly SavedSetup[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const [setups, setSetups] = useState<readonly SavedSetup[]>(props.initial);
   const [name, setName] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    api.mySetups().then(
-      (res) => live && setSetups(res.setups),
-      (e) => live && setLoadError(errorText(e, lang)),
-    );
-    return () => {
-      live = false;
-    };
-    // The list is the user's, not the language's: read once.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
 
   const save = async () => {
     if (busy || props.current === null) return;
@@ -42,7 +33,7 @@ export function SavedSetups(props: { current: Setup | null; onPick: (setup: Setu
     setDone(null);
     try {
       const saved = await api.saveSetup(trimmed, props.current);
-      setSetups((list) => [...(list ?? []).filter((s) => s.id !== saved.id && s.name !== saved.name), saved]);
+      setSetups((list) => [...list.filter((s) => s.id !== saved.id && s.name !== saved.name), saved]);
       setDone(w.savedAs(saved.name));
       setName("");
     } catch (e) {
@@ -56,7 +47,7 @@ export function SavedSetups(props: { current: Setup | null; onPick: (setup: Setu
     setDone(null);
     try {
       await api.deleteSetup(s.id);
-      setSetups((list) => (list ?? []).filter((x) => x.id !== s.id));
+      setSetups((list) => list.filter((x) => x.id !== s.id));
       setDone(w.removed(s.name));
     } catch (e) {
       setError(errorText(e, lang));
@@ -72,11 +63,7 @@ export function SavedSetups(props: { current: Setup | null; onPick: (setup: Setu
   return (
     <section className="card setup-saved" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>{w.heading}</h2>
-      {loadError !== null ? (
-        <p className="error" role="alert">
-          {w.loadFailed} {loadError}
-        </p>
-      ) : setups === null ? null : setups.length === 0 ? (
+      {setups.length === 0 ? (
         <p className="muted small">{w.empty}</p>
       ) : (
         <SavedList setups={setups} current={props.current} onPick={props.onPick} onRemove={remove} />
