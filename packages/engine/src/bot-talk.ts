@@ -145,7 +145,11 @@ class Writer {
   readonly parts: string[] = [];
   constructor(
     readonly rng: RandomStream,
-    private readonly said: string,
+    /**
+     * What the bot said before: its posts joined by line breaks, and its channel messages joined so. A
+     * line is in what was said when it is in either (a line with no line break cannot span the two).
+     */
+    private readonly said: readonly [string, string],
     /** Words that say a line again («Повторю:»), and the moment's own mark when even those are used. */
     private readonly again_: readonly string[],
     private readonly tag: string,
@@ -155,18 +159,32 @@ class Writer {
     const from = int(this.rng, Math.max(lines.length, 1));
     for (let i = 0; i < lines.length; i++) {
       const l = lines[(from + i) % lines.length]!;
-      if (!this.parts.includes(l) && !this.said.includes(l)) return l;
+      if (!this.parts.includes(l) && !this.wasSaid(l)) return l;
     }
     return null;
+  }
+  private wasSaid(l: string): boolean {
+    const [posts, chat] = this.said;
+    return l.includes("\n") ? `${posts}\n${chat}`.includes(l) : posts.includes(l) || chat.includes(l);
   }
   /** A fresh variant; when every variant was said (and one is needed), one said again in other words. */
   add(lines: readonly string[], always = true): void {
     const line = this.fresh(lines) ?? (always && lines.length > 0 ? this.again(lines) : null);
     if (line !== null) this.parts.push(line);
   }
+  /**
+   * The first fresh line of every prefix before every line (prefix by prefix), from a seeded place on, as
+   * fresh() would find it in that list: each line is put together only when its turn comes.
+   */
   private again(lines: readonly string[]): string {
-    const prefixed = this.again_.flatMap((p) => lines.map((l) => `${p} ${l}`));
-    return this.fresh(prefixed) ?? `${lines[int(this.rng, lines.length)]!} ${this.tag}`;
+    const n = this.again_.length * lines.length;
+    const from = int(this.rng, Math.max(n, 1));
+    for (let i = 0; i < n; i++) {
+      const j = (from + i) % n;
+      const l = `${this.again_[Math.floor(j / lines.length)]!} ${lines[j % lines.length]!}`;
+      if (!this.parts.includes(l) && !this.wasSaid(l)) return l;
+    }
+    return `${lines[int(this.rng, lines.length)]!} ${this.tag}`;
   }
   chance(percent: number): boolean {
     return int(this.rng, 100) < percent;
@@ -187,9 +205,18 @@ interface OwnPosts {
 }
 const NO_POSTS: OwnPosts = { texts: [], joined: "" };
 
-/** Each seat's posts in a thread, read once and then only for the posts added since (a thread only grows). */
-const OWN = new WeakMap<readonly TalkPost[], { read: number; bySeat: Map<Seat, OwnPosts> }>();
-function ownPosts(thread: readonly TalkPost[], seat: Seat): OwnPosts {
+/**
+ * Each seat's posts in a thread (or messages in a channel), read once and then only for the ones added
+ * since (a thread and a channel only grow).
+ */
+const OWN = new WeakMap<
+  readonly { readonly seat: Seat | null; readonly text: string }[],
+  { read: number; bySeat: Map<Seat, OwnPosts> }
+>();
+function ownPosts(
+  thread: readonly { readonly seat: Seat | null; readonly text: string }[],
+  seat: Seat,
+): OwnPosts {
   let kept = OWN.get(thread);
   if (!kept || kept.read > thread.length) OWN.set(thread, (kept = { read: 0, bySeat: new Map() }));
   for (; kept.read < thread.length; kept.read++) {
@@ -228,10 +255,9 @@ class Talker {
     this.p = PHRASES[input.lang];
     const own = ownPosts(input.thread, me.seat);
     this.previous = own.texts;
-    const chatSaid = input.chat.filter((m) => m.seat === me.seat).map((m) => m.text);
     this.w = new Writer(
       stream(`${input.seed}:${phaseKey(input.bot.view.phase)}:${label}`),
-      `${own.joined}\n${chatSaid.join("\n")}`,
+      [own.joined, ownPosts(input.chat, me.seat).joined],
       this.p.again,
       `(${phaseKey(input.bot.view.phase)}, ${label})`,
     );
@@ -258,13 +284,16 @@ class Talker {
       const push = mafiaPush(this.input);
       if (push !== null) return push;
     }
-    const scores = botSuspicion(this.view);
+    const rng = this.w.rng;
     let top: Seat | null = null;
     let best = -Infinity;
-    for (const [s, score] of scores) {
-      const v = score + 2 * unit(this.w.rng);
-      if (v > best) [top, best] = [s, v];
-    }
+    botSuspicion(this.view).forEach((score, s) => {
+      const v = score + 2 * unit(rng);
+      if (v > best) {
+        top = s;
+        best = v;
+      }
+    });
     return top;
   }
   reason(r: Reason, x: Seat): readonly string[] {
@@ -356,17 +385,26 @@ const COVER_ROLES: readonly RoleId[] = [
 
 /** The team's cover stories: the same town role for a mafioso all game, known to the whole team. */
 export function mafiaCovers(input: TalkInput): ReadonlyMap<Seat, RoleId> {
+  // Worked out once per roster and team seed (a roster list is kept per list of seats, roster()).
+  const list = roster(input);
+  const kept = COVERS.get(list);
+  if (kept && kept.teamSeed === input.teamSeed) return kept.covers;
   const rng = stream(`${input.teamSeed}:covers`);
   const out = new Map<Seat, RoleId>();
   const taken = new Set<RoleId>();
-  for (const s of [...roster(input)].sort((a, b) => a - b)) {
+  for (const s of [...list].sort((a, b) => a - b)) {
     let role = COVER_ROLES[int(rng, COVER_ROLES.length)]!;
     if (role !== "citizen" && taken.has(role)) role = "citizen";
     taken.add(role);
     out.set(s, role);
   }
+  COVERS.set(list, { teamSeed: input.teamSeed, covers: out });
   return out;
 }
+const COVERS = new WeakMap<
+  readonly Seat[],
+  { readonly teamSeed: string; readonly covers: ReadonlyMap<Seat, RoleId> }
+>();
 
 /**
  * The player the mafia agreed to push today: the player named last in the team's chat of the night before
@@ -376,6 +414,39 @@ export function mafiaCovers(input: TalkInput): ReadonlyMap<Seat, RoleId> {
 export function mafiaPush(input: TalkInput): Seat | null {
   const view = input.bot.view;
   if (!view.me || !isMafia(view.me.role)) return null;
+  // Read again only when the channel, the phase, the names or the player's seats changed.
+  const kept = PUSH.get(view.seats);
+  if (
+    kept &&
+    kept.chat === input.chat &&
+    kept.length === input.chat.length &&
+    kept.phase === view.phase &&
+    kept.names === input.names
+  )
+    return kept.push;
+  const push = pushOf(input);
+  PUSH.set(view.seats, {
+    chat: input.chat,
+    length: input.chat.length,
+    phase: view.phase,
+    names: input.names,
+    push,
+  });
+  return push;
+}
+const PUSH = new WeakMap<
+  GameView["seats"],
+  {
+    readonly chat: readonly TalkMessage[];
+    readonly length: number;
+    readonly phase: Phase;
+    readonly names: readonly NameForms[];
+    readonly push: Seat | null;
+  }
+>();
+
+function pushOf(input: TalkInput): Seat | null {
+  const view = input.bot.view;
   const forms = allForms(input.names);
   let push: Seat | null = null;
   for (const m of input.chat) {

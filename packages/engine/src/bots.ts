@@ -128,40 +128,6 @@ function redsBy(k: Knowledge, s: Seat): number {
  * a player now known town, or blue defending one now known guilty, looks bad (+); the reverse looks good
  * (−). One pass over the votes, so a bot's vote costs the same on day 1 and day 6.
  */
-function pastScores(k: Knowledge): ReadonlyMap<Seat, number> {
-  // The same for every view of a day that differs only in today's votes (ViewFold shares the rest).
-  const v = k.view;
-  const kept = PAST.get(v.pastVotes);
-  if (
-    kept &&
-    kept.me === k.me &&
-    kept.seats === v.seats &&
-    kept.results === v.results &&
-    kept.privateResults === v.privateResults
-  )
-    return kept.score;
-  const score = scoresOf(k);
-  PAST.set(v.pastVotes, {
-    me: k.me,
-    seats: v.seats,
-    results: v.results,
-    privateResults: v.privateResults,
-    score,
-  });
-  return score;
-}
-
-const PAST = new WeakMap<
-  GameView["pastVotes"],
-  {
-    readonly me: Seat;
-    readonly seats: GameView["seats"];
-    readonly results: GameView["results"];
-    readonly privateResults: GameView["privateResults"];
-    readonly score: ReadonlyMap<Seat, number>;
-  }
->();
-
 function scoresOf(k: Knowledge): Map<Seat, number> {
   const score = new Map<Seat, number>();
   for (const v of k.view.pastVotes) {
@@ -424,7 +390,7 @@ export function botVote(v: BotView, rng: RandomStream, push: Seat | null = null)
     );
     if (defend !== null && chance(rng, 50)) return { color: "blue", target: defend, early: false };
   }
-  // Once a day per bot: worked out afresh (pastScores keeps its scores for the talk's many reads).
+  // Once a day per bot: worked out afresh (the talk's many reads keep theirs, leaningsOf).
   const past = scoresOf(k);
   const target = best(others, (s) => townScore(k, past, s), rng, 4)!;
   return { color: "red", target, early: false };
@@ -446,16 +412,99 @@ const SUSPICION = new WeakMap<GameView, ReadonlyMap<Seat, number>>();
 
 function suspicionOf(view: GameView): ReadonlyMap<Seat, number> {
   const out = new Map<Seat, number>();
-  const k = know(view);
-  if (!k) return out;
-  const past = isMafia(k.role) ? null : pastScores(k);
-  for (const s of view.seats) {
-    if (!s.alive || s.seat === k.me) continue;
-    if (past === null) {
-      if (!mafiaMate(k, s.seat)) out.set(s.seat, mafiaScore(k, s.seat));
-    } else out.set(s.seat, townScore(k, past, s.seat));
+  const l = leaningsOf(view);
+  if (l === null) return out;
+  const me = l.me;
+  const reds = redsOnAll(view);
+  if (l.past === null) {
+    // The mafia: mafiaScore, teammates left out.
+    for (const s of view.seats)
+      if (s.alive && s.seat !== me && !l.mate[s.seat]) out.set(s.seat, l.prey[s.seat]! + reds[s.seat]!);
+    return out;
   }
+  // The town: townScore, with redsBy read from today's votes in one pass.
+  const by = new Array<number>(view.seats.length).fill(0);
+  for (const v of view.votes) {
+    if (v.color !== "red") continue;
+    const g = l.guilt[v.target]!;
+    if (g < 0) by[v.seat]! += 2;
+    else if (g > 0) by[v.seat]! -= 2;
+  }
+  for (const s of view.seats)
+    if (s.alive && s.seat !== me)
+      out.set(s.seat, 2 * l.guilt[s.seat]! + reds[s.seat]! + by[s.seat]! + l.past[s.seat]!);
   return out;
+}
+
+/**
+ * What a player's suspicion rests on besides today's votes, seat by seat: guilt, prey, teammates and the
+ * earlier days' scores (pastScores' sums; null for the mafia, who do not read them). It changes only with
+ * the player's seats, results, private results and past votes, so it is worked out once for all the views
+ * of a day that differ only in today's votes (the bots talk from dozens of them).
+ */
+interface Leanings {
+  readonly me: Seat;
+  readonly results: GameView["results"];
+  readonly privateResults: GameView["privateResults"];
+  readonly pastVotes: GameView["pastVotes"];
+  readonly guilt: readonly number[];
+  readonly prey: readonly number[];
+  readonly mate: readonly boolean[];
+  readonly past: readonly number[] | null;
+}
+const LEANINGS = new WeakMap<GameView["seats"], Leanings>();
+
+function leaningsOf(view: GameView): Leanings | null {
+  if (!view.me) return null;
+  const kept = LEANINGS.get(view.seats);
+  if (
+    kept &&
+    kept.me === view.me.seat &&
+    kept.results === view.results &&
+    kept.privateResults === view.privateResults &&
+    kept.pastVotes === view.pastVotes
+  )
+    return kept;
+  const k = know(view)!;
+  const n = view.seats.length;
+  const guiltOf: number[] = [];
+  const preyOf: number[] = [];
+  const mate: boolean[] = [];
+  for (let s = 0; s < n; s++) {
+    guiltOf.push(guilt(k, s));
+    preyOf.push(prey(k, s));
+    mate.push(mafiaMate(k, s));
+  }
+  let past: number[] | null = null;
+  if (!isMafia(k.role)) {
+    const scores = scoresOf(k);
+    past = [];
+    for (let s = 0; s < n; s++) past.push(scores.get(s) ?? 0);
+  }
+  const l: Leanings = {
+    me: k.me,
+    results: view.results,
+    privateResults: view.privateResults,
+    pastVotes: view.pastVotes,
+    guilt: guiltOf,
+    prey: preyOf,
+    mate,
+    past,
+  };
+  LEANINGS.set(view.seats, l);
+  return l;
+}
+
+/** Today's red votes on each seat, once per list of votes (the same list for every seat of a BotViews). */
+const REDS_ON = new WeakMap<GameView["votes"], readonly number[]>();
+function redsOnAll(view: GameView): readonly number[] {
+  let reds = REDS_ON.get(view.votes);
+  if (!reds || reds.length !== view.seats.length) {
+    const counts = new Array<number>(view.seats.length).fill(0);
+    for (const v of view.votes) if (v.color === "red") counts[v.target]!++;
+    REDS_ON.set(view.votes, (reds = counts));
+  }
+  return reds;
 }
 
 /** A player's BotView of a match as it stands: their own view and tonight's form. */
@@ -474,6 +523,11 @@ export function botView(m: Match, seat: Seat): BotView {
  */
 export class BotViews {
   private readonly events = new EventReader();
+  /**
+   * The public events folded once for all seats (audience everyone: today's votes, the past votes, the
+   * results); each seat's fold shares those lists and folds the rest itself, from what its player may see.
+   */
+  private readonly publicFold: ViewFold;
   private readonly folds: ViewFold[];
   /** Each seat's night form of `formsOf` (a night's inputs leave the state as it is: one form a night). */
   private formsOf: GameState | null = null;
@@ -481,13 +535,16 @@ export class BotViews {
 
   constructor(m: Match) {
     const roles = m.setup.players.map((p) => p.role);
-    this.folds = roles.map((_, seat) => new ViewFold({ kind: "player", seat }, roles));
+    this.publicFold = new ViewFold({ kind: "public" }, roles);
+    this.folds = roles.map((_, seat) => new ViewFold({ kind: "player", seat }, roles, this.publicFold));
   }
 
   /** The seat's view of `m`. */
   view(m: Match, seat: Seat): GameView {
     const fold = this.folds[seat]!;
-    fold.add(this.events.read(m));
+    const events = this.events.read(m);
+    this.publicFold.add(events);
+    fold.add(events);
     return fold.view();
   }
 

@@ -14,6 +14,7 @@ import {
   VOTE_SLOT,
   type TalkInput,
   type TalkMessage,
+  type TalkPlan,
 } from "./bot-talk.ts";
 import { BotViews, botNightAction, botVote, type BotView } from "./bots.ts";
 import { act, endDay, endNight, startMatch, vote, type Match } from "./match.ts";
@@ -156,8 +157,11 @@ export function playTalkingGame(seed: string, options: TalkingGameOptions = {}):
       throw new Error(`talking bots: the game "${seed}" did not end in ${maxPhases} phases`);
     const phase = m.state.phase;
     const seats = m.state.players.map((_, s) => s).filter((s) => m.state.players[s]!.alive);
+    // Each seat's plan for the phase, drawn once (the day's posts below read it too).
+    const plans: TalkPlan[] = [];
+    for (const s of seats) plans[s] = talkPlan(seeds[s]!.seed, phase);
     const order = seats
-      .map((s) => ({ s, at: talkPlan(seeds[s]!.seed, phase).chat[0] }))
+      .map((s) => ({ s, at: plans[s]!.chat[0] }))
       .sort((a, b) => a.at - b.at)
       .map((x) => x.s);
     const team = order.filter((s) => channelOf(m.state.players[s]!.role) !== null);
@@ -177,7 +181,7 @@ export function playTalkingGame(seed: string, options: TalkingGameOptions = {}):
       continue;
     }
     chatRound(team, (s) => say(s, views.of(m, s)));
-    m = playDay(m, seats, { views, seeds, input, thread, steps, observe: options.observe });
+    m = playDay(m, seats, { views, seeds, plans, input, thread, steps, observe: options.observe });
     m = accepted(endDay(m), "closing the day");
     steps.push({ kind: "endDay" });
   }
@@ -197,6 +201,8 @@ function playDay(
   g: {
     readonly views: BotViews;
     readonly seeds: readonly ReturnType<typeof talkSeeds>[];
+    /** Each playing seat's plan for the day (talkPlan). */
+    readonly plans: readonly TalkPlan[];
     readonly input: (bot: BotView, s: Seat) => TalkInput;
     readonly thread: TalkPost[];
     readonly steps: TalkStep[];
@@ -206,7 +212,7 @@ function playDay(
   let m = start;
   const phase = m.state.phase;
   const slots = seats
-    .flatMap((s) => talkPlan(g.seeds[s]!.seed, phase).posts.map((at, slot) => ({ s, slot, at })))
+    .flatMap((s) => g.plans[s]!.posts.map((at, slot) => ({ s, slot, at })))
     .sort((a, b) => a.at - b.at || a.s - b.s);
   for (const { s, slot } of slots) {
     if (m.day.closedEarly) break;

@@ -103,6 +103,11 @@ interface Draft {
   winner: Winner | null;
   seed: string | null;
   options: GameOptions;
+  /**
+   * Set for a player's fold that takes the public lists (votes, past votes, results) from a fold of the
+   * public events (ViewFold's `publicLists`): this draft does not keep them.
+   */
+  sharesPublic: boolean;
 }
 
 const emptyDraft = (): Draft => ({
@@ -123,6 +128,7 @@ const emptyDraft = (): Draft => ({
   winner: null,
   seed: null,
   options: DEFAULT_OPTIONS,
+  sharesPublic: false,
 });
 
 /**
@@ -140,26 +146,41 @@ export function foldView(visible: SeenEvents, viewer: Viewer): GameView {
   return viewOf(d, viewer, seatsOf(d));
 }
 
-function seatsOf(d: Draft): SeatView[] {
-  return d.names.map((name, seat) => ({
-    seat,
-    name,
-    alive: d.alive[seat]!,
-    role: d.roles[seat]!,
-    cannotVote: d.cannotVote[seat]!,
-  }));
+/** The seats as the draft has them; a seat unchanged since `before` (ViewFold's last list) keeps its object. */
+function seatsOf(d: Draft, before: readonly SeatView[] = []): SeatView[] {
+  return d.names.map((name, seat) => {
+    const b = before[seat];
+    const alive = d.alive[seat]!;
+    const role = d.roles[seat]!;
+    const cannotVote = d.cannotVote[seat]!;
+    if (
+      b !== undefined &&
+      b.name === name &&
+      b.alive === alive &&
+      b.role === role &&
+      b.cannotVote === cannotVote
+    )
+      return b;
+    return { seat, name, alive, role, cannotVote };
+  });
 }
 
-function viewOf(d: Draft, viewer: Viewer, seats: readonly SeatView[]): GameView {
+function viewOf(
+  d: Draft,
+  viewer: Viewer,
+  seats: readonly SeatView[],
+  /** The public fold's view, whose lists of votes, past votes and results a player's fold shares. */
+  pub: GameView | null = null,
+): GameView {
   return {
     viewer,
     phase: d.phase,
     seats,
     me: d.me,
     submissions: d.submissions,
-    votes: d.votes,
-    pastVotes: d.pastVotes,
-    results: d.results,
+    votes: pub === null ? d.votes : pub.votes,
+    pastVotes: pub === null ? d.pastVotes : pub.pastVotes,
+    results: pub === null ? d.results : pub.results,
     privateResults: d.privateResults,
     winner: d.winner,
     seed: d.seed,
@@ -180,11 +201,24 @@ export class ViewFold {
   private read = 0;
   private seats: readonly SeatView[] = [];
   private last: GameView | null = null;
+  /** The public fold's view that `last` took its public lists from. */
+  private lastPublic: GameView | null = null;
 
+  /**
+   * `publicLists`: a fold of the same game for the public viewer, read as far as this one at every view():
+   * today's votes, the past votes and the results are folded from public events only (everyone sees
+   * them, the same for every player), so the folds of a game's seats share them from one fold instead of
+   * each folding them again; this fold keeps only the rest.
+   */
   constructor(
     readonly viewer: Viewer,
     private readonly roles: readonly RoleId[],
-  ) {}
+    private readonly publicLists: ViewFold | null = null,
+  ) {
+    if (publicLists !== null && publicLists.viewer.kind !== "public")
+      throw new Error("ViewFold: shared lists come only from the public viewer's fold");
+    this.d.sharesPublic = publicLists !== null;
+  }
 
   /**
    * Fold the game's events that have not been read yet: `events` is the whole list so far (the same list,
@@ -202,15 +236,23 @@ export class ViewFold {
 
   /** The view of the events read so far: the same object until an event the viewer may see is folded. */
   view(): GameView {
+    let pub: GameView | null = null;
+    if (this.publicLists !== null) {
+      if (this.publicLists.read !== this.read)
+        throw new Error("ViewFold: the public fold has not read the same events");
+      pub = this.publicLists.view();
+      if (pub !== this.lastPublic) this.last = null;
+    }
     if (this.last !== null) return this.last;
     const d = this.d;
     if (d.seatsChanged) {
-      this.seats = seatsOf(d);
+      this.seats = seatsOf(d, this.seats);
       d.seatsChanged = false;
     }
     const own = d.own;
     own.submissions = own.votes = own.pastVotes = own.results = own.privateResults = false;
-    return (this.last = viewOf(d, this.viewer, this.seats));
+    this.lastPublic = pub;
+    return (this.last = viewOf(d, this.viewer, this.seats, pub));
   }
 }
 
@@ -311,7 +353,7 @@ function apply(d: Draft, e: GameEvent, viewer: Viewer): void {
       return;
     }
     case "nightResults":
-      mine.results(d).push(e);
+      if (!d.sharesPublic) mine.results(d).push(e);
       for (const s of e.died) d.alive[s] = false;
       know(d, e.revealed);
       d.cannotVote.fill(false);
@@ -337,27 +379,30 @@ function apply(d: Draft, e: GameEvent, viewer: Viewer): void {
       if (d.me && d.me.seat === e.seat) d.me = meWith(d.me, { strikes: d.me.strikes + 1 });
       return;
     case "voteCast": {
+      if (d.sharesPublic) return; // the public fold keeps today's votes
       const list = mine.votes(d);
       remove(list, (v) => v.seat === e.seat);
       list.push({ seat: e.seat, color: e.color, target: e.target, early: e.early });
       return;
     }
     case "dayResults": {
-      mine.results(d).push(e);
       for (const s of e.died) d.alive[s] = false;
       know(d, e.revealed);
       d.cannotVote.fill(false);
-      // Field by field: object spread costs far more on Node 20, and bots fold views all game long.
-      const past = mine.pastVotes(d);
-      for (const v of d.votes)
-        past.push({
-          seat: v.seat,
-          color: v.color,
-          target: v.target,
-          early: v.early,
-          day: e.phase.number,
-        });
-      fresh(d, "votes");
+      if (!d.sharesPublic) {
+        mine.results(d).push(e);
+        // Field by field: object spread costs far more on Node 20, and bots fold views all game long.
+        const past = mine.pastVotes(d);
+        for (const v of d.votes)
+          past.push({
+            seat: v.seat,
+            color: v.color,
+            target: v.target,
+            early: v.early,
+            day: e.phase.number,
+          });
+        fresh(d, "votes");
+      }
       d.phase = { kind: "night", number: e.phase.number + 1 };
       if (e.winner !== null) d.winner = e.winner;
       return;
