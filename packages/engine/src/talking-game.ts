@@ -93,6 +93,9 @@ function accepted(next: Match | Rejection, what: string): Match {
   return next;
 }
 
+/** A seat in no team reads no channel: one empty list for all (talk keeps what it read per list). */
+const NO_MESSAGES: readonly TalkMessage[] = Object.freeze([]);
+
 /** The talk context of a seat in a game: its BotView, the thread, its channel and the names. */
 export function talkInput(
   game: {
@@ -111,7 +114,9 @@ export function talkInput(
     bot,
     thread: game.thread,
     chat:
-      channel === null ? [] : (game.channels?.[channel] ?? game.chat.filter((m) => m.channel === channel)),
+      channel === null
+        ? NO_MESSAGES
+        : (game.channels?.[channel] ?? game.chat.filter((m) => m.channel === channel)),
     names,
     humans: [],
     seed: seeds.seed,
