@@ -81,9 +81,15 @@ async function expectTabsReachable(page: Page, tabs: readonly string[]): Promise
   expect(await bar.getByRole("tab").allInnerTexts()).toEqual(tabs);
   for (const name of tabs) {
     const tab = bar.getByRole("tab", { name, exact: true });
-    await tab.scrollIntoViewIfNeeded();
-    const box = (await tab.boundingBox())!;
-    expect({ name, box, inside: inside(box) }).toEqual({ name, box, inside: true });
+    // The panel just opened may still move the page (the thread scrolls to its first unread post), so
+    // scroll to the tab and look again until it stays in view; a tab that never comes into view fails.
+    await expect
+      .poll(async () => {
+        await tab.scrollIntoViewIfNeeded();
+        const box = (await tab.boundingBox())!;
+        return { name, box, inside: inside(box) };
+      })
+      .toMatchObject({ name, inside: true });
     await tab.click();
     await expect.poll(() => tab.getAttribute("aria-selected")).toBe("true");
   }
