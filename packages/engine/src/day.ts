@@ -3,9 +3,10 @@ import { reject, type Rejection } from "./rejection.ts";
 import { roleSpec, type RoleId } from "./roles.ts";
 import {
   NO_DAY_EFFECTS,
-  countAlive,
+  aliveIn,
   currentBoss,
-  winnerOf,
+  headcount,
+  winnerIn,
   type GameState,
   type Phase,
   type Winner,
@@ -42,6 +43,19 @@ let SCORE = new Float64Array(32);
 let FLAGS = new Uint8Array(32);
 const PENALIZED = 1;
 const MISSED = 2;
+const SILENCED = 4;
+
+/** SCORE and FLAGS for a table of n seats, cleared. */
+function clearMarks(n: number): void {
+  if (SCORE.length < n) {
+    SCORE = new Float64Array(n);
+    FLAGS = new Uint8Array(n);
+  }
+  for (let i = 0; i < n; i++) {
+    SCORE[i] = 0;
+    FLAGS[i] = 0;
+  }
+}
 
 /** Close the day (early or at the deadline): tally, penalties, the lawyer, modkills, reveals, win check. */
 export function closeDay(
@@ -52,25 +66,18 @@ export function closeDay(
   if (state.winner !== null) return reject("game/over", "W1", "the game is over");
   if (state.phase.kind !== "day") return reject("day/out-of-phase", "V1", "there is no day to close");
   const n = state.players.length;
-  if (SCORE.length < n) {
-    SCORE = new Float64Array(n);
-    FLAGS = new Uint8Array(n);
-  }
+  clearMarks(n);
   const score = SCORE;
-  const flags = FLAGS; // PENALIZED, MISSED
-  for (let i = 0; i < n; i++) {
-    score[i] = 0;
-    flags[i] = 0;
-  }
+  const flags = FLAGS; // PENALIZED, MISSED, SILENCED
   const notVoted: Seat[] = [];
   const uncounted: Seat[] = [];
-  const silenced = state.day.silenced;
+  for (const seat of state.day.silenced) flags[seat]! |= SILENCED;
   for (const seat of state.day.penalty) {
     score[seat]! += 2; // P2
     flags[seat]! |= PENALIZED;
   }
   for (let seat = 0; seat < n; seat++) {
-    if (!state.players[seat]!.alive || (silenced.length > 0 && silenced.includes(seat))) continue; // V6 (mayVote)
+    if (!state.players[seat]!.alive || (flags[seat]! & SILENCED) !== 0) continue; // V6 (mayVote)
     const vote = ballots.votes[seat];
     if (!vote) {
       score[seat]! += 2; // P1
@@ -134,12 +141,13 @@ export function closeDay(
   if (state.aliveAtStart > state.options.revealAbove)
     for (const seat of died) revealed.set(seat, players[seat]!.role); // R1
 
-  const winner = winnerOf(players);
+  const count = headcount(players);
+  const winner = winnerIn(count);
   const next: GameState = {
     options: state.options,
     players,
     phase: { kind: "night", number: state.phase.number + 1 },
-    aliveAtStart: countAlive(players),
+    aliveAtStart: aliveIn(count),
     boss: currentBoss(players), // M1: succession takes effect from the next night
     rng: state.rng,
     memory: state.memory,

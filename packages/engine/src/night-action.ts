@@ -50,8 +50,22 @@ export interface NightBallots {
   readonly intake: "open" | "closed" | "mafiaReopened";
 }
 
+/** One list of nulls per table size, shared (a list of ballots is never changed, only copied). */
+const NONE: (readonly null[] | undefined)[] = [];
+
+/** `seats` nulls, built by push so the list is packed (reads and copies of a holey list cost more). */
+export function nulls(seats: number): readonly null[] {
+  let none = NONE[seats];
+  if (none === undefined) {
+    const list: null[] = [];
+    for (let i = 0; i < seats; i++) list.push(null);
+    none = NONE[seats] = list;
+  }
+  return none;
+}
+
 export function emptyBallots(seats: number): NightBallots {
-  const none: (NightAction | null)[] = new Array<NightAction | null>(seats).fill(null);
+  const none: readonly (NightAction | null)[] = nulls(seats);
   return { own: none, mafia: none, pair: null, pairBy: null, intake: "open" };
 }
 

@@ -18,7 +18,7 @@ import { withPlayer, type Player, type Seat } from "./player.ts";
 import { reject, type Rejection } from "./rejection.ts";
 import { rollChance, type RngState } from "./rng.ts";
 import { roleSpec, type RoleId } from "./roles.ts";
-import { countAlive, winnerOf, type GameState, type Phase, type Winner } from "./state.ts";
+import { aliveIn, headcount, winnerIn, type GameState, type Phase, type Winner } from "./state.ts";
 import { struckOut } from "./strikes.ts";
 
 /** O8: the night's random rolls, in the order they are drawn. */
@@ -663,7 +663,8 @@ const concludeNight: Step = (w) => {
     (w.doubleAction || (w.intimidated.length > 0 && w.intimidated.length * 2 >= state.aliveAtStart))
       ? boss
       : null;
-  const winner = winnerOf(players);
+  const count = headcount(players);
+  const winner = winnerIn(count);
   // T3e, third limit: last night's heal target as submitted, effective or not (as O1b reads the first).
   const doctorHeal = w.doctor && w.doctor.action.act === "heal" ? w.doctor.action.target : null;
   const struck = ascending(w.struck);
@@ -680,7 +681,7 @@ const concludeNight: Step = (w) => {
     options: state.options,
     players,
     phase: { kind: "day", number: state.phase.number },
-    aliveAtStart: countAlive(players),
+    aliveAtStart: aliveIn(count),
     // M1: succession takes effect from the next night; the day's end names the new boss (day.ts).
     boss: state.boss,
     rng: w.rng,

@@ -106,6 +106,9 @@ class Table {
   /** Living seats at the start of the phase, and the living non-mafia (the mafia's prey). */
   private readonly alive: Seat[] = [];
   private readonly prey: Seat[] = [];
+  /** How many of `alive` and `prey` are in use this phase: the lists are written over in place, never cut. */
+  private aliveCount = 0;
+  private preyCount = 0;
 
   constructor(
     public m: Match,
@@ -114,8 +117,8 @@ class Table {
     private readonly modkillPercent: number,
   ) {}
 
-  private survey(): void {
-    // Written over in place and cut to length: emptying the lists first would free their storage each phase.
+  /** The living seats, and at night the mafia's prey too (the day has no use for it). */
+  private survey(night: boolean): void {
     const alive = this.alive;
     const prey = this.prey;
     let a = 0;
@@ -125,10 +128,10 @@ class Table {
       const p = players[i]!;
       if (!p.alive) continue;
       alive[a++] = i;
-      if (!isMafia(p.role)) prey[q++] = i;
+      if (night && !isMafia(p.role)) prey[q++] = i;
     }
-    alive.length = a;
-    prey.length = q;
+    this.aliveCount = a;
+    if (night) this.preyCount = q;
   }
 
   /** Submit if the engine accepts; false if it refused (nothing changed then). */
@@ -146,18 +149,24 @@ class Table {
     this.m = next;
   }
 
+  /** A random living player (the same draw as dice.pick on the list). */
+  private livingSeat(): Seat {
+    return this.alive[this.dice.int(this.aliveCount)]!;
+  }
+
   /** A random living player other than `seat` (who is alive). */
   private other(seat: Seat): Seat {
     const a = this.alive;
-    const t = a[this.dice.int(a.length - 1)]!;
-    return t === seat ? a[a.length - 1]! : t;
+    const n = this.aliveCount;
+    const t = a[this.dice.int(n - 1)]!;
+    return t === seat ? a[n - 1]! : t;
   }
 
   /** A few random targets checked by the engine, then the legal list; false if there is none. */
   private targeted(seat: Seat, kind: TargetedAct): boolean {
     const self = kind === "heal" || kind === "protect"; // O1a
     for (let i = 0; i < 3; i++) {
-      const target = self ? this.dice.pick(this.alive) : this.other(seat);
+      const target = self ? this.livingSeat() : this.other(seat);
       if (this.try(seat, { act: kind, target })) return true;
     }
     const legal = legalTargets(this.m.state, seat, kind);
@@ -168,9 +177,9 @@ class Table {
   private preyOf(count: number): Seat[] {
     const p = this.prey;
     const out: Seat[] = [];
-    const n = Math.min(count, p.length);
+    const n = Math.min(count, this.preyCount);
     while (out.length < n) {
-      const t = p[this.dice.int(p.length)]!;
+      const t = p[this.dice.int(this.preyCount)]!;
       if (!out.includes(t)) out.push(t);
     }
     return out;
@@ -245,10 +254,10 @@ class Table {
   }
 
   night(): void {
-    this.survey();
+    this.survey(true);
     const state = this.m.state;
     const alive = this.alive;
-    const n = alive.length;
+    const n = this.aliveCount;
     const offset = this.dice.int(n);
     for (let k = 0; k < n; k++) {
       const seat = alive[(k + offset) % n]!;
@@ -278,10 +287,10 @@ class Table {
   }
 
   day(): void {
-    this.survey();
+    this.survey(false);
     const state = this.m.state;
     const alive = this.alive;
-    const n = alive.length;
+    const n = this.aliveCount;
     const from3 = state.phase.number >= 3;
     const earlyPercent = this.dice.pick(from3 ? EARLY_PERCENT_FROM_DAY_3 : EARLY_PERCENT_BEFORE);
     const offset = this.dice.int(n);
@@ -302,7 +311,7 @@ class Table {
   /** F2: now and then the GM modkills a random living player, at the end of the phase. */
   private gmModkill(): void {
     if (!this.dice.percent(this.modkillPercent)) return;
-    this.must(this.calls.modkill(this.m, this.dice.pick(this.alive), "G5: оскорбления"), "a modkill");
+    this.must(this.calls.modkill(this.m, this.livingSeat(), "G5: оскорбления"), "a modkill");
   }
 
   /**

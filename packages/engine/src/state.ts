@@ -111,18 +111,34 @@ const WINNER_OF: { readonly [C in WinCondition]: Winner } = {
   mafiaParity: "mafia",
 };
 
-/** W1: the condition the table meets, checked in this order after every night and day; null while it runs. */
-export function winCondition(players: readonly Player[]): WinCondition | null {
+/**
+ * One pass over the table for W1 and the count of the living: the living, the living mafia and the living
+ * maniac, packed as alive | mafia << 8 | maniac << 16 (a table has fewer than 256 seats). A phase's end
+ * reads both the count and the winner, so it reads the table once.
+ */
+export function headcount(players: readonly Player[]): number {
   let alive = 0;
   let mafia = 0;
   let maniac = 0;
-  for (const p of players) {
+  for (let i = 0; i < players.length; i++) {
+    const p = players[i]!;
     if (!p.alive) continue;
     alive++;
     const f = roleSpec(p.role).faction;
     if (f === "mafia") mafia++;
     else if (f === "maniac") maniac++;
   }
+  return alive | (mafia << 8) | (maniac << 16);
+}
+
+/** The living in a headcount. */
+export const aliveIn = (count: number): number => count & 0xff;
+
+/** W1: the condition a headcount meets, checked in this order; null while the game runs. */
+export function conditionOf(count: number): WinCondition | null {
+  const alive = count & 0xff;
+  const mafia = (count >> 8) & 0xff;
+  const maniac = count >> 16;
   if (alive === 0) return "allDead";
   if (mafia === 0 && maniac === 0) return "noMafiaNoManiac";
   if (maniac > 0 && alive - maniac <= 1) return "maniacLast";
@@ -130,7 +146,17 @@ export function winCondition(players: readonly Player[]): WinCondition | null {
   return null;
 }
 
-/** W1: the winner, if the game is over. */
+/** The winner a headcount gives (W1), or null while the game runs. */
+export function winnerIn(count: number): Winner | null {
+  const condition = conditionOf(count);
+  return condition === null ? null : WINNER_OF[condition];
+}
+
+/** W1: the condition the table meets, checked in this order after every night and day; null while it runs. */
+export function winCondition(players: readonly Player[]): WinCondition | null {
+  return conditionOf(headcount(players));
+}
+
 export function winnerOf(players: readonly Player[]): Winner | null {
   const condition = winCondition(players);
   return condition === null ? null : WINNER_OF[condition];

@@ -1,4 +1,5 @@
 import { playerLabel, type Seat } from "./player.ts";
+import { nulls } from "./night-action.ts";
 import { reject, type Rejection } from "./rejection.ts";
 import type { GameState } from "./state.ts";
 
@@ -22,8 +23,10 @@ export interface DayBallots {
   readonly closedEarly: boolean;
 }
 
+const NO_VOTERS: readonly Seat[] = [];
+
 export function emptyDayBallots(seats: number): DayBallots {
-  return { votes: new Array<Vote | null>(seats).fill(null), order: [], closedEarly: false };
+  return { votes: nulls(seats), order: NO_VOTERS, closedEarly: false };
 }
 
 /** V6: the living players who may vote today (the M3 boss keeps the right in public). */
