@@ -43,49 +43,18 @@ function withDefaults(options: Partial<GameOptions> | undefined): GameOptions {
   };
 }
 
-/**
- * The names last found good, as a list of the strings themselves: a table started again with the same
- * names (a server's or a benchmark's many games) is not checked again. Only a cache of a pure check.
- */
-let goodNames: readonly string[] = [];
-
-function sameNames(players: readonly SeatSetup[], names: readonly string[]): boolean {
-  if (players.length !== names.length) return false;
-  for (let i = 0; i < names.length; i++) if (players[i]!.name !== names[i]) return false;
-  return true;
-}
-
-/** The role list last dealt from and found good (roleListFault), its roles in order. */
-let goodRoles: readonly RoleId[] = [];
-
-function sameRoles(list: readonly RoleId[], good: readonly RoleId[]): boolean {
-  if (list.length !== good.length) return false;
-  for (let i = 0; i < list.length; i++) if (list[i] !== good[i]) return false;
-  return true;
-}
-
-/** S3: every name non-empty and unique (checkNewName's rules), and at least one player. */
-function checkNames(players: readonly SeatSetup[]): Rejection | null {
-  if (players.length > 0 && sameNames(players, goodNames)) return null;
+/** S1, S3, G4: the state at the start of night 1, from a hand deal or a deal from the seed. */
+export function createGame(setup: GameSetup): GameState | Rejection {
   const keys = new Set<string>();
-  for (const p of players) {
+  for (const p of setup.players) {
     if (p.name.trim() === "") return reject("setup/empty-name", "S3", "a player's name is empty");
     const key = nameKey(p.name);
     if (keys.has(key)) return reject("setup/duplicate-name", "S3", `the name ${p.name} is taken`);
     keys.add(key);
   }
   if (keys.size === 0) return reject("setup/no-players", "S3", "the game has no players");
-  goodNames = players.map((p) => p.name);
-  return null;
-}
-
-/** S1, S3, G4: the state at the start of night 1, from a hand deal or a deal from the seed. */
-export function createGame(setup: GameSetup): GameState | Rejection {
-  const badName = checkNames(setup.players);
-  if (badName) return badName;
   const given = setup.players.filter((p) => p.role !== undefined).length;
   let roles: RoleId[];
-  let dealtFrom: readonly RoleId[] | null = null;
   if (given === setup.players.length) {
     roles = setup.players.map((p) => p.role!);
   } else if (given === 0) {
@@ -94,15 +63,11 @@ export function createGame(setup: GameSetup): GameState | Rejection {
     if (list.length !== setup.players.length)
       return reject("setup/role-count", "S3", `${list.length} roles for ${setup.players.length} players`);
     roles = shuffle(list, dealStream(setup.seed)).value;
-    dealtFrom = list;
   } else {
     return reject("setup/partial-deal", "S1", "either every player has a role (a hand deal) or none has");
   }
   // S3: each role at most once except citizen; at least one town player and one mafia member or the maniac.
-  // A deal from a list already found good is good (the check does not depend on the order when it passes).
-  const known = dealtFrom !== null && dealtFrom.length > 0 && sameRoles(dealtFrom, goodRoles);
-  const fault = known ? null : roleListFault(roles);
-  if (fault === null && dealtFrom !== null && !known) goodRoles = dealtFrom.slice();
+  const fault = roleListFault(roles);
   if (fault !== null) {
     const message =
       fault.code === "setup/duplicate-role"
