@@ -7,9 +7,6 @@ import { EventReader, gameEvents } from "../src/events.ts";
 import {
   DEFAULT_ROLES,
   ROLE_IDS,
-  endDay,
-  isRejection,
-  replace,
   type GameOptions,
   type GameView,
   type Match,
@@ -20,9 +17,9 @@ import {
 import { THRESHOLDS } from "../src/options.ts";
 import { BotViews, playBotGame, playTalkingGame } from "../src/bots-entry.ts";
 import { nightForm } from "../src/night-form.ts";
-import { MATCH_CALLS, playRandomGame } from "../src/random-play.ts";
 import { factionOf } from "../src/roles.ts";
 import { ViewFold, viewFor } from "../src/view.ts";
+import { gameWithSubstitutes } from "./substitutes.ts";
 
 const rolesOf = (m: Match): RoleId[] => m.setup.players.map((p) => p.role);
 const player = (seat: Seat): Viewer => ({ kind: "player", seat });
@@ -93,17 +90,7 @@ describe("views folded as the game goes on", () => {
         fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 1, maxLength: 30 }),
         (seed, pieces) => {
           // Random legal play with the GM's modkills (F2), and now and then a substitute (P4) at a day's end.
-          let n = 0;
-          const m = playRandomGame(seed, {
-            calls: {
-              ...MATCH_CALLS,
-              endDay: (match) => {
-                const living = match.state.players.findIndex((p) => p.alive);
-                const swapped = n++ % 3 === 0 ? replace(match, living, `Замена${n}`) : match;
-                return endDay(isRejection(swapped) ? match : swapped);
-              },
-            },
-          });
+          const m = gameWithSubstitutes(seed);
           const events = gameEvents(m);
           const roles = rolesOf(m);
           const viewers: Viewer[] = [...roles.map((_, s) => player(s)), { kind: "public" }, { kind: "gm" }];

@@ -5,19 +5,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { audienceOf, gameEvents } from "../src/events.ts";
-import {
-  endDay,
-  isRejection,
-  replace,
-  type GameView,
-  type Match,
-  type RoleId,
-  type Seat,
-  type Viewer,
-} from "../src/index.ts";
+import { type GameView, type Match, type RoleId, type Seat, type Viewer } from "../src/index.ts";
 import { playTalkingGame } from "../src/bots-entry.ts";
-import { MATCH_CALLS, playRandomGame } from "../src/random-play.ts";
+import { playRandomGame } from "../src/random-play.ts";
 import { ViewFold, viewFor } from "../src/view.ts";
+import { gameWithSubstitutes } from "./substitutes.ts";
 
 const rolesOf = (m: Match): RoleId[] => m.setup.players.map((p) => p.role);
 const player = (seat: Seat): Viewer => ({ kind: "player", seat });
@@ -37,17 +29,7 @@ describe("the public events folded once for all seats", () => {
         fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 1, maxLength: 30 }),
         (seed, pieces) => {
           // Random legal play with the GM's modkills (F2), and now and then a substitute (P4) at a day's end.
-          let n = 0;
-          const m = playRandomGame(seed, {
-            calls: {
-              ...MATCH_CALLS,
-              endDay: (match) => {
-                const living = match.state.players.findIndex((p) => p.alive);
-                const swapped = n++ % 3 === 0 ? replace(match, living, `Замена${n}`) : match;
-                return endDay(isRejection(swapped) ? match : swapped);
-              },
-            },
-          });
+          const m = gameWithSubstitutes(seed);
           const events = gameEvents(m);
           const roles = rolesOf(m);
           const shared = new ViewFold(PUBLIC, roles);
