@@ -93,7 +93,14 @@ class Dice {
   }
 
   percent(p: number): boolean {
-    return this.int(100) < p;
+    let h = this.spare;
+    if (h < 0) {
+      const value = this.stream.nextU32();
+      this.draws++;
+      h = value & 0xffff;
+      this.spare = value >>> 16;
+    } else this.spare = -1;
+    return (h * 100) >>> 16 < p;
   }
 
   pick<T>(items: readonly T[]): T {
@@ -109,6 +116,8 @@ class Table {
   /** How many of `alive` and `prey` are in use this phase: the lists are written over in place, never cut. */
   private aliveCount = 0;
   private preyCount = 0;
+  /** Whether a council question was accepted tonight: without one, councilAnswerTonight is null. */
+  private askedTonight = false;
 
   constructor(
     public m: Match,
@@ -216,7 +225,9 @@ class Table {
       case "mafia":
         return this.hit(seat);
       case "council":
-        return this.try(seat, { act: "council", question: this.dice.pick(COUNCIL_QUESTIONS) });
+        if (!this.try(seat, { act: "council", question: this.dice.pick(COUNCIL_QUESTIONS) })) return false;
+        this.askedTonight = true;
+        return true;
       case "healFrom":
         return this.healFrom(seat);
       case "pass":
@@ -255,6 +266,7 @@ class Table {
 
   night(): void {
     this.survey(true);
+    this.askedTonight = false;
     const state = this.m.state;
     const alive = this.alive;
     const n = this.aliveCount;
@@ -294,15 +306,21 @@ class Table {
     const from3 = state.phase.number >= 3;
     const earlyPercent = this.dice.pick(from3 ? EARLY_PERCENT_FROM_DAY_3 : EARLY_PERCENT_BEFORE);
     const offset = this.dice.int(n);
+    const dice = this.dice;
+    const castVote = this.calls.vote;
+    // mayVote reads only the players and the silenced, which votes do not change: a seat silenced today
+    // is the only living one that may not vote, so an empty list means every living seat may.
+    const anySilenced = state.day.silenced.length > 0;
     for (let k = 0; k < n && !this.m.day.closedEarly; k++) {
       const seat = alive[(k + offset) % n]!;
-      if (!mayVote(state, seat) || this.dice.percent(5)) continue; // P1: sometimes no vote
-      const rounds = this.dice.percent(12) ? 2 : 1;
-      for (let round = 0; round < rounds && !this.m.day.closedEarly; round++) {
-        if (from3 && this.m.day.votes[seat]?.early) break; // V7: an early vote is final
-        const color: VoteColor = this.dice.percent(75) ? "red" : "blue";
-        const early = this.dice.percent(earlyPercent);
-        this.must(this.calls.vote(this.m, seat, { color, target: this.other(seat), early }), "a vote");
+      if ((anySilenced && !mayVote(state, seat)) || dice.percent(5)) continue; // P1: sometimes no vote
+      const rounds = dice.percent(12) ? 2 : 1;
+      for (let round = 0; round < rounds; round++) {
+        const m = this.m;
+        if (m.day.closedEarly || (from3 && m.day.votes[seat]?.early)) break; // V7: an early vote is final
+        const color: VoteColor = dice.percent(75) ? "red" : "blue";
+        const early = dice.percent(earlyPercent);
+        this.must(castVote(m, seat, { color, target: this.other(seat), early }), "a vote");
       }
     }
     if (!this.m.day.closedEarly) this.gmModkill();
@@ -321,7 +339,8 @@ class Table {
    */
   councilAnswer(): CouncilAnswer {
     const drawn = this.dice.pick(COUNCIL_ANSWERS);
-    return councilAnswerTonight(this.m) ?? drawn;
+    // The mafia's action tonight is a council question only if one was accepted (its slot holds the last).
+    return (this.askedTonight ? councilAnswerTonight(this.m) : null) ?? drawn;
   }
 }
 
