@@ -93,14 +93,7 @@ class Dice {
   }
 
   percent(p: number): boolean {
-    let h = this.spare;
-    if (h < 0) {
-      const value = this.stream.nextU32();
-      this.draws++;
-      h = value & 0xffff;
-      this.spare = value >>> 16;
-    } else this.spare = -1;
-    return (h * 100) >>> 16 < p;
+    return this.int(100) < p;
   }
 
   pick<T>(items: readonly T[]): T {
