@@ -42,6 +42,17 @@ export interface Table {
   id: string;
 }
 
+/** S3's options at their defaults, written by hand from RULES.md (not read from the code under test). */
+export const S3_DEFAULTS = {
+  earlyClose: "majority",
+  strikes: "shared",
+  revealAbove: 10,
+  threeIntimidationsFrom: 10,
+  serumRepeatBelow: 15,
+  lapseAt: 3,
+  earlyFromDay: 3,
+} as const;
+
 export const NIGHT_MS = 12 * 3_600_000;
 export const DAY_MS = 24 * 3_600_000;
 

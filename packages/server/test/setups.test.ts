@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SqliteStore } from "../src/sqlite-store.ts";
 import { Client, type Reply } from "./client.ts";
 import { testServer, type TestServer } from "./harness.ts";
-import { detail, expectOk, NICKS } from "./play.ts";
+import { detail, expectOk, NICKS, S3_DEFAULTS } from "./play.ts";
 
 /**
  * Issue 17, the server's part: a game's setup (S3) is the GM's (any role list S3 allows, the [reading]
@@ -18,23 +18,12 @@ import { detail, expectOk, NICKS } from "./play.ts";
 
 type Err = { error: { code: string; message: string; clause?: string } };
 
-/** S3's defaults, by hand from RULES.md. */
-const DEFAULTS = {
-  earlyClose: "majority",
-  strikes: "shared",
-  revealAbove: 10,
-  threeIntimidationsFrom: 10,
-  serumRepeatBelow: 15,
-  lapseAt: 3,
-  earlyFromDay: 3,
-} as const;
-
 /** The medium12 preset as its description reads: the boss, the troll and the lawyer, the maniac, the pair, the doctor, the girl, four citizens; reveals above 7. */
 const MEDIUM12: RoleId[] = [
   ...(["boss", "troll", "lawyer", "maniac", "sheriff", "sergeant", "doctor", "girl"] as const),
   ...(["citizen", "citizen", "citizen", "citizen"] as const),
 ];
-const MEDIUM12_OPTIONS = { ...DEFAULTS, revealAbove: 7, threeIntimidationsFrom: 11, serumRepeatBelow: 10 };
+const MEDIUM12_OPTIONS = { ...S3_DEFAULTS, revealAbove: 7, threeIntimidationsFrom: 11, serumRepeatBelow: 10 };
 
 /** Nine players, seat by seat as the threshold games deal them: 0 boss, 1 thug, 2 maniac, 3 sheriff, 4 doctor, 5 girl, 6–8 citizens. */
 const NINE: RoleId[] = [
@@ -177,7 +166,7 @@ describe("issue 17: a game's setup", () => {
         ...["prosecutor", "shahid", "citizen", "citizen", "citizen", "citizen", "citizen"],
       ]),
     );
-    expect(d.settings.options).toEqual(DEFAULTS);
+    expect(d.settings.options).toEqual(S3_DEFAULTS);
     expect(d.summary.seats).toBe(17);
   });
 
@@ -237,7 +226,11 @@ describe("issue 17: a game's setup", () => {
     expect(t.server.games.rooms.size).toBe(games);
     // The bounds themselves are allowed: 0 and 99; the others are the defaults.
     const id = await create({ options: { revealAbove: 0, lapseAt: 99 } });
-    expect((await detail(anon, id)).settings.options).toEqual({ ...DEFAULTS, revealAbove: 0, lapseAt: 99 });
+    expect((await detail(anon, id)).settings.options).toEqual({
+      ...S3_DEFAULTS,
+      revealAbove: 0,
+      lapseAt: 99,
+    });
   });
 
   /**
@@ -299,7 +292,7 @@ describe("issue 17: a game's setup", () => {
 
   it("M2b, T3a, T3c with S3's thresholds: the boss's form and the role cards say the game's numbers", async () => {
     const nine = {
-      ...DEFAULTS,
+      ...S3_DEFAULTS,
       revealAbove: 6,
       threeIntimidationsFrom: 9,
       serumRepeatBelow: 8,
@@ -307,7 +300,7 @@ describe("issue 17: a game's setup", () => {
     };
     for (const [options, intimidate, fewer, more] of [
       [nine, 3, 8, 6],
-      [DEFAULTS, 2, 15, 10],
+      [S3_DEFAULTS, 2, 15, 10],
     ] as const) {
       const id = await create({ roles: NINE, options });
       await signUp(id, 9);
@@ -358,7 +351,7 @@ describe("issue 17: a game stored before setups", () => {
           ...["prosecutor", "shahid", "citizen", "citizen", "citizen", "citizen", "citizen"],
         ]),
       );
-      expect(d.settings.options).toEqual({ ...DEFAULTS, earlyClose: "all", strikes: "separate" });
+      expect(d.settings.options).toEqual({ ...S3_DEFAULTS, earlyClose: "all", strikes: "separate" });
       expect(d.summary.seats).toBe(17);
     } finally {
       await t.close();
@@ -425,7 +418,7 @@ describe("issue 17: saved setups (GET, POST /api/me/setups, DELETE /api/me/setup
     expect(a.body).toEqual({
       id: a.body.id,
       name: "Моя малая",
-      setup: { roles: ["boss", "sheriff", "citizen"], options: DEFAULTS },
+      setup: { roles: ["boss", "sheriff", "citizen"], options: S3_DEFAULTS },
     });
     const b = await save(gm, "Средняя", { roles: MEDIUM12, options: MEDIUM12_OPTIONS });
     expect(b.status).toBe(201);

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { Entry } from "../src/entries.ts";
 import { PG_MIGRATIONS, PgStore } from "../src/pg-store.ts";
 import { SQLITE_MIGRATIONS, SqliteStore } from "../src/sqlite-store.ts";
+import { S3_DEFAULTS } from "./play.ts";
 import {
   SeqConflict,
   type MailRecord,
@@ -157,25 +158,16 @@ const mail = (id: string, key: string, userId: string, change: Partial<MailRecor
 });
 
 /** Setups written out by hand (S3): a small one, and the classic 17 with a changed threshold. */
-const OPTIONS = {
-  earlyClose: "majority",
-  strikes: "shared",
-  revealAbove: 10,
-  threeIntimidationsFrom: 10,
-  serumRepeatBelow: 15,
-  lapseAt: 3,
-  earlyFromDay: 3,
-} as const;
 const SMALL = {
   roles: ["boss", "maniac", "sheriff", "doctor", "citizen", "citizen"],
-  options: { ...OPTIONS, revealAbove: 4, strikes: "separate" },
+  options: { ...S3_DEFAULTS, revealAbove: 4, strikes: "separate" },
 } as const satisfies SetupRecord["setup"];
 const CLASSIC = {
   roles: [
     ...["boss", "troll", "elf", "lawyer", "thug", "maniac", "sheriff", "sergeant", "doctor", "girl"],
     ...["prosecutor", "shahid", "citizen", "citizen", "citizen", "citizen", "citizen"],
   ],
-  options: { ...OPTIONS, earlyFromDay: 2 },
+  options: { ...S3_DEFAULTS, earlyFromDay: 2 },
 } as const satisfies SetupRecord["setup"];
 const saved = (id: string, name: string, setup: SetupRecord["setup"], at: number): SetupRecord => ({
   id,
