@@ -3,3 +3,4 @@ export * from "./views.ts";
 export * from "./me.ts";
 export * from "./unread.ts";
 export * from "./setups.ts";
+export * from "./notebooks.ts";
