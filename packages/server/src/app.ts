@@ -35,6 +35,7 @@ import { nightRoutes } from "./routes/night.ts";
 import { streamRoutes } from "./routes/streams.ts";
 import { threadRoutes } from "./routes/thread.ts";
 import { toolRoutes } from "./routes/tools.ts";
+import { ToolRunner } from "./tools.ts";
 import { estimateRoutes } from "./routes/estimate.ts";
 
 export interface AppOptions {
@@ -304,7 +305,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   channelRoutes(ctx);
   streamRoutes(ctx);
   gmRoutes(ctx);
-  toolRoutes(ctx, opts.tools);
+  // One pool of worker threads for the tools and the notebook's counts (tools.ts), stopped with the app.
+  const toolRunner = new ToolRunner(opts.tools);
+  app.addHook("onClose", () => toolRunner.close());
+  toolRoutes(ctx, toolRunner);
   meRoutes(ctx);
   profileRoutes(ctx);
   settingsRoutes(ctx);

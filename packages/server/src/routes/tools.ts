@@ -1,13 +1,7 @@
 import type { MessagePort } from "node:worker_threads";
 import type { z } from "zod";
 import { ApiError } from "../errors.ts";
-import {
-  resultsToolSchema,
-  TOOLS_BODY_LIMIT,
-  ToolRunner,
-  voteCountToolSchema,
-  type ToolsOptions,
-} from "../tools.ts";
+import { resultsToolSchema, TOOLS_BODY_LIMIT, type ToolRunner, voteCountToolSchema } from "../tools.ts";
 import type { ToolTask } from "../tools-worker.ts";
 import { bodyRoute, type RouteConfig, type RouteContext } from "./context.ts";
 
@@ -56,11 +50,10 @@ function tool<S extends z.ZodType>(ctx: RouteContext, runner: ToolRunner, spec: 
 
 /**
  * The GM tools for games on other forums (tools.ts): the vote counter and the results writer. They touch
- * no game, so they need no login.
+ * no game, so they need no login. The runner (its pool of threads and its limits) is the app's, shared with
+ * the notebook's counts; the app closes it.
  */
-export function toolRoutes(ctx: RouteContext, options: ToolsOptions = {}): void {
-  const runner = new ToolRunner(options);
-  ctx.app.addHook("onClose", () => runner.close());
+export function toolRoutes(ctx: RouteContext, runner: ToolRunner): void {
   tool(ctx, runner, {
     url: "/api/tools/votecount",
     summary: "Count a day's votes in a thread from another forum (the votecount command)",
