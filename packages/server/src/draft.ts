@@ -5,14 +5,28 @@ import {
   isRejection,
   nightAnnouncement,
   privateResults,
+  type CouncilAnswer,
   type Lang,
+  type Match,
   type Phrase,
   type PrivateResult,
   type NightOutcome,
   type Rejection,
+  type RollName,
 } from "@forum-mafia/engine";
 import type { NightDraft } from "@forum-mafia/protocol";
-import type { Room } from "./room.ts";
+
+/**
+ * A night under the GM's review: a server game's Room, or an off-site game's notebook (notebook.ts). Its
+ * match is in a night; the GM's fixed rolls and council answer so far, and the answer the results give.
+ */
+export interface ReviewedNight {
+  readonly match: Match | null;
+  readonly fixedRolls: Partial<Record<RollName, boolean>>;
+  readonly council: CouncilAnswer | null;
+  councilDecision(): CouncilAnswer | null;
+}
+type Room = ReviewedNight;
 
 type Resolved = { outcome: NightOutcome; players: Parameters<typeof explainNight>[1] };
 

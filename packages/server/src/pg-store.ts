@@ -6,6 +6,7 @@ import {
   SeqConflict,
   setupNameKey,
   type MailRecord,
+  type NotebookRecord,
   type SessionRecord,
   type SettingsRecord,
   type SetupRecord,
@@ -109,12 +110,48 @@ export const PG_MIGRATIONS: readonly (string | ((c: pg.PoolClient) => Promise<vo
      UNIQUE (user_id, name_key)
    );
    CREATE INDEX saved_setups_user ON saved_setups (user_id, position);`,
+  // v5 (issue 18): the off-site games' notebooks, one row each; `version` guards every write.
+  `CREATE TABLE notebooks (
+     id TEXT PRIMARY KEY,
+     owner_id TEXT NOT NULL REFERENCES users(id),
+     title TEXT NOT NULL,
+     doc TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     created_at BIGINT NOT NULL,
+     updated_at BIGINT NOT NULL,
+     published BOOLEAN NOT NULL
+   );
+   CREATE INDEX notebooks_owner ON notebooks (owner_id, updated_at);`,
 ];
 
 /** The advisory locks of registrations are (NICK_LOCK, hashtext(skeleton)): apart from the migration's. */
 const NICK_LOCK = 11;
 /** A user's saved setups are written under (SETUP_LOCK, hashtext(user id)), so the cap of 50 holds. */
 const SETUP_LOCK = 17;
+/** A user's new notebooks are written under (NOTEBOOK_LOCK, hashtext(user id)), so MAX_NOTEBOOKS holds. */
+const NOTEBOOK_LOCK = 18;
+
+interface NotebookRow {
+  id: string;
+  owner_id: string;
+  title: string;
+  doc: string;
+  version: number;
+  created_at: string;
+  updated_at: string;
+  published: boolean;
+}
+
+const toNotebook = (r: NotebookRow): NotebookRecord => ({
+  id: r.id,
+  ownerId: r.owner_id,
+  title: r.title,
+  doc: r.doc,
+  version: r.version,
+  createdAt: Number(r.created_at),
+  updatedAt: Number(r.updated_at),
+  published: r.published,
+});
 
 interface UserRow {
   id: string;
@@ -511,6 +548,55 @@ export class PgStore implements Store {
 
   async deleteSetup(userId: string, id: string): Promise<boolean> {
     const r = await this.pool.query(`DELETE FROM saved_setups WHERE user_id = $1 AND id = $2`, [userId, id]);
+    return r.rowCount === 1;
+  }
+
+  /** One transaction under the owner's advisory lock: two creations take turns, so the cap holds. */
+  createNotebook(n: NotebookRecord, max: number): Promise<"created" | "full"> {
+    return this.transaction(async (c) => {
+      await c.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [NOTEBOOK_LOCK, n.ownerId]);
+      const count = await c.query<{ n: string }>(`SELECT COUNT(*) AS n FROM notebooks WHERE owner_id = $1`, [
+        n.ownerId,
+      ]);
+      if (Number(count.rows[0]!.n) >= max) return "full";
+      await c.query(
+        `INSERT INTO notebooks (id, owner_id, title, doc, version, created_at, updated_at, published)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [n.id, n.ownerId, n.title, n.doc, n.version, n.createdAt, n.updatedAt, n.published],
+      );
+      return "created";
+    });
+  }
+
+  async notebook(id: string): Promise<NotebookRecord | null> {
+    const r = await this.pool.query<NotebookRow>(`SELECT * FROM notebooks WHERE id = $1`, [id]);
+    return r.rows[0] ? toNotebook(r.rows[0]) : null;
+  }
+
+  async listNotebooks(ownerId: string): Promise<NotebookRecord[]> {
+    const r = await this.pool.query<NotebookRow>(
+      `SELECT * FROM notebooks WHERE owner_id = $1 ORDER BY updated_at DESC, created_at DESC, id`,
+      [ownerId],
+    );
+    return r.rows.map(toNotebook);
+  }
+
+  async updateNotebook(
+    ownerId: string,
+    id: string,
+    version: number,
+    c: Pick<NotebookRecord, "title" | "doc" | "updatedAt" | "published">,
+  ): Promise<boolean> {
+    const r = await this.pool.query(
+      `UPDATE notebooks SET title = $1, doc = $2, updated_at = $3, published = $4, version = version + 1
+       WHERE id = $5 AND owner_id = $6 AND version = $7`,
+      [c.title, c.doc, c.updatedAt, c.published, id, ownerId, version],
+    );
+    return r.rowCount === 1;
+  }
+
+  async deleteNotebook(ownerId: string, id: string): Promise<boolean> {
+    const r = await this.pool.query(`DELETE FROM notebooks WHERE owner_id = $1 AND id = $2`, [ownerId, id]);
     return r.rowCount === 1;
   }
 

@@ -8,6 +8,7 @@ import {
   SeqConflict,
   setupNameKey,
   type MailRecord,
+  type NotebookRecord,
   type SessionRecord,
   type SettingsRecord,
   type SetupRecord,
@@ -114,7 +115,41 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
      UNIQUE (user_id, name_key)
    );
    CREATE INDEX saved_setups_user ON saved_setups (user_id, position);`,
+  // v6 (issue 18): the off-site games' notebooks, one row each; `version` guards every write.
+  `CREATE TABLE notebooks (
+     id TEXT PRIMARY KEY,
+     owner_id TEXT NOT NULL REFERENCES users(id),
+     title TEXT NOT NULL,
+     doc TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL,
+     published INTEGER NOT NULL
+   );
+   CREATE INDEX notebooks_owner ON notebooks (owner_id, updated_at);`,
 ];
+
+interface NotebookRow {
+  id: string;
+  owner_id: string;
+  title: string;
+  doc: string;
+  version: number;
+  created_at: number;
+  updated_at: number;
+  published: number;
+}
+
+const toNotebook = (r: NotebookRow): NotebookRecord => ({
+  id: r.id,
+  ownerId: r.owner_id,
+  title: r.title,
+  doc: r.doc,
+  version: r.version,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  published: r.published === 1,
+});
 
 interface UserRow {
   id: string;
@@ -525,6 +560,57 @@ export class SqliteStore implements Store {
 
   async deleteSetup(userId: string, id: string): Promise<boolean> {
     const r = this.sql(`DELETE FROM saved_setups WHERE user_id = ? AND id = ?`).run(userId, id);
+    await this.durable();
+    return r.changes === 1;
+  }
+
+  /** The count and the insert run in one synchronous transaction: nothing comes between them. */
+  async createNotebook(n: NotebookRecord, max: number): Promise<"created" | "full"> {
+    const done = this.db
+      .transaction((): "created" | "full" => {
+        const count = (
+          this.sql(`SELECT COUNT(*) AS n FROM notebooks WHERE owner_id = ?`).get(n.ownerId) as { n: number }
+        ).n;
+        if (count >= max) return "full";
+        this.sql(
+          `INSERT INTO notebooks (id, owner_id, title, doc, version, created_at, updated_at, published)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(n.id, n.ownerId, n.title, n.doc, n.version, n.createdAt, n.updatedAt, n.published ? 1 : 0);
+        return "created";
+      })
+      .immediate();
+    await this.durable();
+    return done;
+  }
+
+  async notebook(id: string): Promise<NotebookRecord | null> {
+    const row = this.sql(`SELECT * FROM notebooks WHERE id = ?`).get(id) as NotebookRow | undefined;
+    return row ? toNotebook(row) : null;
+  }
+
+  async listNotebooks(ownerId: string): Promise<NotebookRecord[]> {
+    const rows = this.sql(
+      `SELECT * FROM notebooks WHERE owner_id = ? ORDER BY updated_at DESC, created_at DESC, id`,
+    ).all(ownerId) as NotebookRow[];
+    return rows.map(toNotebook);
+  }
+
+  async updateNotebook(
+    ownerId: string,
+    id: string,
+    version: number,
+    c: Pick<NotebookRecord, "title" | "doc" | "updatedAt" | "published">,
+  ): Promise<boolean> {
+    const r = this.sql(
+      `UPDATE notebooks SET title = ?, doc = ?, updated_at = ?, published = ?, version = version + 1
+         WHERE id = ? AND owner_id = ? AND version = ?`,
+    ).run(c.title, c.doc, c.updatedAt, c.published ? 1 : 0, id, ownerId, version);
+    await this.durable();
+    return r.changes === 1;
+  }
+
+  async deleteNotebook(ownerId: string, id: string): Promise<boolean> {
+    const r = this.sql(`DELETE FROM notebooks WHERE owner_id = ? AND id = ?`).run(ownerId, id);
     await this.durable();
     return r.changes === 1;
   }

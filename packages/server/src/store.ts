@@ -74,6 +74,23 @@ export const MAX_SAVED_SETUPS = 50;
 /** A saved setup's name as compared: case ignored (Unicode's, so Cyrillic too), NFC. */
 export const setupNameKey = (name: string): string => name.normalize("NFC").toLowerCase();
 
+/**
+ * Issue 18: an off-site game's notebook, one row: its owner, title, the document (notebook.ts: the setup,
+ * the deal, every phase's inputs and decisions, the corrections) and a version that every write checks.
+ */
+export interface NotebookRecord {
+  readonly id: string;
+  readonly ownerId: string;
+  readonly title: string;
+  /** The notebook's document as JSON text (notebook.ts reads and checks it). */
+  readonly doc: string;
+  /** 1 when created; each write stores version + 1 only if the row still has the version read. */
+  readonly version: number;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly published: boolean;
+}
+
 export interface SessionRecord {
   readonly userId: string;
   readonly expiresAt: number;
@@ -139,6 +156,27 @@ export interface Store {
   saveSetup(userId: string, setup: SetupRecord, max: number): Promise<SetupRecord | "full">;
   /** Delete one of the user's setups; false (nothing written) when the user has none with that id. */
   deleteSetup(userId: string, id: string): Promise<boolean>;
+
+  /**
+   * Issue 18: store a new notebook unless its owner already has `max` ("full", nothing written); the count
+   * and the insert are one atomic step.
+   */
+  createNotebook(notebook: NotebookRecord, max: number): Promise<"created" | "full">;
+  notebook(id: string): Promise<NotebookRecord | null>;
+  /** The owner's notebooks, the last changed first. */
+  listNotebooks(ownerId: string): Promise<NotebookRecord[]>;
+  /**
+   * Write a notebook's new title, document, time and published flag as `version + 1`, only if the stored
+   * row still has `version` and belongs to `ownerId`; false (nothing written) otherwise: a lost race.
+   */
+  updateNotebook(
+    ownerId: string,
+    id: string,
+    version: number,
+    change: Pick<NotebookRecord, "title" | "doc" | "updatedAt" | "published">,
+  ): Promise<boolean>;
+  /** Delete one of the owner's notebooks; false (nothing written) when the owner has none with that id. */
+  deleteNotebook(ownerId: string, id: string): Promise<boolean>;
 
   /** Game ids in creation order. */
   gameIds(): Promise<string[]>;

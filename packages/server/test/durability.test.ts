@@ -55,6 +55,11 @@ class HeldStore implements Store {
   listSetups: Store["listSetups"] = (u) => this.inner.listSetups(u);
   saveSetup: Store["saveSetup"] = (u, s, max) => this.inner.saveSetup(u, s, max);
   deleteSetup: Store["deleteSetup"] = (u, id) => this.inner.deleteSetup(u, id);
+  createNotebook: Store["createNotebook"] = (n, max) => this.inner.createNotebook(n, max);
+  notebook: Store["notebook"] = (id) => this.inner.notebook(id);
+  listNotebooks: Store["listNotebooks"] = (u) => this.inner.listNotebooks(u);
+  updateNotebook: Store["updateNotebook"] = (u, id, v, c) => this.inner.updateNotebook(u, id, v, c);
+  deleteNotebook: Store["deleteNotebook"] = (u, id) => this.inner.deleteNotebook(u, id);
   gameIds: Store["gameIds"] = () => this.inner.gameIds();
   entries: Store["entries"] = (id) => this.inner.entries(id);
   loadAll: Store["loadAll"] = () => this.inner.loadAll();
