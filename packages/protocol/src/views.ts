@@ -297,6 +297,43 @@ export interface VoteCountResult {
   readonly ignored: readonly { readonly post: number; readonly text: string; readonly reason: string }[];
   /** The BBCode vote-count post, the way Russian GMs write it. */
   readonly count: string;
+  /** A pasted thread (`paste`, issue 18): what was found in it. */
+  readonly found?: PasteFound;
+  /** A pasted thread: every counted vote in posting order (a player's earlier votes too), names as in the list. */
+  readonly cast?: readonly PastedVote[];
+}
+
+/** A vote read from a pasted thread, in posting order (`post`: its index among the posts found). */
+export interface PastedVote {
+  readonly by: string;
+  readonly color: "red" | "blue";
+  readonly target: string;
+  readonly early: boolean;
+  readonly post: number;
+}
+
+/**
+ * POST /api/tools/thread, and `found` beside a pasted thread's count (issue 18): what the forum reader found
+ * in what the GM pasted, shown before counting.
+ */
+export interface PasteFound {
+  /** html (with colours), bbcode (with colours), or text: no colours, so no votes can be read from it. */
+  readonly kind: "html" | "bbcode" | "text";
+  /** The forum engine whose markup was read; null for BBCode or plain text. */
+  readonly engine: "phpbb" | "invision" | "xenforo" | "vbulletin" | "smf" | "discourse" | "generic" | null;
+  readonly posts: number;
+  /**
+   * Each author in the order of their first post, with their posts, and the player of the list their nick or
+   * alias names (null: nobody on the list, or no list given).
+   */
+  readonly authors: readonly {
+    readonly name: string;
+    readonly posts: number;
+    readonly player: string | null;
+  }[];
+  /** The first and last post's label as on the forum (number or anchor), or null when it has none. */
+  readonly first: string | null;
+  readonly last: string | null;
 }
 
 /**

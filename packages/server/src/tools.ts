@@ -24,15 +24,58 @@ export const TOOLS_BODY_LIMIT = 5 * 1024 * 1024;
 
 const name = P.text(64);
 
-/** POST /api/tools/votecount: PLAYERS.txt as text, the flags, and THREAD.json as JSON. */
-export const voteCountToolSchema = z.strictObject({
-  players: P.str(100_000),
-  gm: name.optional(),
-  day: z.number().int().min(1).max(999).optional(),
-  silenced: z.array(name).max(64).default([]),
-  thread: z.array(z.unknown()).max(50_000),
-});
+/**
+ * A thread as the GM copied it from the forum page (issue 18): the clipboard's `text/html` when there is one
+ * (or a saved page), else its plain text, which may be BBCode. At least one of them holds something.
+ */
+export const pasteSchema = z
+  .strictObject({
+    html: P.str(TOOLS_BODY_LIMIT).optional(),
+    text: P.str(TOOLS_BODY_LIMIT).optional(),
+  })
+  .refine((p) => (p.html ?? "").trim() !== "" || (p.text ?? "").trim() !== "", {
+    message: "both html and text are empty: paste the thread as copied from the forum page",
+  });
+export type Paste = z.infer<typeof pasteSchema>;
+
+const playersSchema = P.str(100_000);
+
+/**
+ * POST /api/tools/votecount: PLAYERS.txt as text, the flags, and the thread: either THREAD.json as JSON
+ * (`thread`) or as copied from the forum page (`paste`, issue 18), never both.
+ */
+export const voteCountToolSchema = z
+  .strictObject({
+    players: playersSchema,
+    gm: name.optional(),
+    day: z.number().int().min(1).max(999).optional(),
+    silenced: z.array(name).max(64).default([]),
+    thread: z.array(z.unknown()).max(50_000).optional(),
+    paste: pasteSchema.optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.thread !== undefined && b.paste !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["paste"],
+        message:
+          "give the thread either as JSON posts (thread) or as copied from the forum (paste), not both",
+      });
+    else if (b.thread === undefined && b.paste === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["thread"],
+        message: "required: the thread as JSON posts (thread) or as copied from the forum page (paste)",
+      });
+  });
 export type VoteCountToolBody = z.infer<typeof voteCountToolSchema>;
+
+/** POST /api/tools/thread: what a pasted thread holds, before counting; the players mark which authors play. */
+export const threadToolSchema = z.strictObject({
+  players: playersSchema.optional(),
+  paste: pasteSchema,
+});
+export type ThreadToolBody = z.infer<typeof threadToolSchema>;
 
 /** POST /api/tools/results: a REPLAY.md file, already parsed, and the post's language. */
 export const resultsToolSchema = z.strictObject({

@@ -1,7 +1,13 @@
 import type { MessagePort } from "node:worker_threads";
 import type { z } from "zod";
 import { ApiError } from "../errors.ts";
-import { resultsToolSchema, TOOLS_BODY_LIMIT, type ToolRunner, voteCountToolSchema } from "../tools.ts";
+import {
+  resultsToolSchema,
+  threadToolSchema,
+  TOOLS_BODY_LIMIT,
+  type ToolRunner,
+  voteCountToolSchema,
+} from "../tools.ts";
 import type { ToolTask } from "../tools-worker.ts";
 import { bodyRoute, type RouteConfig, type RouteContext } from "./context.ts";
 
@@ -58,8 +64,35 @@ export function toolRoutes(ctx: RouteContext, runner: ToolRunner): void {
     url: "/api/tools/votecount",
     summary: "Count a day's votes in a thread from another forum (the votecount command)",
     body: voteCountToolSchema,
-    task: (body, started) => ({ tool: "votecount", body, started }),
+    // A pasted thread (issue 18) is read and counted by the notebook's task; its answer adds what was found.
+    task: (body, started) =>
+      body.paste
+        ? {
+            tool: "countPaste",
+            body: {
+              paste: body.paste,
+              roster: body.players,
+              gm: body.gm ?? null,
+              day: body.day ?? null,
+              silenced: body.silenced,
+              lang: "ru",
+            },
+            started,
+          }
+        : { tool: "votecount", body, started },
     tooSlow: `thread: too large to count within ${runner.seconds}; send fewer posts (one day's)`,
+  });
+  tool(ctx, runner, {
+    url: "/api/tools/thread",
+    summary:
+      "What a thread pasted from a forum page holds (posts, authors, engine), before counting; stores nothing",
+    body: threadToolSchema,
+    task: (body, started) => ({
+      tool: "readPaste",
+      body: { paste: body.paste, roster: body.players ?? null },
+      started,
+    }),
+    tooSlow: `paste: too large to read within ${runner.seconds}; paste fewer posts (one day's)`,
   });
   tool(ctx, runner, {
     url: "/api/tools/results",
