@@ -31,6 +31,7 @@ import { meRoutes } from "./routes/me.ts";
 import { profileRoutes } from "./routes/profiles.ts";
 import { settingsRoutes } from "./routes/settings.ts";
 import { setupRoutes } from "./routes/setups.ts";
+import { notebookRoutes } from "./routes/notebooks.ts";
 import { nightRoutes } from "./routes/night.ts";
 import { streamRoutes } from "./routes/streams.ts";
 import { threadRoutes } from "./routes/thread.ts";
@@ -314,6 +315,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   settingsRoutes(ctx);
   estimateRoutes(ctx, opts.estimates);
   setupRoutes(ctx);
+  notebookRoutes(ctx, toolRunner);
 
   if (webRoot) await serveWebApp(app, webRoot);
   // Without a built web app, the site's root shows the API's documentation.

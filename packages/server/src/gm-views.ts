@@ -38,7 +38,7 @@ export function gmTable(room: Room): GmTable | null {
  * V4, V5, P1, P2: the day as the engine would close it now (closeDay is pure: nothing changes), so the GM
  * reads the weighted scores and penalty votes the public count never shows.
  */
-function dayTally(m: Match): GmDayTally | null {
+export function dayTally(m: Match): GmDayTally | null {
   const r = closeDay(m.state, m.day, m.modkills);
   if (isRejection(r)) return null;
   const { score, notVoted, hanged, excused } = r.outcome;

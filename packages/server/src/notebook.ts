@@ -1,0 +1,917 @@
+import {
+  act,
+  dayAnnouncement,
+  endDay,
+  endNight,
+  eventsSeenBy,
+  explainNight,
+  foldView,
+  gameEventsSince,
+  isRejection,
+  mayVote,
+  modkill,
+  nightAnnouncement,
+  nightMoves,
+  privateResults,
+  publicVoteCountSections,
+  countPost,
+  replace,
+  roleName,
+  seedCommitment,
+  startMatch,
+  vote,
+  type CouncilAnswer,
+  type DayOutcome,
+  type GameOptions,
+  type Lang,
+  type Match,
+  type NightAction,
+  type NightOutcome,
+  type Phase,
+  type Phrase,
+  type Player,
+  type Rejection,
+  type RoleId,
+  type RollName,
+  type Vote,
+} from "@forum-mafia/engine";
+import type {
+  Dialect,
+  NotebookInput,
+  NotebookPosts,
+  NotebookSeat,
+  NotebookSummary,
+  NotebookView,
+  PastedVote,
+  PasteFound,
+  ThreadFound,
+} from "@forum-mafia/protocol";
+import { nightDraft, type ReviewedNight } from "./draft.ts";
+import { badRequest, conflict, refused, type ApiError } from "./errors.ts";
+import { dayTally } from "./gm-views.ts";
+import type { Seen } from "./seen.ts";
+import type { CountPasteAnswer } from "./tools-worker.ts";
+import { actionForm } from "./views.ts";
+
+/**
+ * Issue 18: the notebook of an off-site game. The GM's forum keeps the game; the notebook keeps its inputs
+ * (the deal, each night's actions as the GM received them, each day's votes read from the pasted thread or
+ * entered by hand, the GM's decisions and corrections with their reasons) as one JSON document. Nothing is
+ * kept that the engine can work out: every read and every change rebuilds the Match by replaying the
+ * document through the engine (startMatch, act/vote/replace/modkill, endNight/endDay at each closed phase),
+ * so the notebook can never disagree with the exported REPLAY.md file. A change is checked by the engine
+ * on the rebuilt match; a refusal is a 4xx and the document is not written.
+ */
+
+/** One input of a phase, in the order entered. Seats are numbers; names are read from the match. */
+export type DocInput =
+  | { readonly kind: "act"; readonly seat: number; readonly action: NightAction }
+  | {
+      readonly kind: "vote";
+      readonly seat: number;
+      readonly vote: Vote;
+      readonly source: { readonly kind: "thread"; readonly post: number } | { readonly kind: "gm" };
+    }
+  | { readonly kind: "modkill"; readonly seat: number; readonly reason: string }
+  | { readonly kind: "replace"; readonly seat: number; readonly name: string; readonly reason: string };
+
+/** A phase's inputs and, for a night, the GM's decisions (F2: fixed rolls, the council's answer, M2c). */
+export interface DocPhase {
+  readonly inputs: readonly DocInput[];
+  readonly rolls: Partial<Readonly<Record<RollName, boolean>>>;
+  readonly rollsReason: string;
+  readonly council: CouncilAnswer | null;
+  readonly councilReason: string;
+  /** Day: what the last paste found (shown again until the day closes). */
+  readonly found: ThreadFound | null;
+  /** Day: the thread votes the GM removed, kept out of a later paste of the same day: seat and post. */
+  readonly removed: readonly { readonly seat: number; readonly post: number }[];
+}
+
+export interface DocCorrection {
+  readonly phase: Phase;
+  readonly kind: string;
+  readonly detail: string;
+  readonly reason: string;
+}
+
+export interface NotebookDoc {
+  readonly format: 1;
+  /** The nicks at the deal, in seat order. */
+  readonly players: readonly string[];
+  /** S3: the role list as the GM gave it. */
+  readonly roles: readonly RoleId[];
+  /** S1: each seat's role as dealt (from the seed, or by the GM's hand). */
+  readonly dealt: readonly RoleId[];
+  readonly options: GameOptions;
+  /** F1: the seed of a random deal (also the rolls' stream); null for a hand deal. */
+  readonly seed: string | null;
+  readonly dialect: Dialect;
+  readonly aliases: readonly (readonly string[])[];
+  readonly closed: readonly DocPhase[];
+  readonly current: DocPhase;
+  readonly corrections: readonly DocCorrection[];
+}
+
+export const emptyPhase = (): DocPhase => ({
+  inputs: [],
+  rolls: {},
+  rollsReason: "",
+  council: null,
+  councilReason: "",
+  found: null,
+  removed: [],
+});
+
+/** The notebook's document as stored. */
+export const writeDoc = (doc: NotebookDoc): string => JSON.stringify(doc);
+
+/** A stored document (written by writeDoc; the store holds nothing else). */
+export function readDoc(text: string): NotebookDoc {
+  const doc = JSON.parse(text) as NotebookDoc;
+  if (doc.format !== 1) throw new Error(`notebook: unknown document format ${String(doc.format)}`);
+  return doc;
+}
+
+/** The match rebuilt from a document: the match now, the match at the start of the phase in play, and the match before each close. */
+export interface Built {
+  readonly match: Match;
+  readonly phaseStart: Match;
+  /** For each closed phase, the match right before it closed (its count, its draft). */
+  readonly beforeClose: readonly Match[];
+}
+
+const engine = (r: Match | Rejection): Match => {
+  if (isRejection(r)) throw refused(r);
+  return r;
+};
+
+/** One input applied to the match by the engine, or the engine's refusal. */
+export function applyInput(m: Match, input: DocInput): Match | Rejection {
+  switch (input.kind) {
+    case "act":
+      return act(m, input.seat, input.action);
+    case "vote":
+      return vote(m, input.seat, input.vote);
+    case "modkill":
+      return modkill(m, input.seat, input.reason);
+    case "replace":
+      return replace(m, input.seat, input.name, input.reason);
+    default: {
+      const never: never = input;
+      throw new Error(`notebook: unknown input ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** The inputs of a phase played from `start`; the engine's first refusal (with the input's index) if any. */
+export function playPhase(
+  start: Match,
+  inputs: readonly DocInput[],
+): Match | { readonly index: number; readonly rejection: Rejection } {
+  let m = start;
+  for (let i = 0; i < inputs.length; i++) {
+    const next = applyInput(m, inputs[i]!);
+    if (isRejection(next)) return { index: i, rejection: next };
+    m = next;
+  }
+  return m;
+}
+
+const isMatch = (r: Match | { readonly index: number; readonly rejection: Rejection }): r is Match =>
+  !("rejection" in r);
+
+/** F2, M2c: a night's decisions as the engine takes them. */
+const decisionsOf = (p: DocPhase) => ({
+  rolls: p.rolls,
+  council: p.council,
+  ...(p.rollsReason ? { reason: p.rollsReason } : {}),
+  ...(p.councilReason ? { councilReason: p.councilReason } : {}),
+});
+
+/** S1: the match at the deal. */
+export function dealt(doc: NotebookDoc): Match | Rejection {
+  return startMatch({
+    players: doc.players.map((name, seat) => ({ name, role: doc.dealt[seat]! })),
+    seed: doc.seed,
+    options: doc.options,
+  });
+}
+
+/** Close the phase in play: endNight with the GM's decisions, or endDay. */
+export function closePhase(m: Match, p: DocPhase): Match | Rejection {
+  return m.state.phase.kind === "night" ? endNight(m, decisionsOf(p)) : endDay(m);
+}
+
+/**
+ * Replay the whole document through the engine. A stored document always replays (every change was
+ * checked before it was written); a refusal here is a broken invariant.
+ */
+export function rebuild(doc: NotebookDoc): Built {
+  let m = dealt(doc);
+  if (isRejection(m)) throw new Error(`notebook: the deal does not replay: ${m.message}`);
+  const beforeClose: Match[] = [];
+  for (const phase of doc.closed) {
+    const played = playPhase(m, phase.inputs);
+    if (!isMatch(played))
+      throw new Error(`notebook: a closed phase does not replay: ${played.rejection.message}`);
+    beforeClose.push(played);
+    const next = closePhase(played, phase);
+    if (isRejection(next)) throw new Error(`notebook: a phase does not close again: ${next.message}`);
+    m = next;
+  }
+  const phaseStart = m;
+  const played = playPhase(m, doc.current.inputs);
+  if (!isMatch(played))
+    throw new Error(`notebook: the phase in play does not replay: ${played.rejection.message}`);
+  return { match: played, phaseStart, beforeClose };
+}
+
+// ————— changes: each returns the new document, or throws an ApiError and changes nothing —————
+
+/** W1: after the end nothing more is entered. */
+function inPlay(m: Match): void {
+  if (m.state.winner !== null)
+    throw conflict(
+      "notebook/ended",
+      `the game is over (${m.state.winner} won): nothing more can be entered`,
+      "W1",
+    );
+}
+
+function night(m: Match): void {
+  inPlay(m);
+  if (m.state.phase.kind !== "night")
+    throw conflict("notebook/not-night", "it is day: night actions are entered by night");
+}
+
+function day(m: Match): void {
+  inPlay(m);
+  if (m.state.phase.kind !== "day")
+    throw conflict("notebook/not-day", "it is night: votes are entered by day");
+}
+
+function seatOf(m: Match, seat: number, field = "seat"): void {
+  if (seat >= m.state.players.length)
+    throw badRequest("invalid", `${field}: the game has seats 0 to ${m.state.players.length - 1}`);
+}
+
+const withCurrent = (doc: NotebookDoc, current: DocPhase, corrections = doc.corrections): NotebookDoc => ({
+  ...doc,
+  current,
+  corrections,
+});
+
+const correction = (m: Match, kind: string, detail: string, reason: string): DocCorrection => ({
+  phase: m.state.phase,
+  kind,
+  detail,
+  reason,
+});
+
+/** Whether an act wrote over a slot already filled (the same slot's earlier submission). */
+function overwrote(before: Match, after: Match, seat: number): boolean {
+  const b = before.night;
+  const a = after.night;
+  if (b.own[seat] !== null && b.own[seat] !== undefined && a.own[seat] !== b.own[seat]) return true;
+  if (b.mafia[seat] !== null && b.mafia[seat] !== undefined && a.mafia[seat] !== b.mafia[seat]) return true;
+  return b.pair !== null && a.pair !== b.pair;
+}
+
+/**
+ * O1, M4: a night action as the GM received it, for the seat that sent it, checked by the engine as a
+ * player's is. One that replaces an action already entered in the same slot is a correction (F2): it needs
+ * a reason, kept in the log.
+ */
+export function addAction(
+  doc: NotebookDoc,
+  b: Built,
+  seat: number,
+  action: NightAction,
+  reason: string | undefined,
+  lang: Lang,
+): NotebookDoc {
+  night(b.match);
+  seatOf(b.match, seat);
+  const next = engine(act(b.match, seat, action));
+  const corrections = [...doc.corrections];
+  if (overwrote(b.match, next, seat)) {
+    if (!reason)
+      throw badRequest(
+        "reason",
+        "reason: an action is already entered in this slot; replacing it is a correction and needs a reason",
+        "F2",
+      );
+    corrections.push(
+      correction(b.match, "action", actionText(b.match.state.players, seat, action, lang), reason),
+    );
+  }
+  const input: DocInput = { kind: "act", seat, action };
+  return withCurrent(doc, { ...doc.current, inputs: [...doc.current.inputs, input] }, corrections);
+}
+
+/** V1–V7: a vote entered by hand (one the parser missed or read wrongly): always a correction. */
+export function addVote(
+  doc: NotebookDoc,
+  b: Built,
+  seat: number,
+  v: Vote,
+  reason: string,
+  lang: Lang,
+): NotebookDoc {
+  day(b.match);
+  seatOf(b.match, seat);
+  seatOf(b.match, v.target, "vote.target");
+  engine(vote(b.match, seat, v));
+  const input: DocInput = { kind: "vote", seat, vote: v, source: { kind: "gm" } };
+  const detail = voteText(b.match.state.players, seat, v, lang);
+  return withCurrent(doc, { ...doc.current, inputs: [...doc.current.inputs, input] }, [
+    ...doc.corrections,
+    correction(b.match, "vote", detail, reason),
+  ]);
+}
+
+/** The indices in the document of the inputs the view lists (actions and votes), in order. */
+function listed(p: DocPhase): number[] {
+  const out: number[] = [];
+  p.inputs.forEach((input, i) => {
+    if (input.kind === "act" || input.kind === "vote") out.push(i);
+  });
+  return out;
+}
+
+/** F2: remove an entered action or vote of the phase in play (its index in the view's `inputs`), with why. */
+export function removeInput(
+  doc: NotebookDoc,
+  b: Built,
+  index: number,
+  reason: string,
+  lang: Lang,
+): NotebookDoc {
+  inPlay(b.match);
+  const at = listed(doc.current)[index];
+  if (at === undefined)
+    throw badRequest("invalid", `index: the phase in play has ${listed(doc.current).length} inputs listed`);
+  const input = doc.current.inputs[at]!;
+  const inputs = doc.current.inputs.filter((_, i) => i !== at);
+  const played = playPhase(b.phaseStart, inputs);
+  if (!isMatch(played))
+    throw conflict(
+      played.rejection.code,
+      `without it, a later input is refused: ${played.rejection.message}`,
+      played.rejection.clause,
+    );
+  const players = b.match.state.players;
+  const detail =
+    input.kind === "act"
+      ? actionText(players, input.seat, input.action, lang)
+      : input.kind === "vote"
+        ? voteText(players, input.seat, input.vote, lang)
+        : "";
+  const removed =
+    input.kind === "vote" && input.source.kind === "thread"
+      ? [...doc.current.removed, { seat: input.seat, post: input.source.post }]
+      : doc.current.removed;
+  return withCurrent(doc, { ...doc.current, inputs, removed }, [
+    ...doc.corrections,
+    correction(b.match, input.kind === "act" ? "removeAction" : "removeVote", detail, reason),
+  ]);
+}
+
+/** O8, F2: the GM fixes some of tonight's rolls, with a reason. */
+export function fixRolls(
+  doc: NotebookDoc,
+  b: Built,
+  rolls: Partial<Record<RollName, boolean | undefined>>,
+  reason: string,
+): NotebookDoc {
+  night(b.match);
+  const fixed: Partial<Record<RollName, boolean>> = {};
+  for (const [key, value] of Object.entries(rolls) as [RollName, boolean | undefined][])
+    if (value !== undefined) fixed[key] = value;
+  if (Object.keys(fixed).length === 0)
+    throw badRequest("rolls", "rolls: name at least one roll to fix", "F2");
+  const detail = Object.entries(fixed)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(", ");
+  return withCurrent(
+    doc,
+    { ...doc.current, rolls: { ...doc.current.rolls, ...fixed }, rollsReason: reason },
+    [...doc.corrections, correction(b.match, "rolls", detail, reason)],
+  );
+}
+
+/** The night under review as draft.ts reads it: the notebook's GM answers the council (no automatic answer). */
+export function reviewed(doc: NotebookDoc, m: Match): ReviewedNight {
+  return {
+    match: m,
+    fixedRolls: doc.current.rolls,
+    council: doc.current.council,
+    councilDecision: () => doc.current.council,
+  };
+}
+
+/** M2c, F2: the council's answer; one that differs from the rules' answer to a listed question needs a reason. */
+export function answerCouncil(
+  doc: NotebookDoc,
+  b: Built,
+  answer: CouncilAnswer,
+  reason: string | undefined,
+  suggested: "yes" | "no" | null,
+  question: string | null,
+): NotebookDoc {
+  night(b.match);
+  if (question === null)
+    throw conflict("notebook/no-council", "no council question was entered tonight", "M2c");
+  if (suggested !== null && answer !== suggested && !reason)
+    throw badRequest(
+      "reason",
+      `reason: the rules answer "${suggested}" to this council question; a different answer needs a reason`,
+      "F2",
+    );
+  return withCurrent(doc, { ...doc.current, council: answer, councilReason: reason ?? "" }, [
+    ...doc.corrections,
+    correction(b.match, "council", `${question} — ${answer}`, reason ?? ""),
+  ]);
+}
+
+/** F2, G5: a modkill, at the end of the phase in play. */
+export function addModkill(doc: NotebookDoc, b: Built, seat: number, reason: string): NotebookDoc {
+  inPlay(b.match);
+  seatOf(b.match, seat);
+  engine(modkill(b.match, seat, reason));
+  const input: DocInput = { kind: "modkill", seat, reason };
+  return withCurrent(doc, { ...doc.current, inputs: [...doc.current.inputs, input] }, [
+    ...doc.corrections,
+    correction(b.match, "modkill", b.match.state.players[seat]!.name, reason),
+  ]);
+}
+
+/** P4: a substitute takes the seat (in the file, from the start of the phase in play). */
+export function addReplace(
+  doc: NotebookDoc,
+  b: Built,
+  seat: number,
+  name: string,
+  reason: string,
+): NotebookDoc {
+  inPlay(b.match);
+  seatOf(b.match, seat);
+  const old = b.match.state.players[seat]!.name;
+  engine(replace(b.match, seat, name, reason));
+  const input: DocInput = { kind: "replace", seat, name, reason };
+  const aliases = doc.aliases.map((list, i) => (i === seat ? [] : list));
+  return {
+    ...withCurrent(doc, { ...doc.current, inputs: [...doc.current.inputs, input] }, [
+      ...doc.corrections,
+      correction(b.match, "replace", `${old} → ${name}`, reason),
+    ]),
+    aliases,
+  };
+}
+
+/** The vote counter's roster: other spellings of a seat's nick. */
+export function setAliases(
+  doc: NotebookDoc,
+  b: Built,
+  seat: number,
+  aliases: readonly string[],
+): NotebookDoc {
+  seatOf(b.match, seat);
+  const unique = [...new Set(aliases.map((a) => a.trim()).filter((a) => a !== ""))];
+  for (const a of unique)
+    if (a.includes("|") || /[\r\n]/.test(a))
+      throw badRequest(
+        "invalid",
+        "aliases: a nick may not hold `|` or a line break (the roster's separators)",
+      );
+  return { ...doc, aliases: doc.aliases.map((list, i) => (i === seat ? unique : list)) };
+}
+
+/** Close the phase in play: the night with the GM's decisions (an unanswered council: 409, M2c), or the day. */
+export function close(doc: NotebookDoc, b: Built): NotebookDoc {
+  inPlay(b.match);
+  const next = closePhase(b.match, doc.current);
+  if (isRejection(next)) throw conflict(next.code, next.message, next.clause);
+  return { ...doc, closed: [...doc.closed, doc.current], current: emptyPhase() };
+}
+
+// ————— the day's thread —————
+
+/** The roster the vote counter reads: each living player, `Ник | alias | alias`. */
+export function roster(doc: NotebookDoc, m: Match): string {
+  return m.state.players
+    .flatMap((p, seat) => (p.alive ? [[p.name, ...(doc.aliases[seat] ?? [])].join(" | ")] : []))
+    .join("\n");
+}
+
+/** V6: the living players who cannot vote today. */
+export const silenced = (m: Match): string[] =>
+  m.state.players.flatMap((p, seat) => (p.alive && !mayVote(m.state, seat) ? [p.name] : []));
+
+export interface PasteCount {
+  readonly found: PasteFound;
+  readonly cast: readonly PastedVote[];
+  readonly ignored: readonly { readonly post: number; readonly text: string; readonly reason: string }[];
+}
+
+/** The tools worker's countPaste answer (tools-worker.ts), as the notebook reads it. */
+export function pasteCount(value: unknown): PasteCount {
+  const answer = value as CountPasteAnswer;
+  return { found: answer.found, cast: answer.cast, ignored: answer.ignored };
+}
+
+const REMOVED: Phrase<() => string> = {
+  ru: () => "голос убран ведущим",
+  en: () => "the GM removed this vote",
+};
+
+/**
+ * Issue 18: the votes read from the day's pasted thread, each checked by the engine's vote (V1–V7); one it
+ * refuses is listed as ignored with the refusal. They replace the votes of an earlier paste of this day;
+ * the GM's hand votes, removals and other inputs stay, after them.
+ */
+export function applyThread(doc: NotebookDoc, b: Built, count: PasteCount, lang: Lang): NotebookDoc {
+  day(b.match);
+  const players = b.match.state.players;
+  const seatByName = new Map(players.map((p, seat) => [p.name, seat]));
+  const kept = doc.current.inputs.filter((i) => !(i.kind === "vote" && i.source.kind === "thread"));
+  const ignored = [...count.ignored];
+  let m = b.phaseStart;
+  // Replacements come first in the phase (as the file writes them, P4), so the names read are today's.
+  for (const input of kept) if (input.kind === "replace") m = engine(applyInput(m, input));
+  const inputs: DocInput[] = kept.filter((i) => i.kind === "replace");
+  for (const c of count.cast) {
+    const seat = seatByName.get(c.by);
+    const target = seatByName.get(c.target);
+    const text = `${c.by}: ${c.color} ${c.target}${c.early ? " (early)" : ""}`;
+    if (seat === undefined || target === undefined) {
+      ignored.push({
+        post: c.post,
+        text,
+        reason: `"${seat === undefined ? c.by : c.target}" is not a player (V1)`,
+      });
+      continue;
+    }
+    if (doc.current.removed.some((r) => r.seat === seat && r.post === c.post)) {
+      ignored.push({ post: c.post, text, reason: REMOVED[lang]() });
+      continue;
+    }
+    const v: Vote = { color: c.color, target, early: c.early };
+    const next = vote(m, seat, v);
+    if (isRejection(next)) {
+      ignored.push({ post: c.post, text, reason: `${next.message} (${next.clause})` });
+      continue;
+    }
+    m = next;
+    inputs.push({ kind: "vote", seat, vote: v, source: { kind: "thread", post: c.post } });
+  }
+  for (const input of kept) {
+    if (input.kind === "replace") continue;
+    const next = applyInput(m, input);
+    if (isRejection(next))
+      throw conflict(
+        next.code,
+        `an input entered by hand is refused after this paste: ${next.message}`,
+        next.clause,
+      );
+    m = next;
+    inputs.push(input);
+  }
+  const byName = new Map(players.map((p, seat) => [p.name, seat]));
+  const found: ThreadFound = {
+    kind: count.found.kind,
+    engine: count.found.engine,
+    posts: count.found.posts,
+    authors: count.found.authors.map((a) => ({
+      name: a.name,
+      posts: a.posts,
+      seat: a.player === null ? null : (byName.get(a.player) ?? null),
+    })),
+    first: count.found.first,
+    last: count.found.last,
+    ignored,
+  };
+  return withCurrent(doc, { ...doc.current, inputs, found });
+}
+
+// ————— texts and posts —————
+
+const ACT_WORDS: Record<Lang, Record<string, string>> = {
+  ru: {
+    mafia: "ход мафии",
+    kill: "убить",
+    intimidate: "запугать",
+    council: "вопрос совету",
+    protect: "отмазать",
+    block: "блок",
+    bloodyKill: "кровавое убийство",
+    quickKill: "быстрое убийство",
+    torture: "пытки",
+    shoot: "выстрел",
+    check: "проверка",
+    serum: "сыворотка правды",
+    heal: "лечение",
+    healFrom: "лечение от роли",
+    poison: "отравление",
+    visit: "визит",
+    unprotect: "снятие защиты",
+    mark: "метка",
+    pass: "пропуск хода",
+  },
+  en: {
+    mafia: "the mafia's action",
+    kill: "kill",
+    intimidate: "intimidate",
+    council: "council question",
+    protect: "protect",
+    block: "block",
+    bloodyKill: "bloody kill",
+    quickKill: "quick kill",
+    torture: "torture",
+    shoot: "shot",
+    check: "check",
+    serum: "truth serum",
+    heal: "heal",
+    healFrom: "heal from a role",
+    poison: "poison",
+    visit: "visit",
+    unprotect: "unprotect",
+    mark: "mark",
+    pass: "pass",
+  },
+};
+
+const HEAL_FROM: Record<Lang, Record<string, string>> = {
+  ru: { mafia: "мафия", maniac: "маньяк", sheriff: "шериф" },
+  en: { mafia: "mafia", maniac: "maniac", sheriff: "sheriff" },
+};
+
+/** "Вася: проверка — Петя". */
+export function actionText(players: readonly Player[], seat: number, a: NightAction, lang: Lang): string {
+  const w = ACT_WORDS[lang];
+  const name = (s: number): string => players[s]?.name ?? "?";
+  const by = name(seat);
+  switch (a.act) {
+    case "mafia": {
+      const parts = [
+        ...(a.kill.length ? [`${w.kill} ${a.kill.map(name).join(", ")}`] : []),
+        ...(a.intimidate.length ? [`${w.intimidate} ${a.intimidate.map(name).join(", ")}`] : []),
+      ];
+      return `${by}: ${w.mafia} — ${parts.join("; ")}`;
+    }
+    case "council":
+      return `${by}: ${w.council} «${a.question}»`;
+    case "healFrom":
+      return `${by}: ${w.healFrom} — ${HEAL_FROM[lang][a.role]}`;
+    case "pass":
+      return `${by}: ${w.pass}`;
+    default:
+      return `${by}: ${w[a.act]} — ${name(a.target)}`;
+  }
+}
+
+const COLOR_WORDS: Record<Lang, { red: string; blue: string; early: string }> = {
+  ru: { red: "красным", blue: "синим", early: "досрочно" },
+  en: { red: "red", blue: "blue", early: "early" },
+};
+
+/** "Вася: красным — Петя". */
+export function voteText(players: readonly Player[], seat: number, v: Vote, lang: Lang): string {
+  const w = COLOR_WORDS[lang];
+  return `${players[seat]?.name ?? "?"}: ${w[v.color]} — ${players[v.target]?.name ?? "?"}${v.early ? ` (${w.early})` : ""}`;
+}
+
+/**
+ * BBCode in the forum's dialect. TODO(issue 18): `bbcodeDialect` from @forum-mafia/forum once it lands; the
+ * posts written here carry no colour tags, so the text is the same in both dialects meanwhile.
+ */
+export function inDialect(bbcode: string, dialect: Dialect): string {
+  return dialect === "lower" ? bbcode : bbcode;
+}
+
+const bold = (text: string): string => `[b]${text}[/b]`;
+
+/** "Шериф Вася": a private result's recipient as the GM addresses them. */
+const recipient = (p: Player, lang: Lang): string => `${roleName(p.role, lang)} ${p.name}`;
+
+/** A night's posts (A1, A2) from its outcome and the table right after it. */
+function nightPosts(
+  o: NightOutcome,
+  players: readonly Player[],
+  dialect: Dialect,
+  lang: Lang,
+): NotebookPosts {
+  const a = nightAnnouncement(o, players, lang);
+  return {
+    phase: o.phase,
+    public: inDialect([bold(a.title), ...a.lines].join("\n"), dialect),
+    private: privateResults(o, players, lang).map((p) => ({
+      to: [...p.recipients].map((s) => recipient(players[s]!, lang)).sort(),
+      text: inDialect(p.text, dialect),
+    })),
+    count: null,
+    explanation: explainNight(o, players, lang),
+  };
+}
+
+/** V2, V6, V7: the day's vote count post (the engine's layout, every vote as 1, V4), from the match in play. */
+export function countText(m: Match, dialect: Dialect, lang: Lang): string {
+  const s = m.state;
+  const sections = publicVoteCountSections(
+    {
+      day: s.phase.number,
+      earlyFromDay: s.options.earlyFromDay,
+      seats: s.players.map((p, seat) => ({
+        name: p.name,
+        alive: p.alive,
+        cannotVote: s.day.silenced.includes(seat),
+      })),
+      votes: m.day.order.flatMap((seat) => {
+        const v = m.day.votes[seat];
+        return v ? [{ seat, color: v.color, target: v.target, early: v.early }] : [];
+      }),
+    },
+    lang,
+  );
+  const post = countPost(sections, lang);
+  return inDialect([bold(post.title), ...post.lines].join("\n"), dialect);
+}
+
+function dayPosts(
+  o: DayOutcome,
+  players: readonly Player[],
+  before: Match,
+  dialect: Dialect,
+  lang: Lang,
+): NotebookPosts {
+  const a = dayAnnouncement(o, players, lang);
+  return {
+    phase: o.phase,
+    public: inDialect([bold(a.title), ...a.lines].join("\n"), dialect),
+    private: [],
+    count: countText(before, dialect, lang),
+    explanation: [],
+  };
+}
+
+/** The posts of the match's last finished phase (`before`: the match before it closed). */
+function postsOfLast(m: Match, before: Match, dialect: Dialect, lang: Lang): NotebookPosts {
+  const last = m.outcomes[m.outcomes.length - 1]!;
+  return last.outcome.phase.kind === "night"
+    ? nightPosts(last.outcome as NightOutcome, last.players, dialect, lang)
+    : dayPosts(last.outcome as DayOutcome, last.players, before, dialect, lang);
+}
+
+// ————— the views —————
+
+/** O1: each living seat's night form, built as a player's is (actionForm, from the player's own view). */
+function nightForms(m: Match): NonNullable<NotebookView["night"]>["forms"] {
+  const events = gameEventsSince(m, null).events;
+  const roles = m.state.players.map((p) => p.role);
+  const roleList = [...roles].sort();
+  const publicEvents = eventsSeenBy(events, { kind: "public" }, roles);
+  const publicView = foldView(publicEvents, { kind: "public" });
+  const moves = nightMoves(m.state, m.night);
+  const out: { seat: number; form: NonNullable<ReturnType<typeof actionForm>>; owes: boolean }[] = [];
+  m.state.players.forEach((p, seat) => {
+    if (!p.alive) return;
+    const viewer = { kind: "player", seat } as const;
+    const seen = eventsSeenBy(events, viewer, roles);
+    const s: Seen = {
+      viewer,
+      events: seen,
+      view: foldView(seen, viewer),
+      publicEvents,
+      publicView,
+      roleList,
+    };
+    const form = actionForm(s);
+    if (form !== null) out.push({ seat, form, owes: moves[seat] === "owes" });
+  });
+  return out;
+}
+
+export function notebookView(
+  meta: { readonly id: string; readonly title: string; readonly published: boolean },
+  doc: NotebookDoc,
+  b: Built,
+  lang: Lang,
+): NotebookView {
+  const m = b.match;
+  const players = m.state.players;
+  const over = m.state.winner !== null;
+  const inputs: NotebookInput[] = [];
+  for (const input of doc.current.inputs) {
+    if (input.kind === "act")
+      inputs.push({
+        kind: "action",
+        seat: input.seat,
+        action: input.action,
+        text: actionText(players, input.seat, input.action, lang),
+      });
+    else if (input.kind === "vote")
+      inputs.push({
+        kind: "vote",
+        seat: input.seat,
+        color: input.vote.color,
+        target: input.vote.target,
+        early: input.vote.early,
+        source: input.source,
+        text: voteText(players, input.seat, input.vote, lang),
+      });
+  }
+  let nightPart: NotebookView["night"] = null;
+  let dayPart: NotebookView["day"] = null;
+  if (!over && m.state.phase.kind === "night") {
+    const r = reviewed(doc, m);
+    const closed = closePhase(m, doc.current);
+    nightPart = {
+      forms: nightForms(m),
+      draft: nightDraft(r, lang),
+      posts: isRejection(closed) ? null : postsOfLast(closed, m, doc.dialect, lang),
+    };
+  } else if (!over) {
+    const tally = dayTally(m);
+    dayPart =
+      tally === null ? null : { tally, count: countText(m, doc.dialect, lang), found: doc.current.found };
+  }
+  const history: NotebookPosts[] = [];
+  let k = 0;
+  for (const before of b.beforeClose) {
+    const last = m.outcomes[k]!;
+    history.push(
+      last.outcome.phase.kind === "night"
+        ? nightPosts(last.outcome as NightOutcome, last.players, doc.dialect, lang)
+        : dayPosts(last.outcome as DayOutcome, last.players, before, doc.dialect, lang),
+    );
+    k++;
+  }
+  const seats: NotebookSeat[] = players.map((p, seat) => ({
+    seat,
+    name: p.name,
+    role: p.role,
+    alive: p.alive,
+    aliases: doc.aliases[seat] ?? [],
+    voteStrikes: p.voteStrikes,
+    nightStrikes: p.nightStrikes,
+  }));
+  return {
+    id: meta.id,
+    title: meta.title,
+    dialect: doc.dialect,
+    roles: doc.roles,
+    options: doc.options,
+    seedHash: doc.seed === null ? null : seedCommitment(doc.seed),
+    seed: doc.seed,
+    published: meta.published,
+    seats,
+    phase: m.state.phase,
+    winner: m.state.winner,
+    inputs,
+    night: nightPart,
+    day: dayPart,
+    history,
+    corrections: doc.corrections,
+  };
+}
+
+export function notebookSummary(
+  meta: {
+    readonly id: string;
+    readonly title: string;
+    readonly published: boolean;
+    readonly updatedAt: number;
+  },
+  doc: NotebookDoc,
+  b: Built,
+): NotebookSummary {
+  return {
+    id: meta.id,
+    title: meta.title,
+    players: doc.players.length,
+    phase: b.match.state.phase,
+    winner: b.match.state.winner,
+    published: meta.published,
+    updatedAt: meta.updatedAt,
+  };
+}
+
+/** S1, S3: a hand deal must be the role list as a multiset. */
+export function handDealFault(roles: readonly RoleId[], dealtRoles: readonly RoleId[]): ApiError | null {
+  const count = (list: readonly RoleId[]): Map<RoleId, number> => {
+    const out = new Map<RoleId, number>();
+    for (const r of list) out.set(r, (out.get(r) ?? 0) + 1);
+    return out;
+  };
+  const a = count(roles);
+  const b = count(dealtRoles);
+  const same = dealtRoles.length === roles.length && [...a].every(([r, n]) => b.get(r) === n);
+  return same
+    ? null
+    : badRequest(
+        "deal.roles",
+        `deal.roles: the hand deal must give out exactly the role list (${roles.length} roles), each role as often as the list has it`,
+        "S3",
+      );
+}
