@@ -55,49 +55,91 @@ export function looksLikeHtml(body: string): boolean {
  * the page's text are kept as text, so `[color]` written in HTML text is read as BBCode too.
  */
 export function htmlToBBCode(html: string): string {
-  const out: string[] = [];
-  const closers: string[] = [];
-  let hidden = 0;
+  const writer = new BBCodeWriter();
   const parser = new Parser(
     {
-      onopentag(name, attributes) {
-        if (hidden > 0 || HIDDEN.has(name)) {
-          hidden++;
-          closers.push("");
-          return;
-        }
-        if (name === "br") out.push("\n");
-        const color = colorOf(name, attributes);
-        const style = STYLES.get(name);
-        const quote = name === "blockquote" || QUOTE_CLASS.test(attributes["class"] ?? "");
-        const opening = [
-          quote ? "\n[quote]" : "",
-          color !== null ? `[color=${color}]` : "",
-          style !== undefined ? `[${style}]` : "",
-        ];
-        const closing = [
-          style !== undefined ? `[/${style}]` : "",
-          color !== null ? "[/color]" : "",
-          quote ? "[/quote]\n" : "",
-          BLOCK.has(name) ? "\n" : "",
-        ];
-        out.push(opening.join(""));
-        closers.push(closing.join(""));
-      },
-      onclosetag() {
-        const closing = closers.pop() ?? "";
-        if (hidden > 0) hidden--;
-        else out.push(closing);
-      },
-      ontext(text) {
-        if (hidden === 0) out.push(text.replace(/\s*\n\s*/gu, " "));
-      },
+      onopentag: (name, attributes) => writer.open(name, attributes),
+      onclosetag: () => writer.close(),
+      ontext: (text) => writer.text(text),
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
   parser.write(html);
   parser.end();
-  return out.join("");
+  return writer.result();
+}
+
+/** How a BBCodeWriter reads what the default leaves alone (the thread readers' per-engine knowledge). */
+export interface BBCodeWriterOptions {
+  /** Whether an element is a quote box; by default a `<blockquote>` or a forum's quote class. */
+  readonly isQuote?: (name: string, attributes: Readonly<Record<string, string>>) => boolean;
+  /** Images become their `alt` text (emoji and smilies) when it is at most this long; by default dropped. */
+  readonly imageAlt?: number;
+}
+
+/**
+ * The HTML → BBCode conversion as a stream of elements and texts (htmlToBBCode feeds it from the
+ * parser, the thread readers from a post's elements): every `open` has its `close`.
+ */
+export class BBCodeWriter {
+  readonly #out: string[] = [];
+  readonly #closers: string[] = [];
+  #hidden = 0;
+  readonly #isQuote: (name: string, attributes: Readonly<Record<string, string>>) => boolean;
+  readonly #imageAlt: number;
+
+  constructor(options: BBCodeWriterOptions = {}) {
+    this.#isQuote = options.isQuote ?? defaultIsQuote;
+    this.#imageAlt = options.imageAlt ?? 0;
+  }
+
+  /** An element opens; `quote` says whether it is a quote box when the caller knows better than the default. */
+  open(name: string, attributes: Readonly<Record<string, string>>, quote?: boolean): void {
+    if (this.#hidden > 0 || HIDDEN.has(name)) {
+      this.#hidden++;
+      this.#closers.push("");
+      return;
+    }
+    if (name === "br") this.#out.push("\n");
+    if (name === "img") {
+      const alt = (attributes["alt"] ?? "").trim();
+      if (alt !== "" && Array.from(alt).length <= this.#imageAlt) this.#out.push(alt);
+    }
+    const color = colorOf(name, attributes);
+    const style = STYLES.get(name);
+    const isQuote = quote ?? this.#isQuote(name, attributes);
+    const opening = [
+      isQuote ? "\n[quote]" : "",
+      color !== null ? `[color=${color}]` : "",
+      style !== undefined ? `[${style}]` : "",
+    ];
+    const closing = [
+      style !== undefined ? `[/${style}]` : "",
+      color !== null ? "[/color]" : "",
+      isQuote ? "[/quote]\n" : "",
+      BLOCK.has(name) ? "\n" : "",
+    ];
+    this.#out.push(opening.join(""));
+    this.#closers.push(closing.join(""));
+  }
+
+  close(): void {
+    const closing = this.#closers.pop() ?? "";
+    if (this.#hidden > 0) this.#hidden--;
+    else this.#out.push(closing);
+  }
+
+  text(text: string): void {
+    if (this.#hidden === 0) this.#out.push(text.replace(/\s*\n\s*/gu, " "));
+  }
+
+  result(): string {
+    return this.#out.join("");
+  }
+}
+
+function defaultIsQuote(name: string, attributes: Readonly<Record<string, string>>): boolean {
+  return name === "blockquote" || QUOTE_CLASS.test(attributes["class"] ?? "");
 }
 
 /** The colour an element gives its text, as a value `[color=…]` accepts, or null. */

@@ -1,9 +1,18 @@
 /**
  * Forum text: nicknames (nick.ts), safe BBCode (bbcode.ts), the votes written in posts (votes.ts) and
- * the vote counter for games on other forums (votecount.ts, names.ts, html.ts). Pure functions, no I/O.
+ * the vote counter for games on other forums (votecount.ts, names.ts, html.ts), the reader of threads
+ * pasted from those forums (thread/) and their BBCode dialects (dialect.ts). Pure functions, no I/O.
  */
 export { escapeHtml, quoteFreeText, renderBBCode } from "./bbcode.ts";
-export { htmlToBBCode, looksLikeHtml } from "./html.ts";
+export { BBCodeWriter, htmlToBBCode, looksLikeHtml, type BBCodeWriterOptions } from "./html.ts";
+export { bbcodeDialect, type BBCodeDialect } from "./dialect.ts";
+export {
+  readThread,
+  type FoundPost,
+  type ForumEngine,
+  type ThreadReading,
+  type ThreadSourceKind,
+} from "./thread/read.ts";
 export { NameResolver, parseRoster, type NameMatch, type RosterPlayer } from "./names.ts";
 export { checkNick, nickKey, nickSkeleton } from "./nick.ts";
 export type { VoteColor } from "./vote-color.ts";

@@ -28,6 +28,8 @@ export interface VoteCountOptions {
   readonly silenced: readonly string[];
   /** The language of the ignored votes' reasons: English (the CLI's JSON) unless asked otherwise. */
   readonly lang?: ReasonLang;
+  /** S3's threshold: `досрочно` has effect from this day on (V7); the standard table's when not given. */
+  readonly earlyFromDay?: number;
 }
 
 export type ReasonLang = "ru" | "en";
@@ -85,6 +87,13 @@ export interface VoteCount {
   /** The `--silenced` players (V6), in code point order. */
   readonly silenced: readonly string[];
   readonly ignored: readonly IgnoredVote[];
+  /**
+   * Every vote that counted when it was cast, in posting order (a player's earlier votes included, V1),
+   * without what is in `ignored`: replaying it, each player's last vote, gives `votes`.
+   */
+  readonly cast: readonly CountedVote[];
+  /** S3's threshold the count was made with (V7). */
+  readonly earlyFromDay: number;
 }
 
 /** A coloured text longer than this is prose, not a name. */
@@ -116,6 +125,8 @@ export function countVotes(posts: readonly ThreadPost[], options: VoteCountOptio
   const gmKey = options.gm === null ? null : nickKey(options.gm);
   const why = REASONS[options.lang ?? "en"];
   const votes = new Map<string, CountedVote>();
+  const cast: CountedVote[] = [];
+  const earlyFromDay = options.earlyFromDay ?? DEFAULT_OPTIONS.earlyFromDay;
   const ignored: IgnoredVote[] = [];
   const ignore = (post: number, text: string, reason: string): void => {
     ignored.push({ post, text: safeText(text), reason });
@@ -142,9 +153,11 @@ export function countVotes(posts: readonly ThreadPost[], options: VoteCountOptio
     if (last === undefined) return;
     const before = votes.get(author);
     if (before?.early === true) return ignore(index, last.text, why.afterEarly(author, before.post));
-    // V7: the word has effect from day 3 on (the standard table's threshold, S3), never when the day is unknown.
-    const isEarly = early && options.day !== null && earlyCounts(options.day, DEFAULT_OPTIONS.earlyFromDay);
-    votes.set(author, { by: author, color: last.color, target: last.target, early: isEarly, post: index });
+    // V7: the word has effect from S3's threshold day on (day 3 in the standard table), never when the day is unknown.
+    const isEarly = early && options.day !== null && earlyCounts(options.day, earlyFromDay);
+    const vote = { by: author, color: last.color, target: last.target, early: isEarly, post: index };
+    votes.set(author, vote);
+    cast.push(vote);
   });
 
   const names = options.players.map((p) => p.name);
@@ -153,6 +166,8 @@ export function countVotes(posts: readonly ThreadPost[], options: VoteCountOptio
     notVoted: names.filter((n) => !votes.has(n) && !silenced.has(n)).sort(compareCodePoints),
     silenced: [...silenced].sort(compareCodePoints),
     ignored,
+    cast,
+    earlyFromDay,
   };
 }
 
@@ -179,7 +194,7 @@ export function voteCountPost(count: VoteCount, day: number | null): string {
   const seen = publicCountOf(count);
   if (day === null) return countLines(publicVoteCountLines(seen, false, POST_LANG), POST_LANG).join("\n");
   const post = countPost(
-    publicVoteCountSections({ day, earlyFromDay: DEFAULT_OPTIONS.earlyFromDay, ...seen }, POST_LANG),
+    publicVoteCountSections({ day, earlyFromDay: count.earlyFromDay, ...seen }, POST_LANG),
     POST_LANG,
   );
   return [`[b]${post.title}[/b]`, ...post.lines].join("\n");

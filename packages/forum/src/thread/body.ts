@@ -1,0 +1,84 @@
+import { BBCodeWriter } from "../html.ts";
+import { anyOf, classes, closest, type El, sel, type Test, walk } from "./dom.ts";
+
+/** Class names of quote boxes, each a whole class name (vBulletin, IPB, XenForo, SMF, Discourse, phpBB). */
+const QUOTE_CLASSES = new Set([
+  "bbcode_quote",
+  "ipsQuote",
+  "bbCodeBlock--quote",
+  "quotecontent",
+  "quote",
+  "bbc_standard_quote",
+  "bbc_alternate_quote",
+  "b-quote",
+]);
+
+/** Whether an element is a quote box: a `<blockquote>` or a quote class, not the inner box of one. */
+export function isQuoteBox(el: El): boolean {
+  const quoteish = (e: El): boolean =>
+    e.name === "blockquote" || classes(e).some((c) => QUOTE_CLASSES.has(c));
+  if (!quoteish(el)) return false;
+  // Discourse: <aside class="quote"><div class="title">…</div><blockquote>…</blockquote></aside> is one quote.
+  return !(
+    el.name === "blockquote" &&
+    el.parent !== null &&
+    el.parent.name === "aside" &&
+    quoteish(el.parent)
+  );
+}
+
+/**
+ * What is never part of what a post says, on any engine: signatures, edit notes, report and like bars,
+ * spoiler toggle labels (the spoiler's content stays), buttons and form controls.
+ */
+export const NEVER_BODY: Test = anyOf(
+  (el) =>
+    classes(el).some((c) =>
+      /^(?:signature|signaturecontainer|user-signature|message-signature|b-post__signature|post-signature|sig|lastedited|message-lastEdit|b-post__edit|modified|editedby|edited|notice|spoiler-header|spoiler-head|spoiler_head|spoiler-title|spoiler_title|spoiler-toggle|spoiler_toggle|ipsSpoiler_header|bbCodeSpoiler-button|sp-head|reportlinks|quickbuttons|post-buttons|post-controls|post-menu-area|message-footer|message-actionBar|actionBar|reactionsBar|ipsItemControls|ipsReact|likes|post-likes|bbCodeBlock-expandLink|js-selectToQuoteEnd|quote-controls|back2top)$/iu.test(
+        c,
+      ),
+    ),
+  sel("[data-excludequote]"),
+  sel("[data-role=memberSignature]"),
+  (el) => ["summary", "button", "input", "select", "textarea", "form", "nav", "noscript"].includes(el.name),
+  (el) => /^(?:sig\d+|msg_\d+_signature|modified_\d+)$/u.test(el.attrs["id"] ?? ""),
+);
+
+/** Emoji and smilies: their `alt` becomes text when it is at most this many characters. */
+const EMOJI_ALT = 24;
+
+/** A post body as BBCode: colours, quotes (nested stay nested), `[b] [i] [u]`, line breaks; `drop` removed. */
+export function bodyBBCode(body: El, drop: Test = NEVER_BODY): string {
+  const writer = new BBCodeWriter({ imageAlt: EMOJI_ALT });
+  walk(body, {
+    skip: drop,
+    open: (el) => {
+      // A link's own colour is the page's link colour (a copy from Chrome writes it inline), not a vote.
+      const attrs = el.name === "a" ? withoutColour(el.attrs) : el.attrs;
+      writer.open(el.name, attrs, isQuoteBox(el));
+    },
+    close: () => writer.close(),
+    text: (text) => writer.text(text),
+  });
+  return tidy(writer.result());
+}
+
+function withoutColour(attrs: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(attrs).filter(([name]) => name !== "style" && name !== "color"));
+}
+
+/** Trims each line and collapses runs of blank lines. */
+export function tidy(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => line.replace(/[ \t\u00a0]+/gu, " ").trim())
+    .join("\n")
+    .replace(/\n{3,}/gu, "\n\n")
+    .trim();
+}
+
+/** Whether `el` is inside something `test` passes, up to (not including) `stop`. */
+export function within(el: El, test: Test, stop: El): boolean {
+  const found = closest(el, (e) => e === stop || test(e));
+  return found !== null && found !== stop;
+}

@@ -1,0 +1,263 @@
+import { anyOf, classes, type El, findAll, findFirst, hasClass, sel, type Test, textOf } from "./dom.ts";
+import { bodyBBCode, NEVER_BODY } from "./body.ts";
+import type { ForumEngine, FoundPost } from "./read.ts";
+
+/** How one forum engine lays out a post on its page. */
+export interface EngineReader {
+  readonly engine: Exclude<ForumEngine, "generic">;
+  /** The element that holds one whole post. */
+  readonly post: Test;
+  readonly author: (post: El) => string | null;
+  /** The element whose content is what the post says. */
+  readonly body: (post: El) => El | null;
+  readonly label: (post: El) => string | null;
+  readonly time: (post: El) => string;
+  /** What to drop inside the body besides NEVER_BODY. */
+  readonly drop?: Test;
+}
+
+const text = (el: El | null): string | null => {
+  if (el === null) return null;
+  const t = textOf(el);
+  return t === "" ? null : t;
+};
+const first = (post: El, selector: string, skip?: Test): El | null => findFirst(post, sel(selector), skip);
+/** A time element's `datetime`, else its title, else its text. */
+const timeOf = (el: El | null): string =>
+  el === null ? "" : (el.attrs["datetime"] ?? el.attrs["title"] ?? textOf(el)).trim();
+/** "#12" from a text that holds one, else null. */
+const counter = (s: string | null): string | null =>
+  s === null ? null : (/#\s*(\d+)/u.exec(s)?.[0].replace(/\s/gu, "") ?? null);
+const digits = (s: string | undefined, pattern: RegExp): string | null =>
+  s === undefined ? null : (pattern.exec(s)?.[1] ?? null);
+
+const PHPBB_NAME = anyOf(
+  sel("a.username"),
+  sel("a.username-coloured"),
+  sel("span.username"),
+  sel("span.username-coloured"),
+);
+
+const phpbb: EngineReader = {
+  engine: "phpbb",
+  post: (el) => hasClass(el, "post") && findFirst(el, sel(".postbody")) !== null,
+  author: (post) => {
+    const byline = first(post, "p.author", sel(".content"));
+    return (
+      text(byline === null ? null : findFirst(byline, PHPBB_NAME)) ??
+      text(findFirst(post, PHPBB_NAME, sel(".content")))
+    );
+  },
+  body: (post) => first(post, "div.content"),
+  label: (post) => {
+    const id = digits(post.attrs["id"], /^p(\d+)$/u);
+    return id === null ? null : `p${id}`;
+  },
+  time: (post) =>
+    timeOf(findFirst(post, sel("time"), (e) => hasClass(e, "content"))) ||
+    dateAfterRaquo(first(post, "p.author")),
+};
+
+/** phpBB 3.0–3.2 write "by Name » date" without a <time>. */
+function dateAfterRaquo(author: El | null): string {
+  if (author === null) return "";
+  const t = textOf(author);
+  const at = t.lastIndexOf("»");
+  return at < 0 ? "" : t.slice(at + 1).trim();
+}
+
+const invision: EngineReader = {
+  engine: "invision",
+  post: (el) =>
+    el.name === "article" && classes(el).some((c) => c === "ipsComment" || c === "ipsEntry" || c === "cPost"),
+  author: (post) =>
+    text(
+      authorIn(
+        findFirst(
+          post,
+          anyOf(sel(".cAuthorPane_author"), sel("aside.ipsComment_author"), sel(".ipsComment_author")),
+        ),
+      ),
+    ) ?? quoteDataName(findFirst(post, sel("[data-quotedata]"))),
+  body: (post) => first(post, "[data-role=commentContent]"),
+  label: (post) => {
+    const id =
+      findFirst(post, sel("[data-commentid]"))?.attrs["data-commentid"] ??
+      digits(post.attrs["id"], /^elComment_(\d+)$/u) ??
+      undefined;
+    return id === undefined || !/^\d+$/u.test(id) ? null : `comment-${id}`;
+  },
+  time: (post) => timeOf(findFirst(post, sel("time"), sel("[data-role=commentContent]"))),
+};
+
+/** The author's name in an author pane: its profile link's text, else the pane's text. */
+function authorIn(pane: El | null): El | null {
+  if (pane === null) return null;
+  return findFirst(pane, (e) => e.name === "a" && textOf(e) !== "") ?? pane;
+}
+
+function quoteDataName(el: El | null): string | null {
+  const data = el?.attrs["data-quotedata"];
+  if (data === undefined) return null;
+  try {
+    const parsed: unknown = JSON.parse(data);
+    if (
+      typeof parsed === "object" &&
+      parsed !== null &&
+      "username" in parsed &&
+      typeof parsed.username === "string"
+    )
+      return parsed.username;
+  } catch {
+    return null;
+  }
+  return null;
+}
+
+const xenforo: EngineReader = {
+  engine: "xenforo",
+  post: (el) =>
+    el.name === "article" &&
+    hasClass(el, "message") &&
+    (hasClass(el, "message--post") || "data-author" in el.attrs),
+  author: (post) => post.attrs["data-author"] ?? text(first(post, ".message-name")),
+  body: (post) => first(post, ".message-userContent") ?? first(post, ".bbWrapper"),
+  label: (post) => {
+    const attribution = findFirst(
+      post,
+      anyOf(sel(".message-attribution-opposite"), sel(".message-attribution")),
+    );
+    const shown = attribution === null ? null : counter(textOf(attribution));
+    if (shown !== null) return shown;
+    const id = digits(post.attrs["data-content"] ?? post.attrs["id"], /post-(\d+)$/u);
+    return id === null ? null : `post-${id}`;
+  },
+  time: (post) => timeOf(findFirst(post, sel("time"), sel(".message-userContent"))),
+  drop: anyOf(sel(".bbCodeBlock-expandLink")),
+};
+
+const vbulletin4: EngineReader = {
+  engine: "vbulletin",
+  post: (el) =>
+    el.name === "li" &&
+    (hasClass(el, "postcontainer") || hasClass(el, "postbit") || hasClass(el, "postbitlegacy")) &&
+    /^post_\d+$/u.test(el.attrs["id"] ?? ""),
+  author: (post) => text(first(post, "a.username") ?? first(post, ".username")),
+  body: (post) =>
+    first(post, "blockquote.postcontent", sel(".after_content")) ??
+    findFirst(post, (e) => /^post_message_\d+$/u.test(e.attrs["id"] ?? "")),
+  label: (post) =>
+    counter(text(first(post, "a.postcounter"))) ??
+    (digits(post.attrs["id"], /^post_(\d+)$/u) === null
+      ? null
+      : `post${digits(post.attrs["id"], /^post_(\d+)$/u)!}`),
+  time: (post) => text(first(post, ".postdate")) ?? "",
+};
+
+const vbulletin5: EngineReader = {
+  engine: "vbulletin",
+  post: (el) =>
+    hasClass(el, "b-post") &&
+    findFirst(el, anyOf(sel(".b-post__content"), sel(".js-post__content-text"))) !== null,
+  author: (post) =>
+    text(authorIn(first(post, ".b-userinfo__details"))) ?? text(first(post, "[itemprop=author]")),
+  body: (post) => first(post, ".js-post__content-text") ?? first(post, ".b-post__content"),
+  label: (post) =>
+    counter(text(first(post, ".b-post__count"))) ??
+    (post.attrs["data-node-id"] === undefined ? null : `post${post.attrs["data-node-id"]}`),
+  time: (post) => timeOf(first(post, "time") ?? first(post, ".b-post__timestamp")),
+};
+
+const smf: EngineReader = {
+  engine: "smf",
+  post: (el) =>
+    (hasClass(el, "windowbg") || hasClass(el, "windowbg2")) && findFirst(el, sel(".post_wrapper")) !== null,
+  author: (post) => text(authorIn(findFirst(first(post, ".poster") ?? post, sel("h4")))),
+  body: (post) =>
+    findFirst(post, (e) => hasClass(e, "inner") && /^msg_\d+$/u.test(e.attrs["id"] ?? "")) ??
+    first(post, "div.post"),
+  label: (post) => {
+    const keyinfo = first(post, ".keyinfo");
+    const shown = counter(keyinfo === null ? null : textOf(keyinfo));
+    if (shown !== null) return shown;
+    const inner = findFirst(post, (e) => /^msg_\d+$/u.test(e.attrs["id"] ?? ""));
+    const id = digits(inner?.attrs["id"] ?? post.attrs["id"], /^msg_?(\d+)$/u);
+    return id === null ? null : `msg${id}`;
+  },
+  time: (post) => smfTime(first(post, ".keyinfo")),
+};
+
+/** SMF's "« Ответ #12 : 01 Марта 2024, 21:00:00 »" or a 2.1 postinfo link: the date part. */
+function smfTime(keyinfo: El | null): string {
+  if (keyinfo === null) return "";
+  const small = findFirst(keyinfo, anyOf(sel(".smalltext"), sel(".postinfo")));
+  const t = textOf(small ?? keyinfo)
+    .replace(/[«»]/gu, "")
+    .trim();
+  const colon = t.indexOf(" :");
+  return (colon >= 0 ? t.slice(colon + 2) : t).trim();
+}
+
+const discourse: EngineReader = {
+  engine: "discourse",
+  post: (el) =>
+    (el.name === "article" && "data-post-id" in el.attrs) ||
+    (hasClass(el, "topic-post") && findFirst(el, sel("article[data-post-id]")) === null) ||
+    hasClass(el, "crawler-post"),
+  author: (post) =>
+    text(firstName(findFirst(post, anyOf(sel(".names"), sel(".creator"))))) ??
+    findFirst(post, sel("[data-user-card]"))?.attrs["data-user-card"] ??
+    null,
+  body: (post) => first(post, ".cooked") ?? first(post, "[itemprop=text]"),
+  label: (post) => {
+    const n =
+      post.attrs["data-post-number"] ??
+      findFirst(post, sel("[data-post-number]"))?.attrs["data-post-number"] ??
+      digits(
+        text(first(post, ".post-count")) ?? text(first(post, "span[itemprop=position]")) ?? undefined,
+        /(\d+)/u,
+      ) ??
+      digits(post.attrs["id"], /^post_(\d+)$/u);
+    return n === null || n === undefined ? null : `#${n}`;
+  },
+  time: (post) => {
+    const rel = findFirst(post, sel(".relative-date[data-time]"));
+    const ms = rel === null ? NaN : Number(rel.attrs["data-time"]);
+    if (Number.isFinite(ms) && ms > 0 && ms < 1e14) return new Date(ms).toISOString();
+    return timeOf(findFirst(post, sel("time"), sel(".cooked")));
+  },
+};
+
+/** Discourse's names block: the username (or full name) link's text. */
+function firstName(names: El | null): El | null {
+  if (names === null) return null;
+  return findFirst(names, anyOf(sel(".username"), sel("[itemprop=name]"))) ?? authorIn(names);
+}
+
+/** The readers, each tried; the one reading the most posts wins, ties in this order. */
+export const ENGINE_READERS: readonly EngineReader[] = [
+  xenforo,
+  invision,
+  vbulletin4,
+  vbulletin5,
+  smf,
+  discourse,
+  phpbb,
+];
+
+/** The posts one reader finds on a page (outermost matches only, each with a body). */
+export function readWith(reader: EngineReader, root: El): FoundPost[] {
+  const drop = reader.drop === undefined ? NEVER_BODY : anyOf(NEVER_BODY, reader.drop);
+  const posts: FoundPost[] = [];
+  for (const post of findAll(root, reader.post)) {
+    const body = reader.body(post);
+    if (body === null) continue;
+    posts.push({
+      author: (reader.author(post) ?? "").trim(),
+      time: reader.time(post),
+      body: bodyBBCode(body, drop),
+      label: reader.label(post),
+    });
+  }
+  return posts;
+}

@@ -1,0 +1,54 @@
+import { looksLikeHtml } from "../html.ts";
+import type { ThreadPost } from "../votecount.ts";
+import { readBBCodePosts } from "./bbcode-posts.ts";
+import { parseHtml } from "./dom.ts";
+import { ENGINE_READERS, readWith } from "./engines.ts";
+import { readGeneric } from "./generic.ts";
+import { readPlainText } from "./text.ts";
+
+export type ThreadSourceKind = "html" | "bbcode" | "text";
+export type ForumEngine = "phpbb" | "invision" | "xenforo" | "vbulletin" | "smf" | "discourse" | "generic";
+
+/** A post found in a pasted thread: ThreadPost's author, time and body (BBCode, quotes as [quote]…[/quote]). */
+export interface FoundPost extends ThreadPost {
+  /** The post's number or anchor as the forum shows it ("#12", "p4512"), or null. */
+  readonly label: string | null;
+}
+
+export interface ThreadReading {
+  readonly kind: ThreadSourceKind;
+  /** The engine whose markup was recognised (html only; null for bbcode and text). */
+  readonly engine: ForumEngine | null;
+  readonly posts: readonly FoundPost[];
+}
+
+/**
+ * What a GM copied: the clipboard's text/html when there is one (or a saved page), else its plain text.
+ * HTML is read by the engine reader its markup matches, else the generic reader; plain text that holds
+ * BBCode posts is read as BBCode; anything else is kind "text". Throws an Error with a one-line English
+ * message naming what is wrong when nothing usable is given (both empty).
+ */
+export function readThread(source: { readonly html?: string; readonly text?: string }): ThreadReading {
+  const html = source.html ?? "";
+  const text = source.text ?? "";
+  if (html.trim() === "" && text.trim() === "")
+    throw new Error("nothing to read: both the HTML and the text of the thread are empty");
+  if (html.trim() !== "") return readHtml(html);
+  if (looksLikeHtml(text) && /<(?:html|body|div|article|li|table|p|span|blockquote)[\s>]/iu.test(text))
+    return readHtml(text);
+  const bbcode = readBBCodePosts(text);
+  if (bbcode.length > 0) return { kind: "bbcode", engine: null, posts: bbcode };
+  return { kind: "text", engine: null, posts: readPlainText(text) };
+}
+
+/** HTML: the engine reader that finds the most posts, else the generic one. */
+function readHtml(html: string): ThreadReading {
+  const root = parseHtml(html);
+  let best: ThreadReading | null = null;
+  for (const reader of ENGINE_READERS) {
+    const posts = readWith(reader, root);
+    if (posts.length > 0 && (best === null || posts.length > best.posts.length))
+      best = { kind: "html", engine: reader.engine, posts };
+  }
+  return best ?? { kind: "html", engine: "generic", posts: readGeneric(root) };
+}
