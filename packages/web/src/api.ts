@@ -19,6 +19,8 @@ import type {
   PostView,
   UserView,
   VoteCountResult,
+  NotebookSummary,
+  NotebookView,
 } from "@forum-mafia/protocol";
 import type {
   actionSchema,
@@ -28,6 +30,12 @@ import type {
   rollsSchema,
   startSchema,
   voteSchema,
+  createNotebookSchema,
+  notebookActionSchema,
+  notebookVoteSchema,
+  notebookRollsSchema,
+  notebookCouncilSchema,
+  notebookThreadSchema,
 } from "@forum-mafia/protocol";
 
 /**
@@ -44,6 +52,26 @@ export type StartBody = In<typeof startSchema>;
 export type RollsBody = In<typeof rollsSchema>;
 export type ModkillBody = In<typeof modkillSchema>;
 export type ReplaceBody = In<typeof replaceSchema>;
+/** Issue 18: the off-site game notebook's requests. */
+export type CreateNotebookBody = In<typeof createNotebookSchema>;
+export type NotebookActionBody = In<typeof notebookActionSchema>;
+export type NotebookVoteBody = In<typeof notebookVoteSchema>;
+export type NotebookRollsBody = In<typeof notebookRollsSchema>;
+export type NotebookCouncilBody = In<typeof notebookCouncilSchema>;
+export type NotebookThreadBody = In<typeof notebookThreadSchema>;
+
+export type NotebookRoute =
+  | "actions"
+  | "votes"
+  | "thread"
+  | "inputs/remove"
+  | "rolls"
+  | "council"
+  | "modkill"
+  | "replace"
+  | "aliases"
+  | "close"
+  | "publish";
 
 export class ApiFailure extends Error {
   constructor(
@@ -93,6 +121,8 @@ async function call<T>(
 }
 
 const g = (id: string): string => `/api/games/${encodeURIComponent(id)}`;
+/** Issue 18: a notebook's routes. */
+const nb = (id: string): string => `/api/notebooks/${encodeURIComponent(id)}`;
 
 export const api = {
   /** Who is logged in: null for a guest (a 200, so a guest's first visit logs no error). */
@@ -175,6 +205,20 @@ export const api = {
       call<VoteCountResult>("POST", "/api/tools/votecount", body),
     results: (replay: unknown, lang: Lang) =>
       call<{ post: string }>("POST", "/api/tools/results", { replay, lang }),
+  },
+
+  /** Issue 18: the GM's notebooks for games kept on their own forum (private to the GM: 404 to anyone else). */
+  notebooks: {
+    list: (lang: Lang) => call<NotebookSummary[]>("GET", `/api/notebooks?lang=${lang}`),
+    create: (body: CreateNotebookBody, lang: Lang) =>
+      call<NotebookView>("POST", `/api/notebooks?lang=${lang}`, body),
+    get: (id: string, lang: Lang) => call<NotebookView>("GET", `${nb(id)}?lang=${lang}`),
+    remove: (id: string) => call<unknown>("DELETE", nb(id)),
+    /** A POST to one of the notebook's routes (`actions`, `votes`, `thread`, …); answers the new view. */
+    post: (id: string, route: NotebookRoute, body: unknown, lang: Lang) =>
+      call<NotebookView>("POST", `${nb(id)}/${route}?lang=${lang}`, body),
+    replayUrl: (id: string) => `${nb(id)}/replay`,
+    publishedUrl: (id: string) => `${nb(id)}/published`,
   },
 
   log: (id: string, lang: Lang) => call<GameLog>("GET", `${g(id)}/log?lang=${lang}`),

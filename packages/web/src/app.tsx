@@ -16,6 +16,10 @@ const Profile = lazy(() => import("./screens/profile.tsx"));
 const MyGames = lazy(() => import("./screens/my-games.tsx"));
 const Settings = lazy(() => import("./screens/settings.tsx"));
 const Reminders = lazy(() => import("./reminders.tsx"));
+// Issue 18: the notebooks for games kept on the GM's own forum, loaded only when opened.
+const Notebooks = lazy(() => import("./screens/notebook/list.tsx"));
+const NewNotebook = lazy(() => import("./screens/notebook/create.tsx"));
+const Notebook = lazy(() => import("./screens/notebook/page.tsx"));
 
 const browserZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || "Europe/Moscow";
 const storedLang = (): Lang => (localStorage.getItem("lang") === "en" ? "en" : "ru");
@@ -105,6 +109,9 @@ function Header(props: { lang: Lang; setLang: (l: Lang) => void }) {
         </Link>
         {user ? (
           <>
+            <Link href="/notebooks" aria-current={current("notebooks")}>
+              {t.nav.notebooks}
+            </Link>
             <Link href="/settings" aria-current={current("settings")}>
               {t.me.nav.settings}
             </Link>
@@ -164,6 +171,12 @@ function Screen({ route }: { route: Route }) {
       return <Tools />;
     case "game":
       return <GamePage key={route.id} id={route.id} tab={route.tab} />;
+    case "notebooks":
+      return <Notebooks />;
+    case "notebookNew":
+      return <NewNotebook />;
+    case "notebook":
+      return <Notebook key={route.id} id={route.id} />;
     case "notFound":
       return <NotFound />;
   }

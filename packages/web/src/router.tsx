@@ -15,6 +15,10 @@ export type Route =
   | { page: "new" }
   | { page: "tools" }
   | { page: "game"; id: string; tab: string | null }
+  /** Issue 18: the GM's notebooks for games kept on their own forum. */
+  | { page: "notebooks" }
+  | { page: "notebookNew" }
+  | { page: "notebook"; id: string }
   | { page: "notFound" };
 
 export function parseRoute(path: string): Route {
@@ -28,6 +32,9 @@ export function parseRoute(path: string): Route {
     (parts[0] === "login" || parts[0] === "register" || parts[0] === "new" || parts[0] === "tools")
   )
     return { page: parts[0] };
+  if (parts[0] === "notebooks" && parts.length === 1) return { page: "notebooks" };
+  if (parts[0] === "notebooks" && parts[1] === "new" && parts.length === 2) return { page: "notebookNew" };
+  if (parts[0] === "notebooks" && parts[1] && parts.length === 2) return { page: "notebook", id: parts[1] };
   if (parts[0] === "games" && parts[1] && parts.length <= 3)
     return { page: "game", id: parts[1], tab: parts[2] ?? null };
   return { page: "notFound" };

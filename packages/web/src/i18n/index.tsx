@@ -15,9 +15,16 @@ import * as profile from "./profile.ts";
  * The app's words, Russian by default with English switchable. Each area keeps its own dictionary;
  * `t.game.vote` etc. are typed, and English has exactly the Russian keys.
  */
+/** Issue 18: the header's link to the notebooks (the notebook's own words load with it: notebook.ts). */
+const NOTEBOOK_NAV: { readonly [L in Lang]: { readonly notebooks: string } } = {
+  ru: { notebooks: "Блокноты" },
+  en: { notebooks: "Notebooks" },
+};
+
 const DICTS = {
   ru: {
     ...common.ru,
+    nav: { ...common.ru.nav, ...NOTEBOOK_NAV.ru },
     lobby: lobby.ru,
     game: game.ru,
     play: play.ru,
@@ -28,6 +35,7 @@ const DICTS = {
   },
   en: {
     ...common.en,
+    nav: { ...common.en.nav, ...NOTEBOOK_NAV.en },
     lobby: lobby.en,
     game: game.en,
     play: play.en,

@@ -1,0 +1,445 @@
+import type { ActionForm, NightAction, NotebookView } from "@forum-mafia/protocol";
+import type { HealFromRole } from "@forum-mafia/protocol/roles";
+import { useId, useState, type FormEvent } from "react";
+import type { NotebookActionBody, NotebookRollsBody } from "../../api.ts";
+import { useLang, useT } from "../../i18n/index.tsx";
+import { useNotebookT } from "../../i18n/notebook.ts";
+import {
+  CouncilChoice,
+  HealFromChoice,
+  MafiaChoice,
+  TargetChoice,
+  listedQuestions,
+  questionWords,
+} from "../game/night-choices.tsx";
+import type { RoleNames } from "./page.tsx";
+import { CopyBox, ReasonField, RemoveWithReason, useSend, usePhaseName, type Send } from "./shared.tsx";
+
+/**
+ * Issue 18, the night: the moves the GM received by private message, entered seat by seat through the
+ * engine's form for that seat (only its role's legal acts and targets; the others disabled with the
+ * reason); whether each still owes a move (P2); the inputs entered, each removable with a reason (F2); the
+ * draft of the results with the council's question (M2c) and the rolls (O8, F2); closing the night.
+ */
+
+type Act = NightAction["act"];
+type FormAct = ActionForm["acts"][number];
+type Action = NotebookActionBody["action"];
+
+export function NightPanel(props: {
+  view: NotebookView;
+  setView: (v: NotebookView) => void;
+  names: RoleNames;
+}) {
+  const w = useNotebookT();
+  const phaseOf = usePhaseName();
+  const { view, setView, names } = props;
+  const night = view.night!;
+  const id = useId();
+  const [seat, setSeat] = useState("");
+  const name = (s: number): string => view.seats[s]?.name ?? `#${s + 1}`;
+  const entry = seat === "" ? null : night.forms.find((f) => f.seat === Number(seat));
+  const owing = night.forms.filter((f) => f.owes).length;
+  const close = useSend(view.id, setView);
+  return (
+    <section className="card nb-night" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>{w.night.heading(phaseOf(view.phase))}</h2>
+      <p className="muted">{w.night.lead}</p>
+      <h3>{w.night.moves}</h3>
+      <ul className="nb-moves">
+        {night.forms.map((f) => (
+          <li key={f.seat}>
+            <strong>{name(f.seat)}</strong> — {names[view.seats[f.seat]!.role]}:{" "}
+            <span className={f.owes ? "nb-owes" : "ok"}>{f.owes ? w.night.owes : w.night.sent}</span>
+          </li>
+        ))}
+      </ul>
+      <label className="field">
+        <span>{w.night.whose}</span>
+        <select value={seat} onChange={(e) => setSeat(e.target.value)}>
+          <option value="">{w.night.pick}</option>
+          {night.forms.map((f) => (
+            <option key={f.seat} value={f.seat}>
+              {`${name(f.seat)} — ${names[view.seats[f.seat]!.role]}`}
+            </option>
+          ))}
+        </select>
+      </label>
+      {entry && (
+        <Entry
+          key={`${entry.seat}-${view.inputs.length}`}
+          view={view}
+          setView={setView}
+          seat={entry.seat}
+          form={entry.form}
+          name={name}
+        />
+      )}
+      <Inputs view={view} setView={setView} />
+      <Draft view={view} setView={setView} />
+      {owing > 0 && <p className="notice">{w.night.owesLeft(owing)}</p>}
+      <div className="row">
+        <button
+          type="button"
+          className="primary big"
+          disabled={close.busy}
+          onClick={() => void close.send("close", {})}
+        >
+          {close.busy ? w.night.closing : w.night.close}
+        </button>
+      </div>
+      <p className="muted small">{w.night.closeHint}</p>
+      {close.outcome}
+    </section>
+  );
+}
+
+interface Choice {
+  readonly act: Act | null;
+  readonly target: number | null;
+  readonly role: HealFromRole | null;
+  readonly kill: readonly number[];
+  readonly intimidate: readonly number[];
+  readonly question: string;
+  readonly ownQuestion: boolean;
+  readonly ownText: string;
+}
+const EMPTY: Choice = {
+  act: null,
+  target: null,
+  role: null,
+  kill: [],
+  intimidate: [],
+  question: "",
+  ownQuestion: false,
+  ownText: "",
+};
+
+/** The action the choices make, or what is still missing (the player's form's words). */
+function actionOf(current: FormAct | null, c: Choice, t: ReturnType<typeof useT>): Action | string {
+  const w = t.play.form;
+  if (!current) return w.needAct;
+  switch (current.act) {
+    case "pass":
+      return { act: "pass" };
+    case "council":
+      if (c.ownQuestion)
+        return c.ownText.trim() ? { act: "council", question: c.ownText.trim() } : t.council.needOwn;
+      return c.question ? { act: "council", question: c.question } : t.council.needQuestion;
+    case "healFrom":
+      return c.role ? { act: "healFrom", role: c.role } : w.needRole;
+    case "mafia":
+      return c.kill.length + c.intimidate.length > 0
+        ? { act: "mafia", kill: [...c.kill], intimidate: [...c.intimidate] }
+        : w.needMafia;
+    default:
+      return c.target !== null && current.targets.includes(c.target)
+        ? { act: current.act, target: c.target }
+        : w.needTarget;
+  }
+}
+
+/** One seat's move as the GM received it: the acts its form offers, the target, and a reason when it replaces one. */
+function Entry(props: {
+  view: NotebookView;
+  setView: (v: NotebookView) => void;
+  seat: number;
+  form: ActionForm;
+  name: (seat: number) => string;
+}) {
+  const t = useT();
+  const w = useNotebookT();
+  const uid = useId();
+  const { form, seat } = props;
+  const r = useSend(props.view.id, props.setView);
+  const [c, setChoice] = useState<Choice>(EMPTY);
+  const [reason, setReason] = useState("");
+  const set = (patch: Partial<Choice>) => setChoice((x) => ({ ...x, ...patch }));
+  const current = form.acts.find((a) => a.act === c.act) ?? null;
+  // A slot already filled tonight: entering again replaces it, a correction (F2) with its reason.
+  const filled = form.submitted.length > 0;
+  const action = actionOf(current, c, t);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (typeof action === "string") return r.fail(action);
+    if (filled && !reason.trim()) return r.fail(w.page.reasonNeeded);
+    const body: NotebookActionBody = filled ? { seat, action, reason: reason.trim() } : { seat, action };
+    void r.send("actions", body, w.night.entered);
+  };
+  return (
+    <form className="sub nb-entry play-night" onSubmit={submit} noValidate>
+      <fieldset className="play-acts">
+        <legend>{t.play.form.act}</legend>
+        {form.acts.map((a) => (
+          <label key={a.act} className="play-choice">
+            <input
+              type="radio"
+              name={`${uid}-act`}
+              value={a.act}
+              checked={c.act === a.act}
+              onChange={() =>
+                set(
+                  c.target !== null && !a.targets.includes(c.target)
+                    ? { act: a.act, target: null }
+                    : { act: a.act },
+                )
+              }
+            />
+            <span className="play-choice-label">{t.play.acts[a.act].label}</span>
+          </label>
+        ))}
+      </fieldset>
+      {current?.act === "mafia" && (
+        <MafiaChoice
+          current={current}
+          limits={form.mafiaLimits ?? { kill: 2, intimidate: 3 }}
+          kill={c.kill}
+          intimidate={c.intimidate}
+          setKill={(kill) => set({ kill })}
+          setIntimidate={(intimidate) => set({ intimidate })}
+          name={props.name}
+        />
+      )}
+      {current?.act === "council" && (
+        <CouncilChoice
+          questions={listedQuestions(current)}
+          own
+          listed={c.question || null}
+          ownChosen={c.ownQuestion}
+          ownText={c.ownText}
+          onListed={(question) => set({ question, ownQuestion: false })}
+          onOwn={() => set({ ownQuestion: true })}
+          onOwnText={(ownText) => set({ ownText })}
+          group={`${uid}-question`}
+        />
+      )}
+      {current?.act === "healFrom" && (
+        <HealFromChoice
+          roles={current.roles ?? []}
+          value={c.role}
+          onChange={(role) => set({ role })}
+          group={`${uid}-role`}
+        />
+      )}
+      {current &&
+        current.act !== "mafia" &&
+        current.targets.length + (current.unavailable?.length ?? 0) > 0 && (
+          <TargetChoice
+            targets={current.targets}
+            unavailable={current.unavailable ?? []}
+            me={-1}
+            value={c.target}
+            onChange={(target) => set({ target })}
+            name={props.name}
+            group={`${uid}-target`}
+          />
+        )}
+      {filled && <ReasonField value={reason} onChange={setReason} label={w.night.replaceReason} />}
+      <div className="row">
+        <button type="submit" className="primary" disabled={r.busy}>
+          {w.night.submit}
+        </button>
+      </div>
+      {r.outcome}
+    </form>
+  );
+}
+
+/** The inputs of the phase in play, in order, each removable with a reason (F2). */
+export function Inputs(props: { view: NotebookView; setView: (v: NotebookView) => void }) {
+  const w = useNotebookT();
+  const r = useSend(props.view.id, props.setView);
+  const { inputs } = props.view;
+  return (
+    <div className="nb-inputs">
+      <h3>{w.page.inputs}</h3>
+      {inputs.length === 0 ? (
+        <p className="muted">{w.page.noInputs}</p>
+      ) : (
+        <ol>
+          {inputs.map((input, index) => (
+            <li key={`${index}-${input.text}`}>
+              <span className={input.kind === "vote" ? `vote-${input.color}` : undefined}>{input.text}</span>
+              {input.kind === "vote" && (
+                <small className="muted">
+                  {" "}
+                  ({input.source.kind === "thread" ? w.page.fromThread(input.source.post) : w.page.byHand})
+                </small>
+              )}{" "}
+              <RemoveWithReason
+                label={w.page.removeOf(input.text)}
+                busy={r.busy}
+                onRemove={(reason) => void r.send("inputs/remove", { index, reason })}
+              />
+            </li>
+          ))}
+        </ol>
+      )}
+      {r.outcome}
+    </div>
+  );
+}
+
+function Lines(props: { heading: string; lines: readonly string[] }) {
+  const t = useT();
+  return (
+    <>
+      <h4>{props.heading}</h4>
+      {props.lines.length === 0 ? (
+        <p className="muted">{t.gm.review.none}</p>
+      ) : (
+        <ul>
+          {props.lines.map((l, i) => (
+            <li key={i}>{l}</li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+/** The draft of the results as closing now would give them, the council's question and the rolls. */
+function Draft(props: { view: NotebookView; setView: (v: NotebookView) => void }) {
+  const t = useT();
+  const w = useNotebookT();
+  const { draft, posts } = props.view.night!;
+  const phase = usePhaseName()(props.view.phase);
+  return (
+    <div className="nb-draft">
+      <h3>{w.night.draft}</h3>
+      <p className="muted">{w.night.draftLead}</p>
+      <Lines heading={t.gm.review.publicLines} lines={draft.publicLines} />
+      <Lines heading={t.gm.review.privateLines} lines={draft.privateLines} />
+      <details>
+        <summary>{t.gm.review.explanation}</summary>
+        <Lines heading={t.gm.review.explanation} lines={draft.explanation} />
+      </details>
+      {posts && (
+        <details>
+          <summary>{w.page.publicPost}</summary>
+          <CopyBox label={w.page.publicPost} copyLabel={w.page.copyPublic(phase)} text={posts.public} />
+        </details>
+      )}
+      {draft.blocked && (
+        <p className="notice" role="status">
+          {w.night.blocked} {draft.blocked}
+        </p>
+      )}
+      {draft.councilQuestion !== null && <Council view={props.view} setView={props.setView} />}
+      <Rolls view={props.view} setView={props.setView} />
+    </div>
+  );
+}
+
+type Answer = "yes" | "no" | "rejected";
+
+/** M2c: the council's question with the rules' answer; another answer needs a reason (F2). */
+function Council(props: { view: NotebookView; setView: (v: NotebookView) => void }) {
+  const t = useT();
+  const { lang } = useLang();
+  const r: Send = useSend(props.view.id, props.setView);
+  const [reason, setReason] = useState("");
+  const draft = props.view.night!.draft;
+  const words = t.gm.review.answers;
+  const suggested = draft.councilSuggested;
+  const choose = (a: Answer) => {
+    const differs = suggested !== null && a !== suggested;
+    if (differs && !reason.trim()) return r.fail(t.council.reasonNeeded);
+    void r.send("council", differs ? { answer: a, reason: reason.trim() } : { answer: a });
+  };
+  return (
+    <div className="card council">
+      <h4>{t.gm.council.heading}</h4>
+      <blockquote>{questionWords(draft.councilQuestion ?? "", lang)}</blockquote>
+      <p>{suggested !== null ? t.council.suggested(words[suggested]) : t.council.noSuggestion}</p>
+      <p>
+        {t.gm.review.councilAnswer(draft.councilAnswer ? words[draft.councilAnswer] : t.gm.review.noAnswer)}
+      </p>
+      <ReasonField value={reason} onChange={setReason} label={t.council.reason} />
+      <div className="row">
+        {(["yes", "no", "rejected"] as const).map((a) => (
+          <button
+            key={a}
+            type="button"
+            aria-pressed={draft.councilAnswer === a}
+            disabled={r.busy}
+            onClick={() => choose(a)}
+          >
+            {t.gm.review.answerButton(words[a])}
+            {a === suggested && ` (${t.council.suggestedTag})`}
+          </button>
+        ))}
+      </div>
+      {r.outcome}
+    </div>
+  );
+}
+
+const ROLLS = ["bossExposed", "doctorExposed", "tortureEvidence", "girlSilence", "thugSilence"] as const;
+type RollName = (typeof ROLLS)[number];
+
+/** O8, F2: fixing a roll instead of the seed's draw, with the reason. */
+function Rolls(props: { view: NotebookView; setView: (v: NotebookView) => void }) {
+  const t = useT();
+  const w = useNotebookT();
+  const r = useSend(props.view.id, props.setView);
+  const [choice, setChoice] = useState<Partial<Record<RollName, "yes" | "no">>>({});
+  const [reason, setReason] = useState("");
+  const fixed = props.view.night!.draft.fixedRolls;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const rolls: NotebookRollsBody["rolls"] = {};
+    for (const name of ROLLS) {
+      const c = choice[name];
+      if (c) rolls[name] = c === "yes";
+    }
+    if (Object.keys(rolls).length === 0) return r.fail(t.gm.review.rollsNone);
+    if (!reason.trim()) return r.fail(w.page.reasonNeeded);
+    void r.send("rolls", { rolls, reason: reason.trim() }).then((ok) => {
+      if (ok) {
+        setChoice({});
+        setReason("");
+      }
+    });
+  };
+  return (
+    <details className="sub">
+      <summary>{t.gm.review.rolls}</summary>
+      <form onSubmit={submit}>
+        <p className="muted">{t.gm.review.rollsHint}</p>
+        {ROLLS.map((name) => {
+          const now = fixed[name];
+          return (
+            <label key={name} className="field">
+              <span>
+                {t.gm.review.roll[name]}
+                {now !== undefined && (
+                  <span className="muted">
+                    {" "}
+                    ({t.gm.review.fixedNow(now ? t.gm.review.rollYes : t.gm.review.rollNo)})
+                  </span>
+                )}
+              </span>
+              <select
+                value={choice[name] ?? ""}
+                onChange={(e) => {
+                  const v = e.target.value;
+                  setChoice((c) => ({ ...c, [name]: v === "yes" || v === "no" ? v : undefined }));
+                }}
+              >
+                <option value="">{t.gm.review.rollKeep}</option>
+                <option value="yes">{t.gm.review.rollYes}</option>
+                <option value="no">{t.gm.review.rollNo}</option>
+              </select>
+            </label>
+          );
+        })}
+        <ReasonField value={reason} onChange={setReason} />
+        <button type="submit" disabled={r.busy}>
+          {t.gm.review.rollsSubmit}
+        </button>
+        {r.outcome}
+      </form>
+    </details>
+  );
+}

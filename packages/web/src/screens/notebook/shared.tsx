@@ -1,0 +1,176 @@
+import type { NotebookView, Phase } from "@forum-mafia/protocol";
+import { useCallback, useId, useRef, useState, type ReactNode } from "react";
+import { api, type NotebookRoute } from "../../api.ts";
+import { errorText, useLang, useT } from "../../i18n/index.tsx";
+import { useNotebookT } from "../../i18n/notebook.ts";
+import { phaseName } from "../../time.ts";
+
+/**
+ * What the notebook's panels share: one request to a notebook route that answers the new view (`useSend`),
+ * a text with a copy button (`CopyBox`), and a removal that asks for a reason (`RemoveWithReason`).
+ */
+
+/** Send one request to the notebook; the answer (the new view) goes to `setView`. The refusal in words stays beside the control. */
+export function useSend(id: string, setView: (v: NotebookView) => void) {
+  const { lang } = useLang();
+  const w = useNotebookT();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [ok, setOk] = useState<string | null>(null);
+  const send = useCallback(
+    async (route: NotebookRoute, body: unknown, success?: string): Promise<boolean> => {
+      setBusy(true);
+      setError(null);
+      setOk(null);
+      try {
+        setView(await api.notebooks.post(id, route, body, lang));
+        setOk(success ?? w.page.done);
+        return true;
+      } catch (e) {
+        setError(errorText(e, lang));
+        return false;
+      } finally {
+        setBusy(false);
+      }
+    },
+    [id, lang, setView, w],
+  );
+  const fail = useCallback((message: string) => {
+    setOk(null);
+    setError(message);
+  }, []);
+  const outcome: ReactNode = (
+    <>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {ok && (
+        <p className="ok" role="status">
+          {ok}
+        </p>
+      )}
+    </>
+  );
+  return { busy, send, fail, outcome };
+}
+export type Send = ReturnType<typeof useSend>;
+
+/** A post to copy to the forum: the text, read-only, and a button that copies it (or selects it when copying fails). */
+export function CopyBox(props: { label: string; copyLabel: string; text: string; big?: boolean }) {
+  const w = useNotebookT();
+  const id = useId();
+  const box = useRef<HTMLTextAreaElement>(null);
+  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
+  const copy = () => {
+    navigator.clipboard.writeText(props.text).then(
+      () => setState("copied"),
+      () => {
+        box.current?.select();
+        setState("failed");
+      },
+    );
+  };
+  const lines = props.text.split("\n").length;
+  return (
+    <div className={props.big ? "copy-box nb-big" : "copy-box"}>
+      <label htmlFor={id} className="field-label">
+        {props.label}
+      </label>
+      <textarea id={id} ref={box} readOnly rows={Math.min(16, lines + 1)} value={props.text} />
+      <div className="row">
+        <button type="button" aria-label={props.copyLabel} onClick={copy}>
+          {w.copy}
+        </button>
+        {state === "copied" && (
+          <span className="ok" role="status">
+            {w.copied}
+          </span>
+        )}
+      </div>
+      {state === "failed" && (
+        <p className="error" role="alert">
+          {w.copyFailed}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A "remove" button that opens a reason field (F2: every correction has its reason) and removes on confirm. */
+export function RemoveWithReason(props: {
+  label: string;
+  busy: boolean;
+  onRemove: (reason: string) => void;
+}) {
+  const w = useNotebookT();
+  const t = useT();
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState("");
+  const [missing, setMissing] = useState(false);
+  if (!open)
+    return (
+      <button type="button" className="link" aria-label={props.label} onClick={() => setOpen(true)}>
+        {w.page.remove}
+      </button>
+    );
+  const confirm = () => {
+    if (!reason.trim()) return setMissing(true);
+    props.onRemove(reason.trim());
+  };
+  return (
+    <span className="nb-remove">
+      <label htmlFor={`${id}-r`} className="sr-only">
+        {`${props.label}. ${w.page.reason}`}
+      </label>
+      <input
+        id={`${id}-r`}
+        placeholder={w.page.reason}
+        maxLength={500}
+        value={reason}
+        autoFocus
+        onChange={(e) => {
+          setReason(e.target.value);
+          setMissing(false);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === "Enter") {
+            e.preventDefault();
+            confirm();
+          }
+        }}
+        aria-invalid={missing || undefined}
+      />
+      <button type="button" disabled={props.busy} onClick={confirm}>
+        {w.page.removeConfirm}
+      </button>
+      <button type="button" className="link" onClick={() => setOpen(false)}>
+        {t.cancel}
+      </button>
+      {missing && (
+        <span className="error" role="alert">
+          {w.page.reasonNeeded}
+        </span>
+      )}
+    </span>
+  );
+}
+
+/** A phase's name as the forum writes it: «Ночь 2», «День 3». */
+export function usePhaseName(): (phase: Phase) => string {
+  const t = useT();
+  return (phase) => phaseName(phase, t);
+}
+
+/** The reason field of a correction form. */
+export function ReasonField(props: { value: string; onChange: (v: string) => void; label?: string }) {
+  const w = useNotebookT();
+  return (
+    <label className="field">
+      <span>{props.label ?? w.page.reason}</span>
+      <input maxLength={500} value={props.value} onChange={(e) => props.onChange(e.target.value)} />
+    </label>
+  );
+}
