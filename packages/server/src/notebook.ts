@@ -35,6 +35,7 @@ import {
   type RollName,
   type Vote,
 } from "@forum-mafia/engine";
+import { bbcodeDialect } from "@forum-mafia/forum";
 import type {
   Dialect,
   NotebookInput,
@@ -682,13 +683,8 @@ export function voteText(players: readonly Player[], seat: number, v: Vote, lang
   return `${players[seat]?.name ?? "?"}: ${w[v.color]} — ${players[v.target]?.name ?? "?"}${v.early ? ` (${w.early})` : ""}`;
 }
 
-/**
- * BBCode in the forum's dialect. TODO(issue 18): `bbcodeDialect` from @forum-mafia/forum once it lands; the
- * posts written here carry no colour tags, so the text is the same in both dialects meanwhile.
- */
-export function inDialect(bbcode: string, dialect: Dialect): string {
-  return dialect === "lower" ? bbcode : bbcode;
-}
+/** BBCode in the forum's dialect: `[b]` and `[color=red]`, or `[B]` and `[COLOR="Red"]`. */
+export const inDialect = (bbcode: string, dialect: Dialect): string => bbcodeDialect(bbcode, dialect);
 
 const bold = (text: string): string => `[b]${text}[/b]`;
 
