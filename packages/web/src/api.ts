@@ -201,8 +201,18 @@ export const api = {
 
   /** The GM tools for games on other forums (issue 6); no login needed. */
   tools: {
-    voteCount: (body: { players: string; gm?: string; day?: number; silenced: string[]; thread: unknown }) =>
-      call<VoteCountResult>("POST", "/api/tools/votecount", body),
+    /** The thread as JSON posts (`thread`) or as copied from the forum page (`paste`, issue 18). */
+    voteCount: (body: {
+      players: string;
+      gm?: string;
+      day?: number;
+      silenced: string[];
+      thread?: unknown;
+      paste?: { html?: string; text?: string };
+    }) => call<VoteCountResult>("POST", "/api/tools/votecount", body),
+    /** What a pasted thread holds (posts, authors, engine), before counting; the server stores nothing. */
+    thread: (body: { players?: string; paste: { html?: string; text?: string } }) =>
+      call<import("@forum-mafia/protocol").PasteFound>("POST", "/api/tools/thread", body),
     results: (replay: unknown, lang: Lang) =>
       call<{ post: string }>("POST", "/api/tools/results", { replay, lang }),
   },

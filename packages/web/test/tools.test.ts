@@ -25,7 +25,7 @@ describe.skipIf(missing !== null)("the GM tools page in Chromium (issue 6)", { t
     const { page, errors } = await newPage(app.browser, PHONE);
     await page.goto(`${app.url}/tools`);
     await page.getByLabel("Список игроков").fill("Вася\nПетя\nКоля\nМаша");
-    await page.getByLabel("Тема (JSON)").fill(JSON.stringify(THREAD));
+    await page.getByLabel("Тема с форума").fill(JSON.stringify(THREAD));
     await page.getByRole("button", { name: "Посчитать голоса" }).click();
     const post = page.getByRole("textbox", { name: "Пост с голосованием" });
     await post.waitFor();

@@ -1,4 +1,5 @@
 /** The GM console, the finished game's log, and the GM tools for games on other forums. */
+import { ruPlural } from "./me.ts";
 
 /**
  * A decision's detail as the server records it, in words: the engine writes fixed rolls as
@@ -286,9 +287,50 @@ export const ru = {
       gm: "Ник ведущего (его посты не считаются)",
       day: "День",
       silenced: "Лишены голоса (по одному в строке)",
-      thread: "Тема (JSON)",
-      threadHint: 'Массив постов: [{"author": "Вася", "time": "…", "body": "текст поста"}, …]',
-      file: "Или загрузите сохранённую тему (.json)",
+      thread: "Тема с форума",
+      threadHint:
+        "Выделите посты на странице форума, нажмите Ctrl+C и вставьте сюда (Ctrl+V): цвета голосов сохранятся. Подойдут и BBCode постов, и JSON-массив постов.",
+      file: "Или загрузите сохранённую страницу (.html), BBCode (.txt) или JSON (.json)",
+      htmlKept: (kb: number) =>
+        `Вставлено со страницы форума вместе с оформлением и цветами (${kb} КБ). В поле — текст постов для проверки.`,
+      htmlDropped: "Текст в поле изменён вручную: считается он, без цветов со страницы.",
+      savedPage: (name: string, kb: number) => `Сохранённая страница ${name} (${kb} КБ)`,
+      read: "Что найдено в теме",
+      reading: "Читаем тему…",
+      found: "Что найдено в теме",
+      foundSummary: (posts: number, authors: number, first: string | null, last: string | null) =>
+        `Найдено ${posts} ${ruPlural(posts, "пост", "поста", "постов")} от ${authors} ${ruPlural(authors, "автора", "авторов", "авторов")}` +
+        (first !== null && last !== null ? `, с поста ${first} по пост ${last}.` : "."),
+      engine: (name: string) => `Форум: ${name}.`,
+      engines: {
+        phpbb: "phpBB",
+        invision: "Invision Community (IPB)",
+        xenforo: "XenForo",
+        vbulletin: "vBulletin",
+        smf: "SMF",
+        discourse: "Discourse",
+        generic: "движок не опознан, посты найдены по повторяющимся блокам",
+      },
+      kindBbcode: "Формат: BBCode, цвета на месте.",
+      kindText: "Формат: простой текст.",
+      noColours:
+        "В этом тексте нет цветов, поэтому цветные голоса из него не прочитать (считаются только голоса словами: «Ник КРАСНЫМ»). Скопируйте посты прямо со страницы форума в браузере: выделите их и нажмите Ctrl+C (не через текстовый редактор). Или сохраните страницу как .html и загрузите файл, или вставьте BBCode постов из мультицитаты форума.",
+      noPosts: "Постов не найдено: проверьте, что скопированы сами посты вместе с никами авторов.",
+      authors: "Авторы постов",
+      authorPosts: (n: number) => `${n} ${ruPlural(n, "пост", "поста", "постов")}`,
+      inList: "в списке игроков",
+      isPlayer: (player: string) => `это игрок ${player}`,
+      notInList: "нет в списке игроков",
+      isGm: "ведущий",
+      addPlayer: "В список игроков",
+      addPlayerLabel: (name: string) => `Добавить ${name} в список игроков`,
+      aliasOf: (name: string) => `Чьё прозвище ${name}`,
+      choosePlayer: "— чьё прозвище? —",
+      addAlias: "Записать прозвище",
+      addAliasLabel: (name: string) => `Записать ${name} как прозвище выбранного игрока`,
+      pasteEmpty: "Вставьте тему: скопируйте посты со страницы форума и вставьте их в поле «Тема с форума».",
+      pasteUnread:
+        "Тему не удалось прочитать: скопируйте посты со страницы форума ещё раз или загрузите сохранённую страницу.",
       submit: "Посчитать голоса",
       result: "Пост с голосованием",
       votes: "Учтённые голоса",
@@ -574,9 +616,52 @@ export const en: typeof ru = {
       gm: "GM's nickname (their posts are not counted)",
       day: "Day",
       silenced: "Cannot vote today (one a line)",
-      thread: "Thread (JSON)",
-      threadHint: 'An array of posts: [{"author": "Vasya", "time": "…", "body": "the post\'s text"}, …]',
-      file: "Or upload a saved thread (.json)",
+      thread: "Thread from the forum",
+      threadHint:
+        "Select the posts on the forum page, press Ctrl+C and paste them here (Ctrl+V): the vote colours are kept. The posts' BBCode or a JSON array of posts work too.",
+      file: "Or upload a saved page (.html), BBCode (.txt) or JSON (.json)",
+      htmlKept: (kb: number) =>
+        `Pasted from the forum page with its formatting and colours (${kb} KB). The box shows the posts' text to check.`,
+      htmlDropped:
+        "The text in the box was edited by hand: it is what gets counted, without the page's colours.",
+      savedPage: (name: string, kb: number) => `Saved page ${name} (${kb} KB)`,
+      read: "What the thread holds",
+      reading: "Reading the thread…",
+      found: "What the thread holds",
+      foundSummary: (posts: number, authors: number, first: string | null, last: string | null) =>
+        `Found ${posts} ${posts === 1 ? "post" : "posts"} by ${authors} ${authors === 1 ? "author" : "authors"}` +
+        (first !== null && last !== null ? `, from post ${first} to post ${last}.` : "."),
+      engine: (name: string) => `Forum: ${name}.`,
+      engines: {
+        phpbb: "phpBB",
+        invision: "Invision Community (IPB)",
+        xenforo: "XenForo",
+        vbulletin: "vBulletin",
+        smf: "SMF",
+        discourse: "Discourse",
+        generic: "engine not recognised, posts found by their repeated blocks",
+      },
+      kindBbcode: "Format: BBCode, colours included.",
+      kindText: "Format: plain text.",
+      noColours:
+        "This text has no colours, so coloured votes cannot be read from it (only votes in words count: “Nick RED”). Copy the posts straight from the forum page in the browser: select them and press Ctrl+C (not through a text editor). Or save the page as .html and upload the file, or paste the posts' BBCode from the forum's multi-quote.",
+      noPosts: "No posts found: check that the posts themselves were copied, with their authors' nicknames.",
+      authors: "Authors",
+      authorPosts: (n: number) => `${n} ${n === 1 ? "post" : "posts"}`,
+      inList: "on the player list",
+      isPlayer: (player: string) => `this is player ${player}`,
+      notInList: "not on the player list",
+      isGm: "the GM",
+      addPlayer: "Add to the players",
+      addPlayerLabel: (name: string) => `Add ${name} to the player list`,
+      aliasOf: (name: string) => `Whose other nickname is ${name}`,
+      choosePlayer: "— whose nickname? —",
+      addAlias: "Add the nickname",
+      addAliasLabel: (name: string) => `Add ${name} as the chosen player's other nickname`,
+      pasteEmpty:
+        "Paste the thread: copy the posts from the forum page and paste them into “Thread from the forum”.",
+      pasteUnread:
+        "The thread could not be read: copy the posts from the forum page again, or upload the saved page.",
       submit: "Count the votes",
       result: "Vote count post",
       votes: "Counted votes",
