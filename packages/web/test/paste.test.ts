@@ -150,7 +150,10 @@ describe.skipIf(missing !== null)(
           // The box shows the posts' text; the HTML (with the colours) is kept beside it.
           await tools.getByText(/^Вставлено со страницы форума вместе с оформлением и цветами/).waitFor();
           expect(await count()).toBe(want.count);
-          if (engine === "phpbb") await screenshot(tools, "tools-paste-phpbb-phone");
+          if (engine === "phpbb") {
+          await found.scrollIntoViewIfNeeded();
+          await screenshot(tools, "tools-paste-phpbb-phone");
+        }
           expect(errors).toEqual([]);
         });
       }
@@ -169,6 +172,7 @@ describe.skipIf(missing !== null)(
       expect(await tools.getByLabel("Тема с форума").inputValue()).toBe(
         "Вася\nЯ за Петю\n\nМаша\nА я за Васю",
       );
+      await note.scrollIntoViewIfNeeded();
       await screenshot(tools, "tools-paste-plain-phone");
       expect(errors).toEqual([]);
     });
