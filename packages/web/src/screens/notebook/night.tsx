@@ -67,7 +67,7 @@ export function NightPanel(props: {
       </label>
       {entry && (
         <Entry
-          key={`${entry.seat}-${view.inputs.length}`}
+          key={entry.seat}
           view={view}
           setView={setView}
           seat={entry.seat}
@@ -156,14 +156,14 @@ function Entry(props: {
   const [reason, setReason] = useState("");
   const set = (patch: Partial<Choice>) => setChoice((x) => ({ ...x, ...patch }));
   const current = form.acts.find((a) => a.act === c.act) ?? null;
-  // A slot already filled tonight: entering again replaces it, a correction (F2) with its reason.
+  // Something is entered for this seat tonight: entering over the same slot is a correction (F2), whose
+  // reason the server asks for (it knows which slot an act fills).
   const filled = form.submitted.length > 0;
   const action = actionOf(current, c, t);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (typeof action === "string") return r.fail(action);
-    if (filled && !reason.trim()) return r.fail(w.page.reasonNeeded);
-    const body: NotebookActionBody = filled ? { seat, action, reason: reason.trim() } : { seat, action };
+    const body: NotebookActionBody = reason.trim() ? { seat, action, reason: reason.trim() } : { seat, action };
     void r.send("actions", body, w.night.entered);
   };
   return (

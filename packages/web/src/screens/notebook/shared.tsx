@@ -1,6 +1,6 @@
 import type { NotebookView, Phase } from "@forum-mafia/protocol";
 import { useCallback, useId, useRef, useState, type ReactNode } from "react";
-import { api, type NotebookRoute } from "../../api.ts";
+import { ApiFailure, api, type NotebookRoute } from "../../api.ts";
 import { errorText, useLang, useT } from "../../i18n/index.tsx";
 import { useNotebookT } from "../../i18n/notebook.ts";
 import { phaseName } from "../../time.ts";
@@ -27,7 +27,9 @@ export function useSend(id: string, setView: (v: NotebookView) => void) {
         setOk(success ?? w.page.done);
         return true;
       } catch (e) {
-        setError(errorText(e, lang));
+        // F2: a correction sent without its reason; the council's own refusal keeps its wording.
+        const needsReason = e instanceof ApiFailure && e.code === "reason" && route !== "council";
+        setError(needsReason ? w.page.reasonNeeded : errorText(e, lang));
         return false;
       } finally {
         setBusy(false);
