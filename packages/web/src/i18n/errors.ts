@@ -187,6 +187,34 @@ export const ERROR_TEXTS: Readonly<Record<string, Words>> = {
     ru: "Сервер сейчас занят другими расчётами баланса. Попробуйте через минуту.",
     en: "The server is busy counting other balances. Try again in a minute.",
   },
+  "notebook/ended": {
+    ru: "Игра окончена: в блокнот больше ничего не вносится.",
+    en: "The game is over: nothing more goes into the notebook.",
+  },
+  "notebook/not-night": {
+    ru: "Сейчас день: ночные ходы вносятся ночью.",
+    en: "It is day: night moves are entered by night.",
+  },
+  "notebook/not-day": {
+    ru: "Сейчас ночь: голоса вносятся днём.",
+    en: "It is night: votes are entered by day.",
+  },
+  "notebook/no-council": {
+    ru: "Этой ночью мафия не задавала вопрос совету.",
+    en: "The mafia asked the council nothing tonight.",
+  },
+  "notebook/not-ended": {
+    ru: "Опубликовать можно только после конца игры.",
+    en: "It can be published only after the game ends.",
+  },
+  "notebook/changed": {
+    ru: "Блокнот изменился в другой вкладке: обновите страницу и внесите это ещё раз.",
+    en: "The notebook was changed in another tab: reload the page and enter this again.",
+  },
+  "notebooks/full": {
+    ru: "Блокнотов уже 100: удалите старый, чтобы завести новый.",
+    en: "You already have 100 notebooks: delete an old one to start a new one.",
+  },
   http: {
     ru: "Сервер ответил ошибкой. Попробуйте ещё раз.",
     en: "The server answered with an error. Try again.",
