@@ -12,6 +12,7 @@ import { S3_DEFAULTS } from "./play.ts";
 import {
   SeqConflict,
   type MailRecord,
+  type NotebookRecord,
   type SettingsRecord,
   type SetupRecord,
   type Store,
@@ -489,6 +490,62 @@ for (const [name, make, available] of backends) {
         await s.close();
         s = await b.open();
         expect((await s.listSetups("a")).map((x) => x.id)).toEqual(left.slice(1));
+      } finally {
+        await s.close();
+        await b.cleanup();
+      }
+    });
+
+    it("issue 18: keeps notebooks per owner under a cap, writes one only at the version read, lists the last changed first", async () => {
+      const b = await make();
+      let s = await b.open();
+      const nb = (id: string, ownerId: string, at: number): NotebookRecord => ({
+        id,
+        ownerId,
+        title: `Блокнот ${id}`,
+        doc: JSON.stringify({ format: 1, id }),
+        version: 1,
+        createdAt: at,
+        updatedAt: at,
+        published: false,
+      });
+      try {
+        for (const id of ["a", "b"]) await s.createUser(user(id, `nick-${id}`));
+        // Five creations at once, three allowed: exactly three are stored.
+        const outcomes = await Promise.all(
+          Array.from({ length: 5 }, (_, i) => s.createNotebook(nb(`n${i}`, "a", 10 + i), 3)),
+        );
+        expect(outcomes.filter((o) => o === "full").length).toBe(2);
+        expect(await s.createNotebook(nb("x", "b", 5), 3)).toBe("created");
+        const mine = await s.listNotebooks("a");
+        expect(mine.length).toBe(3);
+        expect(mine.map((n) => n.updatedAt)).toEqual([...mine.map((n) => n.updatedAt)].sort((p, q) => q - p));
+        const id = mine[2]!.id;
+        // A write at the version read goes through once; the second at the same version is a lost race.
+        const change = { title: "Новое", doc: '{"format":1}', updatedAt: 99, published: true };
+        const race = await Promise.all([
+          s.updateNotebook("a", id, 1, change),
+          s.updateNotebook("a", id, 1, change),
+        ]);
+        expect(race.sort()).toEqual([false, true]);
+        expect(await s.notebook(id)).toEqual({
+          ...nb(id, "a", 0),
+          ...change,
+          version: 2,
+          createdAt: mine[2]!.createdAt,
+        });
+        // Another owner can neither write nor delete it.
+        expect(await s.updateNotebook("b", id, 2, change)).toBe(false);
+        expect(await s.deleteNotebook("b", id)).toBe(false);
+        expect((await s.listNotebooks("a"))[0]!.id).toBe(id);
+        expect(await s.listNotebooks("b")).toEqual([nb("x", "b", 5)]);
+        await s.close();
+        s = await b.open();
+        expect((await s.notebook(id))!.version).toBe(2);
+        expect(await s.deleteNotebook("a", id)).toBe(true);
+        expect(await s.deleteNotebook("a", id)).toBe(false);
+        expect(await s.notebook(id)).toBeNull();
+        expect(await s.notebook("nobody")).toBeNull();
       } finally {
         await s.close();
         await b.cleanup();

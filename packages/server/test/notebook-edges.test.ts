@@ -1,0 +1,249 @@
+import { DEFAULT_ROLES } from "@forum-mafia/engine";
+import type { NotebookSummary, NotebookView, RoleId } from "@forum-mafia/protocol";
+import { MAX_NOTEBOOKS } from "@forum-mafia/protocol";
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client, type Reply } from "./client.ts";
+import { testServer, type TestServer } from "./harness.ts";
+import { expectOk } from "./play.ts";
+
+/**
+ * Issue 18: the notebook's edges: privacy (another user, logged out), the deal (F1's seed and its
+ * commitment, S3's hand deal), the version race, bad bodies, the cap, and the cost of a rebuild.
+ */
+
+type Err = { error: { code: string; message: string; clause?: string } };
+
+const NAMES = [
+  "Аня",
+  "Борис",
+  "Вера",
+  "Глеб",
+  "Даша",
+  "Егор",
+  "Жанна",
+  "Зоя",
+  "Игорь",
+  "Катя",
+  "Лёша",
+  "Маша",
+  "Нина",
+  "Олег",
+  "Петя",
+  "Рита",
+  "Семён",
+];
+const ROLES: RoleId[] = [...DEFAULT_ROLES];
+const sorted = (list: readonly string[]): string[] => [...list].sort();
+
+describe("issue 18: the notebook's edges", () => {
+  let t: TestServer;
+  let gm: Client;
+  let other: Client;
+  let anon: Client;
+  let id = "";
+  const app = () => t.server.app;
+
+  beforeAll(async () => {
+    t = await testServer();
+    gm = new Client(app, "Ведущий");
+    expectOk(await gm.register());
+    other = new Client(app, "Сосед");
+    expectOk(await other.register());
+    anon = new Client(app);
+    const r = await gm.post<NotebookView>("/api/notebooks", {
+      title: "Случайная раздача",
+      players: NAMES,
+      roles: ROLES,
+      deal: { kind: "random" },
+    });
+    expect(r.status, r.raw).toBe(201);
+    id = r.body.id;
+  }, 60_000);
+  afterAll(() => t.close());
+
+  const view = async (c: Client = gm): Promise<Reply<NotebookView>> =>
+    c.get<NotebookView>(`/api/notebooks/${id}`);
+
+  it("F1, S1: a random deal: a 64-hex seed drawn by the server, its SHA-256 as the commitment, the list dealt", async () => {
+    const v = (await view()).body;
+    expect(v.seed).toMatch(/^[0-9a-f]{64}$/);
+    expect(v.seedHash).toBe(createHash("sha256").update(v.seed!, "utf8").digest("hex"));
+    expect(sorted(v.seats.map((s) => s.role))).toEqual(sorted(ROLES));
+    expect(v.seats.map((s) => s.name)).toEqual(NAMES);
+    // Two notebooks get two seeds.
+    const r = await gm.post<NotebookView>("/api/notebooks", {
+      title: "Ещё одна",
+      players: NAMES,
+      roles: ROLES,
+      deal: { kind: "random" },
+    });
+    expect(r.body.seed).not.toBe(v.seed);
+    expectOk(await gm.req("DELETE", `/api/notebooks/${r.body.id}`));
+  });
+
+  it("S3: a hand deal must be the role list as a multiset (400 deal.roles)", async () => {
+    const wrong = [...ROLES];
+    wrong[wrong.indexOf("citizen")] = "girl"; // two girls, one citizen short
+    const r = await gm.post<Err>("/api/notebooks", {
+      title: "Руками",
+      players: NAMES,
+      roles: ROLES,
+      deal: { kind: "hand", roles: wrong },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.error.code).toBe("deal.roles");
+    expect(r.body.error.clause).toBe("S3");
+    const short = await gm.post<Err>("/api/notebooks", {
+      title: "Руками",
+      players: NAMES,
+      roles: ROLES,
+      deal: { kind: "hand", roles: ROLES.slice(1) },
+    });
+    expect(short.status).toBe(400);
+    expect(short.body.error.code).toBe("deal.roles");
+    // The same multiset in another order is a valid deal.
+    const ok = await gm.post<NotebookView>("/api/notebooks", {
+      title: "Руками",
+      players: NAMES,
+      roles: ROLES,
+      deal: { kind: "hand", roles: [...ROLES].reverse() },
+    });
+    expect(ok.status).toBe(201);
+    expect(ok.body.seats.map((s) => s.role)).toEqual([...ROLES].reverse());
+    expectOk(await gm.req("DELETE", `/api/notebooks/${ok.body.id}`));
+  });
+
+  it("bad bodies: 400 naming the field, and nothing changes", async () => {
+    const before = (await view()).body;
+    const cases: [string, unknown, string][] = [
+      ["actions", { seat: "x", action: { act: "pass" } }, "seat"],
+      ["actions", { seat: 0, action: { act: "fly" } }, "action"],
+      ["actions", { seat: 40, action: { act: "pass" } }, "seat"],
+      ["votes", { seat: 0, vote: { color: "green", target: 1 }, reason: "x" }, "vote.color"],
+      ["votes", { seat: 0, vote: { color: "red", target: 1 } }, "reason"],
+      ["inputs/remove", { index: -1, reason: "x" }, "index"],
+      ["inputs/remove", { index: 0, reason: "x" }, "index"],
+      ["rolls", { rolls: {}, reason: "x" }, "rolls"],
+      ["rolls", { rolls: { luck: true }, reason: "x" }, "luck"],
+      ["modkill", { seat: 0 }, "reason"],
+      ["replace", { seat: 0, reason: "x" }, "name"],
+      ["aliases", { seat: 0, aliases: ["a|b"] }, "aliases"],
+      ["thread", {}, "html"],
+      ["thread", { html: 5 }, "html"],
+      ["close", { now: true }, "now"],
+    ];
+    for (const [path, body, field] of cases) {
+      const r = await gm.post<Err>(`/api/notebooks/${id}/${path}`, body);
+      expect([400, 409], `${path} ${JSON.stringify(body)}: ${r.raw}`).toContain(r.status);
+      if (r.status === 400) expect(r.body.error.message, path).toContain(field);
+    }
+    const create = await gm.post<Err>("/api/notebooks", {
+      title: "x",
+      players: NAMES.slice(1),
+      roles: ROLES,
+      deal: { kind: "random" },
+    });
+    expect(create.status).toBe(400);
+    expect(create.body.error.message).toContain("players");
+    const dup = await gm.post<Err>("/api/notebooks", {
+      title: "x",
+      players: [...NAMES.slice(0, 16), "аня"],
+      roles: ROLES,
+      deal: { kind: "random" },
+    });
+    expect(dup.status).toBe(400);
+    expect(dup.body.error.message).toContain("players");
+    expect((await view()).body).toEqual(before);
+  });
+
+  it("privacy: another user gets the same 404 as for a missing id on every route; logged out gets 401", async () => {
+    const routes: ["GET" | "POST" | "DELETE", string, unknown][] = [
+      ["GET", "", undefined],
+      ["DELETE", "", undefined],
+      ["POST", "/actions", { seat: 0, action: { act: "pass" } }],
+      ["POST", "/votes", { seat: 0, vote: { color: "red", target: 1 }, reason: "x" }],
+      ["POST", "/thread", { text: '[quote="Аня"]x[/quote]' }],
+      ["POST", "/inputs/remove", { index: 0, reason: "x" }],
+      ["POST", "/rolls", { rolls: { girlSilence: true }, reason: "x" }],
+      ["POST", "/council", { answer: "yes" }],
+      ["POST", "/modkill", { seat: 0, reason: "x" }],
+      ["POST", "/replace", { seat: 0, name: "Новенький", reason: "x" }],
+      ["POST", "/aliases", { seat: 0, aliases: ["А"] }],
+      ["POST", "/close", {}],
+      ["GET", "/replay", undefined],
+      ["POST", "/publish", {}],
+      ["GET", "/published", undefined],
+    ];
+    const before = (await view()).body;
+    for (const [method, path, body] of routes) {
+      const theirs = await other.req(method, `/api/notebooks/${id}${path}`, body);
+      const none = await other.req(method, `/api/notebooks/nosuchnotebook${path}`, body);
+      expect(theirs.status, `${method} ${path}`).toBe(404);
+      expect(theirs.raw, `${method} ${path}`).toBe(none.raw);
+      // A bad body on another's notebook still answers 404: not even the field is confirmed.
+      if (method === "POST") {
+        const bad = await other.req(method, `/api/notebooks/${id}${path}`, { nonsense: 1 });
+        const badNone = await other.req(method, `/api/notebooks/nosuchnotebook${path}`, { nonsense: 1 });
+        expect(bad.raw, `${method} ${path} bad body`).toBe(badNone.raw);
+      }
+      const out = await anon.req(method, `/api/notebooks/${id}${path}`, body);
+      expect(out.status, `logged out ${method} ${path}`).toBe(path === "/published" ? 404 : 401);
+    }
+    expect((await view()).body).toEqual(before);
+    expect((await anon.get("/api/notebooks")).status).toBe(401);
+    const theirs = await other.get<NotebookSummary[]>("/api/notebooks");
+    expect(theirs.body).toEqual([]);
+    const mine = await gm.get<NotebookSummary[]>("/api/notebooks");
+    expect(mine.body.map((n) => n.id)).toContain(id);
+    expect(mine.body.find((n) => n.id === id)).toMatchObject({
+      title: "Случайная раздача",
+      players: 17,
+      phase: { kind: "night", number: 1 },
+      winner: null,
+      published: false,
+    });
+  });
+
+  it("the version race: two writes at once are both applied in order or one gets 409, never a lost write", async () => {
+    for (let round = 0; round < 5; round++) {
+      const v = (await view()).body;
+      const moves = v.night!.forms.filter((f) => f.form.acts.some((a) => a.act === "pass")).slice(0, 2);
+      const [a, b] = await Promise.all(
+        moves.map((f) =>
+          gm.post<NotebookView | Err>(`/api/notebooks/${id}/actions`, {
+            seat: f.seat,
+            action: { act: "pass" },
+            ...(round > 0 ? { reason: `круг ${round}` } : {}),
+          }),
+        ),
+      );
+      const statuses = [a!.status, b!.status].sort();
+      expect([
+        [200, 200],
+        [200, 409],
+      ]).toContainEqual(statuses);
+      for (const r of [a!, b!])
+        if (r.status === 409) expect((r.body as Err).error.code).toBe("notebook/changed");
+      const after = (await view()).body;
+      const applied = [a!, b!].filter((r) => r.status === 200).length;
+      expect(after.inputs.length).toBe(v.inputs.length + applied);
+    }
+  });
+
+  it(`at most ${MAX_NOTEBOOKS} notebooks per GM: one more is 409 notebooks/full`, async () => {
+    const c = new Client(app, "Многоблокнотный");
+    expectOk(await c.register());
+    const body = {
+      title: "n",
+      players: ["А", "Б", "В"],
+      roles: ["boss", "sheriff", "citizen"],
+      deal: { kind: "random" },
+    };
+    for (let i = 0; i < MAX_NOTEBOOKS; i++) expect((await c.post("/api/notebooks", body)).status).toBe(201);
+    const r = await c.post<Err>("/api/notebooks", body);
+    expect(r.status).toBe(409);
+    expect(r.body.error.code).toBe("notebooks/full");
+    expect((await c.get<NotebookSummary[]>("/api/notebooks")).body).toHaveLength(MAX_NOTEBOOKS);
+  }, 60_000);
+});
