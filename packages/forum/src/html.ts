@@ -29,6 +29,18 @@ const BLOCK = new Set([
   "ul",
   "ol",
   "table",
+  "cite",
+  "dl",
+  "dt",
+  "dd",
+  "hr",
+  "details",
+  "summary",
+  "aside",
+  "article",
+  "section",
+  "header",
+  "footer",
 ]);
 const STYLES: ReadonlyMap<string, string> = new Map([
   ["b", "b"],
@@ -73,8 +85,12 @@ export function htmlToBBCode(html: string): string {
 export interface BBCodeWriterOptions {
   /** Whether an element is a quote box; by default a `<blockquote>` or a forum's quote class. */
   readonly isQuote?: (name: string, attributes: Readonly<Record<string, string>>) => boolean;
-  /** Images become their `alt` text (emoji and smilies) when it is at most this long; by default dropped. */
-  readonly imageAlt?: number;
+  /**
+   * Emoji and smilies become their `alt` text: an image whose class or attributes say it is one
+   * (`emoji`, `smilie`, `smiley`, `data-emoticon`…), or whose `alt` is at most 3 characters. By default
+   * images are dropped.
+   */
+  readonly emojiAlt?: boolean;
 }
 
 /**
@@ -86,11 +102,11 @@ export class BBCodeWriter {
   readonly #closers: string[] = [];
   #hidden = 0;
   readonly #isQuote: (name: string, attributes: Readonly<Record<string, string>>) => boolean;
-  readonly #imageAlt: number;
+  readonly #emojiAlt: boolean;
 
   constructor(options: BBCodeWriterOptions = {}) {
     this.#isQuote = options.isQuote ?? defaultIsQuote;
-    this.#imageAlt = options.imageAlt ?? 0;
+    this.#emojiAlt = options.emojiAlt ?? false;
   }
 
   /** An element opens; `quote` says whether it is a quote box when the caller knows better than the default. */
@@ -101,9 +117,10 @@ export class BBCodeWriter {
       return;
     }
     if (name === "br") this.#out.push("\n");
-    if (name === "img") {
-      const alt = (attributes["alt"] ?? "").trim();
-      if (alt !== "" && Array.from(alt).length <= this.#imageAlt) this.#out.push(alt);
+    else if (BLOCK.has(name) && !(this.#out.at(-1) ?? "\n").endsWith("\n")) this.#out.push("\n");
+    if (name === "img" && this.#emojiAlt) {
+      const alt = emojiText(attributes);
+      if (alt !== null) this.#out.push(alt);
     }
     const color = colorOf(name, attributes);
     const style = STYLES.get(name);
@@ -136,6 +153,22 @@ export class BBCodeWriter {
   result(): string {
     return this.#out.join("");
   }
+}
+
+/** Longest `alt` text kept from an image marked as an emoji or a smiley. */
+const MAX_EMOJI_ALT = 32;
+const EMOJI_CLASS = /emoji|smil|emoticon/iu;
+
+/** The text an emoji or smiley image stands for, or null when the image is none. */
+function emojiText(attributes: Readonly<Record<string, string>>): string | null {
+  const alt = (attributes["alt"] ?? "").trim();
+  const length = Array.from(alt).length;
+  if (length === 0 || length > MAX_EMOJI_ALT) return null;
+  const marked =
+    EMOJI_CLASS.test(attributes["class"] ?? "") ||
+    "data-emoticon" in attributes ||
+    "data-shortname" in attributes;
+  return marked || length <= 3 ? alt : null;
 }
 
 function defaultIsQuote(name: string, attributes: Readonly<Record<string, string>>): boolean {

@@ -34,7 +34,13 @@ export function isQuoteBox(el: El): boolean {
 export const NEVER_BODY: Test = anyOf(
   (el) =>
     classes(el).some((c) =>
-      /^(?:signature|signaturecontainer|user-signature|message-signature|b-post__signature|post-signature|sig|lastedited|message-lastEdit|b-post__edit|modified|editedby|edited|notice|spoiler-header|spoiler-head|spoiler_head|spoiler-title|spoiler_title|spoiler-toggle|spoiler_toggle|ipsSpoiler_header|bbCodeSpoiler-button|sp-head|reportlinks|quickbuttons|post-buttons|post-controls|post-menu-area|message-footer|message-actionBar|actionBar|reactionsBar|ipsItemControls|ipsReact|likes|post-likes|bbCodeBlock-expandLink|js-selectToQuoteEnd|quote-controls|back2top)$/iu.test(
+      /^(?:signature|signaturecontainer|user-signature|message-signature|b-post__signature|post-signature|sig|lastedited|message-lastEdit|b-post__edit|modified|editedby|edited|notice|spoiler-header|spoiler-head|spoiler_head|spoiler-title|spoiler_title|spoiler-toggle|spoiler_toggle|ipsSpoiler_header|bbCodeSpoiler-button|sp-head|reportlinks|quickbuttons|post-buttons|post-controls|post-menu-area|message-footer|message-actionBar|actionBar|reactionsBar|ipsItemControls|ipsReact|likes|post-likes|bbCodeBlock-expandLink|js-selectToQuoteEnd|quote-controls|back2top|quoteheader|quotefooter)$/iu.test(
+        c,
+      ),
+    ),
+  (el) =>
+    classes(el).some((c) =>
+      /(?:^|[-_])(?:sig|sign|signature|editnote|edit-note|edited|editedby|lastedit|last-edit)(?:$|[-_])/iu.test(
         c,
       ),
     ),
@@ -44,12 +50,9 @@ export const NEVER_BODY: Test = anyOf(
   (el) => /^(?:sig\d+|msg_\d+_signature|modified_\d+)$/u.test(el.attrs["id"] ?? ""),
 );
 
-/** Emoji and smilies: their `alt` becomes text when it is at most this many characters. */
-const EMOJI_ALT = 24;
-
 /** A post body as BBCode: colours, quotes (nested stay nested), `[b] [i] [u]`, line breaks; `drop` removed. */
 export function bodyBBCode(body: El, drop: Test = NEVER_BODY): string {
-  const writer = new BBCodeWriter({ imageAlt: EMOJI_ALT });
+  const writer = new BBCodeWriter({ emojiAlt: true });
   walk(body, {
     skip: drop,
     open: (el) => {
@@ -73,6 +76,8 @@ export function tidy(text: string): string {
     .split("\n")
     .map((line) => line.replace(/[ \t\u00a0]+/gu, " ").trim())
     .join("\n")
+    .replace(/\[quote\]\n+/gu, "[quote]")
+    .replace(/\n+\[\/quote\]/gu, "\n[/quote]")
     .replace(/\n{3,}/gu, "\n\n")
     .trim();
 }

@@ -1,0 +1,94 @@
+/**
+ * The fixture pages (test/fixtures/pages/<engine>.html): one day thread each, written by hand in that
+ * engine's markup, page chrome included. Beside each, <engine>.expected.json, worked out by hand from the
+ * page (helper B's browser test reads the same files):
+ * {
+ *   "players": PLAYERS.txt's text ("Ник\nНик | alias…"), "gm": the GM's nick, "day": the day counted,
+ *   "posts": how many posts the page holds, "authors": each author once, in order of first post,
+ *   "first" / "last": the first and last post's label ("#21", "p4501"…),
+ *   "count": the exact BBCode count post, "votes": the counted votes as the CLI prints them
+ *   ({"by", "red" | "blue", "early", "post"}, sorted by voter; "post" is the post's index on the page)
+ * }
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  countVotes,
+  parseRoster,
+  readThread,
+  voteCountJson,
+  voteCountPost,
+  type ForumEngine,
+} from "../src/index.ts";
+
+const PAGES = join(import.meta.dirname, "fixtures/pages");
+
+interface Expected {
+  readonly players: string;
+  readonly gm: string;
+  readonly day: number;
+  readonly posts: number;
+  readonly authors: readonly string[];
+  readonly first: string;
+  readonly last: string;
+  readonly count: string;
+  readonly votes: readonly unknown[];
+}
+
+const ENGINES: readonly (readonly [string, ForumEngine])[] = [
+  ["phpbb", "phpbb"],
+  ["invision", "invision"],
+  ["xenforo", "xenforo"],
+  ["vbulletin4", "vbulletin"],
+  ["vbulletin5", "vbulletin"],
+  ["smf", "smf"],
+  ["discourse", "discourse"],
+  ["generic", "generic"],
+];
+
+const page = (name: string): string => readFileSync(join(PAGES, `${name}.html`), "utf8");
+const expected = (name: string): Expected =>
+  JSON.parse(readFileSync(join(PAGES, `${name}.expected.json`), "utf8")) as Expected;
+
+describe.each(ENGINES)("the %s page", (name, engine) => {
+  const want = expected(name);
+  const reading = readThread({ html: page(name) });
+
+  it(`is read by the ${engine} reader`, () => {
+    expect(reading.kind).toBe("html");
+    expect(reading.engine).toBe(engine);
+  });
+
+  it("finds every post, its author and its label", () => {
+    expect(reading.posts).toHaveLength(want.posts);
+    expect([...new Set(reading.posts.map((p) => p.author))]).toEqual(want.authors);
+    expect(reading.posts[0]?.label).toBe(want.first);
+    expect(reading.posts.at(-1)?.label).toBe(want.last);
+  });
+
+  it("marks quotes, keeps nested quotes nested, drops signatures, edit notes and bars", () => {
+    const bodies = reading.posts.map((p) => p.body);
+    // Post 2 quotes Аня's vote; post 4 quotes Борис quoting Аня.
+    expect(bodies[2]).toMatch(/^\[quote\][\s\S]*Борис[\s\S]*\[\/quote\][\s\S]*Гоша/u);
+    expect(bodies[4]).toMatch(/\[quote\][\s\S]*\[quote\][\s\S]*\[\/quote\][\s\S]*\[\/quote\]/u);
+    for (const body of bodies) {
+      expect(body).not.toMatch(/редактир|верьте мне|Любимый ник|Нравится|Жалоба|Цитир|Ответить/iu);
+      expect(body).not.toMatch(/Спойлер|Скрытый текст|Показать|Нажмите|Посмотреть сообщение/u);
+      expect(body).not.toMatch(/<|>/u);
+    }
+    // The spoiler's content stays (Вика's vote is in it).
+    expect(bodies[3]).toMatch(/Гоша/u);
+  });
+
+  it("V1: counts the day as worked out by hand", () => {
+    const count = countVotes(reading.posts, {
+      players: parseRoster(want.players),
+      gm: want.gm,
+      day: want.day,
+      silenced: [],
+    });
+    expect(voteCountPost(count, want.day)).toBe(want.count);
+    expect((voteCountJson(count, "") as { votes: unknown }).votes).toEqual(want.votes);
+  });
+});
