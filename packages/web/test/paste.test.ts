@@ -91,11 +91,18 @@ describe.skipIf(missing !== null)(
       if (day !== null) await tools.getByLabel("День").fill(String(day));
     }
 
-    /** Select everything on the forum's page with a DOM Range and copy it with Control+C. */
+    /**
+     * Open the page's spoilers, as a GM does before copying (Chromium copies no hidden text: a closed
+     * `<details>` or a vBulletin spoiler's `display: none` body reaches the clipboard empty), then select
+     * everything on it with a DOM Range and copy it with Control+C.
+     */
     async function copyPage(html: string): Promise<void> {
       await forum.bringToFront();
       await forum.setContent(html);
       await forum.evaluate(() => {
+        for (const details of document.querySelectorAll("details")) details.open = true;
+        for (const hidden of document.querySelectorAll<HTMLElement>('[class*="spoiler"] [style*="display"]'))
+          hidden.style.display = "";
         const range = document.createRange();
         range.selectNodeContents(document.body);
         const selection = window.getSelection()!;
@@ -151,9 +158,9 @@ describe.skipIf(missing !== null)(
           await tools.getByText(/^Вставлено со страницы форума вместе с оформлением и цветами/).waitFor();
           expect(await count()).toBe(want.count);
           if (engine === "phpbb") {
-          await found.scrollIntoViewIfNeeded();
-          await screenshot(tools, "tools-paste-phpbb-phone");
-        }
+            await found.scrollIntoViewIfNeeded();
+            await screenshot(tools, "tools-paste-phpbb-phone");
+          }
           expect(errors).toEqual([]);
         });
       }

@@ -289,7 +289,7 @@ export const ru = {
       silenced: "Лишены голоса (по одному в строке)",
       thread: "Тема с форума",
       threadHint:
-        "Выделите посты на странице форума, нажмите Ctrl+C и вставьте сюда (Ctrl+V): цвета голосов сохранятся. Подойдут и BBCode постов, и JSON-массив постов.",
+        "Выделите посты на странице форума, нажмите Ctrl+C и вставьте сюда (Ctrl+V): цвета голосов сохранятся. Спойлеры сначала откройте: скрытый текст браузер не копирует. Подойдут и BBCode постов, и JSON-массив постов.",
       file: "Или загрузите сохранённую страницу (.html), BBCode (.txt) или JSON (.json)",
       htmlKept: (kb: number) =>
         `Вставлено со страницы форума вместе с оформлением и цветами (${kb} КБ). В поле — текст постов для проверки.`,
@@ -618,7 +618,7 @@ export const en: typeof ru = {
       silenced: "Cannot vote today (one a line)",
       thread: "Thread from the forum",
       threadHint:
-        "Select the posts on the forum page, press Ctrl+C and paste them here (Ctrl+V): the vote colours are kept. The posts' BBCode or a JSON array of posts work too.",
+        "Select the posts on the forum page, press Ctrl+C and paste them here (Ctrl+V): the vote colours are kept. Open the spoilers first: the browser does not copy hidden text. The posts' BBCode or a JSON array of posts work too.",
       file: "Or upload a saved page (.html), BBCode (.txt) or JSON (.json)",
       htmlKept: (kb: number) =>
         `Pasted from the forum page with its formatting and colours (${kb} KB). The box shows the posts' text to check.`,
