@@ -1,20 +1,25 @@
 /**
- * The vote counter for games on other forums (issue 6):
- * `npm run --silent votecount -- --players PLAYERS.txt [--gm NAME] [--day N] [--silenced NAME]... THREAD.json`
- * prints `{"votes", "notVoted", "ignored", "count"}` as JSON; `--help` prints the usage. Bad input: one line
- * on stderr, exit 1.
+ * The vote counter for games on other forums (issues 6 and 18):
+ * `npm run --silent votecount -- --players PLAYERS.txt [--gm NAME] [--day N] [--silenced NAME]... THREAD`
+ * where THREAD is a saved page or copied HTML, the BBCode of quoted posts, or THREAD.json; prints
+ * `{"votes", "notVoted", "ignored", "count"}` as JSON; `--help` prints the usage. Bad input: one line on
+ * stderr, exit 1.
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { runVoteCount } from "@forum-mafia/forum";
+import { runVoteCount, threadFromFile } from "@forum-mafia/forum";
 
-const USAGE = "usage: votecount --players PLAYERS.txt [--gm NAME] [--day N] [--silenced NAME]... THREAD.json";
+const USAGE = "usage: votecount --players PLAYERS.txt [--gm NAME] [--day N] [--silenced NAME]... THREAD";
 
 const HELP = [
   USAGE,
   "",
-  "Counts the red and blue votes of one day in THREAD.json, a thread copied from another forum",
-  '(an array of {"author", "time", "body"}, the body in BBCode or HTML), and prints JSON:',
+  "Counts the red and blue votes of one day in THREAD, a thread of another forum (phpBB, Invision,",
+  "XenForo, vBulletin, SMF, Discourse or another), and prints JSON. THREAD is one of:",
+  "  - the thread's page saved as HTML, or the HTML copied from it (with the colours);",
+  '  - the posts quoted in BBCode, as the forum\'s multi-quote writes them ([quote="Ник" …]…[/quote]);',
+  '  - THREAD.json: an array of {"author", "time", "body"}, the body in BBCode or HTML.',
+  "The JSON printed:",
   '  "votes"     each player\'s counted vote (their last), with the post it is in',
   '  "notVoted"  the players with the right to vote who have not voted',
   '  "ignored"   what looked like a vote and does not count, and why',
@@ -41,7 +46,7 @@ function main(argv: readonly string[]): string {
   });
   if (values.help === true) return HELP;
   if (values.players === undefined) throw new Error(`--players is required; ${USAGE}`);
-  if (positionals.length !== 1) throw new Error(`give exactly one THREAD.json; ${USAGE}`);
+  if (positionals.length !== 1) throw new Error(`give exactly one THREAD; ${USAGE}`);
   const day = values.day === undefined ? null : Number(values.day);
   if (day !== null && !(Number.isSafeInteger(day) && day >= 1 && /^\d+$/u.test(values.day ?? "")))
     throw new Error(`--day must be a whole number from 1, not "${values.day}"`);
@@ -52,7 +57,7 @@ function main(argv: readonly string[]): string {
       gm: values.gm ?? null,
       day,
       silenced: values.silenced ?? [],
-      thread: parseJson(readText(positionals[0]!), positionals[0]!),
+      thread: threadFromFile(readText(positionals[0]!), positionals[0]!).posts,
       threadName: positionals[0]!,
     }),
     null,
@@ -66,14 +71,6 @@ function readText(path: string): string {
   } catch (error) {
     const code = error instanceof Error && "code" in error ? String(error.code) : "error";
     throw new Error(`cannot read ${path} (${code})`);
-  }
-}
-
-function parseJson(text: string, path: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new Error(`${path} is not valid JSON`);
   }
 }
 

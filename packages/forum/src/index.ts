@@ -26,7 +26,7 @@ export {
   type VoteCount,
   type VoteCountOptions,
 } from "./votecount.ts";
-export { runVoteCount, threadPosts, type VoteCountRun } from "./votecount-run.ts";
+export { runVoteCount, threadFromFile, threadPosts, type VoteCountRun } from "./votecount-run.ts";
 export { nearestNames, unmatchedColours, votesInPost, type PostVote, type UnmatchedColour } from "./votes.ts";
 export { voteMarks, type ColourTag, type NameReader, type PostMarks, type VoteMark } from "./vote-marks.ts";
 export { NICK_CASES, inflectNick, nickForms, type NickCase, type NickForms } from "./inflect.ts";

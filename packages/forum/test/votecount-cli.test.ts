@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -80,11 +80,59 @@ describe("votecount CLI", () => {
     ["an empty player list", () => ["--players", temp("p.txt", "\n\n"), THREAD], /empty/u],
     ["a missing file", () => ["--players", PLAYERS, join(FIXTURES, "nope.json")], /cannot read/u],
     ["a bad day", () => ["--players", PLAYERS, "--day", "two", THREAD], /--day/u],
+    [
+      "plain text with no posts",
+      () => ["--players", PLAYERS, temp("t.txt", "Вася: голосую за Петю")],
+      /no posts/u,
+    ],
+    ["an empty thread file", () => ["--players", PLAYERS, temp("t.html", "  \n")], /empty/u],
   ])("bad input: %s gives one line on stderr and nothing on stdout", (_, args, message) => {
     const { status, stdout, stderr } = run(...args());
     expect(status).not.toBe(0);
     expect(stdout).toBe("");
     expect(stderr).toMatch(message);
     expect(stderr.trimEnd().split("\n")).toHaveLength(1);
+  });
+
+  // The same pages and expected files as thread-pages.test.ts and the web page's browser test.
+  it.each(["phpbb", "invision", "xenforo", "vbulletin4", "vbulletin5", "smf", "discourse", "generic"])(
+    "V1: counts the saved %s page as worked out by hand",
+    (engine) => {
+      const pages = join(FIXTURES, "pages");
+      const want = JSON.parse(readFileSync(join(pages, `${engine}.expected.json`), "utf8")) as {
+        players: string;
+        gm: string;
+        day: number;
+        count: string;
+        votes: unknown[];
+      };
+      const players = temp("players.txt", want.players);
+      const { status, stdout, stderr } = run(
+        "--players", players, "--gm", want.gm, "--day", String(want.day), join(pages, `${engine}.html`),
+      ); // prettier-ignore
+      expect(stderr).toBe("");
+      expect(status).toBe(0);
+      const out = JSON.parse(stdout) as { count: string; votes: unknown[] };
+      expect(out.count).toBe(want.count);
+      expect(out.votes).toEqual(want.votes);
+    },
+  );
+
+  it("V1: counts posts quoted in BBCode (a phpBB multi-quote)", () => {
+    const thread = temp(
+      "thread.txt",
+      [
+        '[quote="Вася" post_id=11 time=1709391600 user_id=3]Голосую [color=red]Петя[/color][/quote]',
+        '[quote="Петя" post_id=12 time=1709391660 user_id=4][quote="Вася" post_id=11]' +
+          "[color=red]Петя[/color][/quote][color=blue]Маша[/color][/quote]",
+      ].join("\n"),
+    );
+    const { status, stdout, stderr } = run("--players", PLAYERS, "--day", "1", thread);
+    expect(stderr).toBe("");
+    expect(status).toBe(0);
+    expect((JSON.parse(stdout) as { votes: unknown }).votes).toEqual([
+      { by: "Вася", red: "Петя", early: false, post: 0 },
+      { by: "Петя", blue: "Маша", early: false, post: 1 },
+    ]);
   });
 });
