@@ -68,6 +68,7 @@ export function looksLikeHtml(body: string): boolean {
  */
 export function htmlToBBCode(html: string): string {
   const writer = new BBCodeWriter();
+  html = limitDepth(html);
   const parser = new Parser(
     {
       onopentag: (name, attributes) => writer.open(name, attributes),
@@ -173,6 +174,61 @@ function emojiText(attributes: Readonly<Record<string, string>>): string | null 
 
 function defaultIsQuote(name: string, attributes: Readonly<Record<string, string>>): boolean {
   return name === "blockquote" || QUOTE_CLASS.test(attributes["class"] ?? "");
+}
+
+/** Deeper than this, elements are dropped (their text stays): a page nests a few dozen deep at most. */
+export const MAX_DEPTH = 256;
+/** Elements that never have content. */
+const VOID = new Set([
+  "area",
+  "base",
+  "br",
+  "col",
+  "embed",
+  "hr",
+  "img",
+  "input",
+  "link",
+  "meta",
+  "source",
+  "track",
+  "wbr",
+]);
+/** Elements closed by the next one of the same name (`<p>…<p>`, `<li>…<li>`). */
+const SELF_CLOSING_SIBLINGS = new Set(["p", "li", "dt", "dd", "tr", "td", "th", "option"]);
+/** A tag: its slash, its name and its attributes (`[^>]*` backtracks nothing). */
+const TAG = /<(\/?)([a-zA-Z][\w:-]{0,63})([^>]*)>/gu;
+
+/**
+ * The HTML with the tags that would nest deeper than `max` removed (their text kept), so that the
+ * parser, whose cost grows with the depth of what is open, stays linear on hostile input. Depth is
+ * tracked as a browser would for the common cases: void elements, `<x/>`, `<p>` and `<li>` closed by
+ * the next, a closing tag closing what it names. Input that never nests that deep is returned as is.
+ */
+export function limitDepth(html: string, max: number = MAX_DEPTH): string {
+  const stack: string[] = [];
+  const cut: [number, number][] = [];
+  for (const match of html.matchAll(TAG)) {
+    const name = match[2]!.toLowerCase();
+    if (match[1] === "/") {
+      const at = stack.lastIndexOf(name, stack.length - 1);
+      if (at >= 0 && stack.length - at <= 64) stack.length = at;
+      continue;
+    }
+    if (VOID.has(name) || match[3]!.endsWith("/")) continue;
+    if (SELF_CLOSING_SIBLINGS.has(name) && stack.at(-1) === name) stack.pop();
+    if (stack.length >= max) cut.push([match.index, match.index + match[0].length]);
+    else stack.push(name);
+  }
+  if (cut.length === 0) return html;
+  const parts: string[] = [];
+  let from = 0;
+  for (const [start, end] of cut) {
+    parts.push(html.slice(from, start));
+    from = end;
+  }
+  parts.push(html.slice(from));
+  return parts.join("");
 }
 
 /** The colour an element gives its text, as a value `[color=…]` accepts, or null. */

@@ -1,4 +1,5 @@
 import { Parser } from "htmlparser2";
+import { limitDepth } from "../html.ts";
 
 /** An element of a pasted page: a small tree of our own, walked without recursion (pages may nest deep). */
 export interface El {
@@ -9,7 +10,7 @@ export interface El {
 }
 export type Node = El | string;
 
-/** The page as a tree under a root element named "#root". */
+/** The page as a tree under a root element named "#root" (nesting deeper than MAX_DEPTH flattened). */
 export function parseHtml(html: string): El {
   const root: El = { name: "#root", attrs: {}, children: [], parent: null };
   let current = root;
@@ -31,7 +32,7 @@ export function parseHtml(html: string): El {
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
-  parser.write(html);
+  parser.write(limitDepth(html));
   parser.end();
   return root;
 }
