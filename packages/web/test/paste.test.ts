@@ -184,6 +184,32 @@ describe.skipIf(missing !== null)(
       expect(errors).toEqual([]);
     });
 
+    it("what was found says posts and authors in Russian plural forms; English is a switch away", async () => {
+      const quote = (author: string, id: number): string =>
+        `[quote="${author}" post_id=${id} time=1764493200 user_id=${id}]Привет[/quote]`;
+      await openTools("Вася\nПетя", "Ведущий", 1);
+      await copyText(quote("Вася", 1));
+      await pasteIntoTools();
+      const found = tools.getByRole("region", { name: "Что найдено в теме" });
+      await found.getByText(summaryOf(1, 1, "p1", "p1")).waitFor();
+      expect(summaryOf(1, 1, "p1", "p1")).toBe("Найдено 1 пост от 1 автора, с поста p1 по пост p1.");
+      await tools.getByLabel("Тема с форума").fill("");
+      await copyText([quote("Вася", 1), quote("Петя", 2), quote("Вася", 3)].join("\n"));
+      await pasteIntoTools();
+      await found.getByText(summaryOf(3, 2, "p1", "p3")).waitFor();
+      expect(summaryOf(3, 2, "p1", "p3")).toBe("Найдено 3 поста от 2 авторов, с поста p1 по пост p3.");
+      expect(await found.locator("li.author").allTextContents()).toEqual([
+        "Вася — 2 поста — в списке игроков",
+        "Петя — 1 пост — в списке игроков",
+      ]);
+      await tools.locator("header label.lang select").selectOption("en");
+      const en = tools.getByRole("region", { name: "What the thread holds" });
+      await en.getByText("Found 3 posts by 2 authors, from post p1 to post p3.").waitFor();
+      await tools.locator("header label.lang select").selectOption("ru");
+      await found.getByText(summaryOf(3, 2, "p1", "p3")).waitFor();
+      expect(errors).toEqual([]);
+    });
+
     it("V1, V2, V4: a BBCode multi-quote is read as posts; an alias is added from the authors' list by keyboard", async () => {
       // phpBB's multi-quote, worked by hand with the GM Ведущий on day 2: Вася votes red Петя; Петруччо
       // (Петя, once the alias is added) has a quoted red Маша (no vote, V2) and votes blue Коля; the GM's
