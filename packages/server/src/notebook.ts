@@ -526,6 +526,10 @@ const REMOVED: Phrase<() => string> = {
   ru: () => "голос убран ведущим",
   en: () => "the GM removed this vote",
 };
+const NOT_A_PLAYER: Phrase<(name: string) => string> = {
+  ru: (name) => `«${name}» нет среди живых игроков (V1)`,
+  en: (name) => `"${name}" is not a living player (V1)`,
+};
 
 /**
  * Issue 18: the votes read from the day's pasted thread, each checked by the engine's vote (V1–V7); one it
@@ -550,7 +554,7 @@ export function applyThread(doc: NotebookDoc, b: Built, count: PasteCount, lang:
       ignored.push({
         post: c.post,
         text,
-        reason: `"${seat === undefined ? c.by : c.target}" is not a player (V1)`,
+        reason: NOT_A_PLAYER[lang](seat === undefined ? c.by : c.target),
       });
       continue;
     }

@@ -1,4 +1,4 @@
-import { DEFAULT_ROLES } from "@forum-mafia/engine";
+import { DEFAULT_ROLES, runReplay } from "@forum-mafia/engine";
 import type { NotebookSummary, NotebookView, RoleId } from "@forum-mafia/protocol";
 import { MAX_NOTEBOOKS } from "@forum-mafia/protocol";
 import { createHash } from "node:crypto";
@@ -330,6 +330,29 @@ describe("issue 18: the notebook's edges", () => {
     ]);
     expect(v.day!.found!.ignored.some((x) => x.reason === "голос убран ведущим")).toBe(true);
     expect(v.corrections.slice(-2).map((x) => x.kind)).toEqual(["removeVote", "vote"]);
+  });
+
+  it("P1: closing the day strikes each player who did not vote and adds 2 red votes; V5 the highest score hangs", async () => {
+    const before = (await view()).body;
+    const voted = new Set(before.inputs.map((i) => i.seat));
+    expect(voted.size).toBe(2); // a and c (b's vote was removed)
+    const [a, c] = [...voted];
+    const target = before.inputs.find((i) => i.seat === c)!;
+    const b = target.kind === "vote" ? target.target : -1;
+    const v = (await gm.post<NotebookView>(`/api/notebooks/${id}/close`, {})).body;
+    expect(v.phase).toEqual({ kind: "night", number: 2 });
+    // Nobody died on night 1 (every move passed): 17 voted or were struck.
+    for (const s of v.seats) expect(s.voteStrikes, s.name).toBe(s.seat === a || s.seat === c ? 0 : 1);
+    // b: 2 penalty votes and c's red vote, more than anyone's 2 (P1) or less: b is hanged.
+    expect(v.seats[b]!.alive).toBe(false);
+    const r = await app().inject({
+      method: "GET",
+      url: `/api/notebooks/${id}/replay`,
+      headers: { cookie: gm.cookie! },
+    });
+    const day = runReplay(r.json()).phases[1]!;
+    expect(day).toMatchObject({ phase: "day", hanged: NAMES[b] });
+    expect(day.phase === "day" && day.penalized.length).toBe(15);
   });
 
   it(`at most ${MAX_NOTEBOOKS} notebooks per GM: one more is 409 notebooks/full`, async () => {
