@@ -275,6 +275,26 @@ describe("a pasted multi-quote is read and counted (issue 18)", () => {
 
 const pagesThere = existsSync(PAGES);
 describe.skipIf(!pagesThere && !process.env.CI)("each engine's page, pasted as HTML (issue 18)", () => {
+  it("reads a pasted page larger than the app's 64 KiB body limit, and refuses one over 5 MiB", async () => {
+    const want = expectedOf("phpbb");
+    const page = pageOf("phpbb");
+    // The same posts ten times over (the page's header and footer once): ten times the posts.
+    const first = page.indexOf('<div id="p4501"');
+    const end = page.indexOf('<div class="action-bar bar-bottom">');
+    expect(first).toBeGreaterThan(0);
+    expect(end).toBeGreaterThan(first);
+    const html = page.slice(0, first) + page.slice(first, end).repeat(10) + page.slice(end);
+    expect(html.length).toBeGreaterThan(64 * 1024);
+    const r = await anyone.post<PasteFound>("/api/tools/thread", { players: want.players, paste: { html } });
+    expect(r.status).toBe(200);
+    expect(r.body.posts).toBe(10 * want.posts);
+    const huge = await anyone.post<ErrorBody>("/api/tools/thread", {
+      paste: { html: "<p>x</p>".repeat(700_000) },
+    });
+    expect(huge.status).toBe(413);
+    expect(huge.body.error.message).toBe(`body: larger than ${5 * 1024 * 1024} bytes`);
+  });
+
   for (const engine of ENGINES) {
     it(`V1, V2: ${engine}: finds the posts and authors, and counts as worked out by hand`, async () => {
       const want = expectedOf(engine);
