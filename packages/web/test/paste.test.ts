@@ -181,6 +181,15 @@ describe.skipIf(missing !== null)(
       );
       await note.scrollIntoViewIfNeeded();
       await screenshot(tools, "tools-paste-plain-phone");
+      // Edited by hand, the text is read again only when asked (by keyboard).
+      const box = tools.getByLabel("Тема с форума");
+      await box.focus();
+      await tools.keyboard.press("Control+End");
+      await tools.keyboard.type("\nВася КРАСНЫМ");
+      await found.waitFor({ state: "detached" });
+      await tools.getByRole("button", { name: "Показать, что найдено в теме" }).focus();
+      await tools.keyboard.press("Enter");
+      await found.getByText("Формат: простой текст.").waitFor();
       expect(errors).toEqual([]);
     });
 

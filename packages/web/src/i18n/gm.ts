@@ -295,7 +295,7 @@ export const ru = {
         `Вставлено со страницы форума вместе с оформлением и цветами (${kb} КБ). В поле — текст постов для проверки.`,
       htmlDropped: "Текст в поле изменён вручную: считается он, без цветов со страницы.",
       savedPage: (name: string, kb: number) => `Сохранённая страница ${name} (${kb} КБ)`,
-      read: "Что найдено в теме",
+      read: "Показать, что найдено в теме",
       reading: "Читаем тему…",
       found: "Что найдено в теме",
       foundSummary: (posts: number, authors: number, first: string | null, last: string | null) =>
@@ -625,7 +625,7 @@ export const en: typeof ru = {
       htmlDropped:
         "The text in the box was edited by hand: it is what gets counted, without the page's colours.",
       savedPage: (name: string, kb: number) => `Saved page ${name} (${kb} KB)`,
-      read: "What the thread holds",
+      read: "Show what the thread holds",
       reading: "Reading the thread…",
       found: "What the thread holds",
       foundSummary: (posts: number, authors: number, first: string | null, last: string | null) =>
