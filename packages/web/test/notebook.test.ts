@@ -185,11 +185,15 @@ describe.skipIf(missing !== null)("the GM's notebook in Chromium (issue 18)", { 
       const n = await inputs(page).count();
       await enterMove(page, nick, "Пропустить ход");
       await expect
-        .poll(async () => ((await inputs(page).count()) === n + 1 ? "ok" : await page.locator("form.nb-entry").innerText()))
+        .poll(async () =>
+          (await inputs(page).count()) === n + 1 ? "ok" : await page.locator("form.nb-entry").innerText(),
+        )
         .toBe("ok");
     }
     // Nobody owes a move now (P2); the draft says who dies.
-    await expect.poll(() => page.locator(".nb-moves .nb-owes").count()).toBe(0);
+    await expect
+      .poll(() => page.locator(".nb-moves .nb-owes").count(), { message: "seats owing a move" })
+      .toBe(0);
     const draft = page.locator(".nb-draft");
     await draft.getByText(/Нина/).first().waitFor();
     await screenshot(page, "notebook-night-phone");
@@ -211,7 +215,12 @@ describe.skipIf(missing !== null)("the GM's notebook in Chromium (issue 18)", { 
     await page.getByRole("button", { name: "Добавить «Сашка» игроку" }).click();
     await page.getByText("также: Сашка").waitFor();
     await pasteThread(page, dayThread());
-    await expect.poll(() => page.locator(".nb-unknown").count()).toBe(0);
+    await expect
+      .poll(() => page.locator(".nb-unknown").count(), {
+        message: "authors not at the table after the alias",
+      })
+      .toBe(0);
+    await expect.poll(() => inputs(page).filter({ hasText: "Саша" }).count()).toBe(1);
     await page.locator(".nb-verdict").getByText(/Борис/).waitFor();
     const count = await page.getByRole("textbox", { name: "Подсчёт голосов" }).first().inputValue();
     expect(count).toContain("Борис (14)");
@@ -291,5 +300,75 @@ describe.skipIf(missing !== null)("the GM's notebook in Chromium (issue 18)", { 
     await page.getByRole("button", { name: "Опубликовать" }).click();
     await page.getByRole("link", { name: "ссылка на реплей" }).waitFor();
     expect(errors).toEqual([]);
+  });
+
+  it("F1: a random deal shows the seed's hash to publish with a copy button; the notebook is the GM's alone (404 to another); words in Russian, English switchable; a move entered by keyboard", async () => {
+    const { context, page, errors } = await newPage(app.browser, PHONE);
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.url });
+    await registerInApp(page, app.url, "Ведущий Два");
+    await page.goto(`${app.url}/notebooks/new`);
+    await page.getByLabel("Название игры").fill("Вторая игра");
+    await page.getByLabel("Ники игроков — как на форуме, по одному в строке").fill(NICKS.join("\n"));
+    await page.getByRole("radio", { name: "Случайно, от сида" }).check();
+    await page.getByRole("radio", { name: '[COLOR="Red"]' }).check();
+    await page.getByRole("button", { name: "Создать блокнот" }).click();
+    await page.getByRole("heading", { name: "Ночь 1: ходы из личек" }).waitFor();
+    const hash = await page.getByRole("textbox", { name: "Хеш сида (SHA-256)" }).inputValue();
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    await page.getByText("Опубликуйте этот хеш в теме игры до первой ночи").waitFor();
+    await page.getByRole("button", { name: "Скопировать хеш сида" }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(hash);
+    const url = page.url();
+    const id = url.split("/").at(-1)!;
+
+    // A move entered by keyboard only: the seat from the select, the act with the arrows, Enter.
+    const seat = page.getByLabel("Чей ход вносим");
+    await seat.focus();
+    await seat.selectOption({ index: 1 });
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("ArrowUp"); // the last act: «Пропустить ход»
+    expect(await page.getByRole("radio", { name: "Пропустить ход" }).isChecked()).toBe(true);
+    await page.getByRole("button", { name: "Внести ход" }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => inputs(page).count()).toBe(1);
+
+    // The Russian page: no English words and no internal codes (the hash's name aside).
+    const text = await page.evaluate(() => {
+      const out: string[] = [];
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const parent = node.parentElement;
+        if (!parent || parent.closest("select, option, script, style, textarea")) continue;
+        if (!parent.checkVisibility()) continue;
+        out.push(node.textContent ?? "");
+      }
+      return out.join(" ");
+    });
+    expect(text.replaceAll("SHA-256", "").match(/[A-Za-z]{2,}/g) ?? []).toEqual([]);
+    expect(text).not.toMatch(/night\/|notebook\/|\b[A-Z]\d+[a-z]?\b/);
+    await screenshot(page, "notebook-random-phone");
+
+    // English, switched in the header.
+    await page.getByLabel("Язык").selectOption("en");
+    await page.getByRole("heading", { name: "Night 1: moves from private messages" }).waitFor();
+    await page.getByRole("button", { name: "Copy the seed hash" }).waitFor();
+    await page.getByLabel("Language").selectOption("ru");
+    await page.getByRole("heading", { name: "Ночь 1: ходы из личек" }).waitFor();
+
+    // The list shows it; another user gets the same 404 as for a notebook that does not exist.
+    await page.goto(`${app.url}/notebooks`);
+    await page.getByRole("link", { name: "Вторая игра" }).waitFor();
+    const other = await newPage(app.browser, PHONE);
+    await registerInApp(other.page, app.url, "Чужой Игрок");
+    await other.page.goto(url);
+    await other.page.getByText("Такого блокнота нет (или он не ваш).").waitFor();
+    const theirs = await other.page.request.get(`${app.url}/api/notebooks/${id}`);
+    const none = await other.page.request.get(`${app.url}/api/notebooks/nosuchnotebook1`);
+    expect(theirs.status()).toBe(404);
+    expect(await theirs.text()).toBe(await none.text());
+    expect(await other.page.locator("body").innerText()).not.toContain("Аня");
+    await other.context.close();
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });

@@ -163,7 +163,9 @@ function Entry(props: {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (typeof action === "string") return r.fail(action);
-    const body: NotebookActionBody = reason.trim() ? { seat, action, reason: reason.trim() } : { seat, action };
+    const body: NotebookActionBody = reason.trim()
+      ? { seat, action, reason: reason.trim() }
+      : { seat, action };
     void r.send("actions", body, w.night.entered);
   };
   return (
@@ -404,7 +406,7 @@ function Rolls(props: { view: NotebookView; setView: (v: NotebookView) => void }
   };
   return (
     <details className="sub">
-      <summary>{t.gm.review.rolls}</summary>
+      <summary>{w.night.rolls}</summary>
       <form onSubmit={submit}>
         <p className="muted">{t.gm.review.rollsHint}</p>
         {ROLLS.map((name) => {
@@ -412,7 +414,7 @@ function Rolls(props: { view: NotebookView; setView: (v: NotebookView) => void }
           return (
             <label key={name} className="field">
               <span>
-                {t.gm.review.roll[name]}
+                {w.night.roll[name]}
                 {now !== undefined && (
                   <span className="muted">
                     {" "}
