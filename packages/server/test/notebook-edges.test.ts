@@ -287,9 +287,11 @@ describe("issue 18: the notebook's edges", () => {
   it("day: a removed thread vote stays out of a later paste, a hand vote stays, V1 the last vote counts", async () => {
     let v = (await view()).body;
     // Night 1 ends with every move passed (the seed draws any roll the night needs).
-    for (const f of v.night!.forms)
-      if (f.owes)
-        expectOk(await gm.post(`/api/notebooks/${id}/actions`, { seat: f.seat, action: { act: "pass" } }));
+    // (One seat at a time: the pair's one pass covers both, T1.)
+    for (let f = v.night!.forms.find((x) => x.owes); f; f = v.night!.forms.find((x) => x.owes))
+      v = (
+        await gm.post<NotebookView>(`/api/notebooks/${id}/actions`, { seat: f.seat, action: { act: "pass" } })
+      ).body;
     v = (await gm.post<NotebookView>(`/api/notebooks/${id}/close`, {})).body;
     expect(v.phase).toEqual({ kind: "day", number: 1 });
     const alive = v.seats.filter((s) => s.alive);
@@ -305,9 +307,9 @@ describe("issue 18: the notebook's edges", () => {
       [b.seat, "red", a.seat],
       [a.seat, "blue", c.seat],
     ]);
-    // V1: a's last vote counts: c's score is -1, b's 0, a's 1.
+    // V1: a's last vote counts (blue for c), so b's score is 0; a's is b's red vote: 2 if b is the prosecutor (V4).
     const score = (seat: number) => v.day!.tally.scores.find((x) => x.seat === seat)!.score;
-    expect([score(a.seat), score(b.seat)]).toEqual([1, 0]);
+    expect([score(a.seat), score(b.seat)]).toEqual([b.role === "prosecutor" ? 2 : 1, 0]);
     v = (
       await gm.post<NotebookView>(`/api/notebooks/${id}/inputs/remove`, {
         index: 1,
