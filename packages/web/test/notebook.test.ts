@@ -196,6 +196,7 @@ describe.skipIf(missing !== null)("the GM's notebook in Chromium (issue 18)", { 
       .toBe(0);
     const draft = page.locator(".nb-draft");
     await draft.getByText(/Нина/).first().waitFor();
+    await page.locator("form.nb-entry").scrollIntoViewIfNeeded();
     await screenshot(page, "notebook-night-phone");
     await page.getByRole("button", { name: "Закрыть ночь" }).click();
 
@@ -253,6 +254,7 @@ describe.skipIf(missing !== null)("the GM's notebook in Chromium (issue 18)", { 
     expect(shownDead.map((s) => s.split(" ")[0]!.trim()).sort()).toEqual(
       ["Нина", "Олег", "Борис", "Вера", "Глеб", "Дина", "Егор"].sort(),
     );
+    await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, "notebook-end-phone");
 
     const [download] = await Promise.all([

@@ -12,6 +12,7 @@ import {
   listedQuestions,
   questionWords,
 } from "../game/night-choices.tsx";
+import "../game/play.css";
 import type { RoleNames } from "./page.tsx";
 import { CopyBox, ReasonField, RemoveWithReason, useSend, usePhaseName, type Send } from "./shared.tsx";
 
