@@ -88,7 +88,7 @@ export interface BBCodeWriterOptions {
   readonly isQuote?: (name: string, attributes: Readonly<Record<string, string>>) => boolean;
   /**
    * Emoji and smilies become their `alt` text: an image whose class or attributes say it is one
-   * (`emoji`, `smilie`, `smiley`, `data-emoticon`…), or whose `alt` is at most 3 characters. By default
+   * (`emoji`, `smilie`, `smiley`, `data-emoticon`, vBulletin's `smilieid`…), or whose `alt` is at most 3 characters. By default
    * images are dropped.
    */
   readonly emojiAlt?: boolean;
@@ -168,7 +168,8 @@ function emojiText(attributes: Readonly<Record<string, string>>): string | null 
   const marked =
     EMOJI_CLASS.test(attributes["class"] ?? "") ||
     "data-emoticon" in attributes ||
-    "data-shortname" in attributes;
+    "data-shortname" in attributes ||
+    "smilieid" in attributes;
   return marked || length <= 3 ? alt : null;
 }
 

@@ -102,6 +102,10 @@ describe("readThread: plain text", () => {
     expect(count.votes.map((v) => [v.by, v.color, v.target])).toEqual([["Аня", "red", "Гоша"]]);
   });
 
+  it("one heading alone is no pattern", () => {
+    expect(readThread({ text: "Сообщение Аня » 02 мар 2024, 18:12\nГоша КРАСНЫМ" }).posts).toEqual([]);
+  });
+
   it("without a clear pattern finds no posts", () => {
     expect(readThread({ text: "Аня: голосую за Бориса\nБорис: а я за Гошу" })).toEqual({
       kind: "text",
@@ -134,6 +138,18 @@ describe("readThread: HTML details", () => {
       ["Аня", "p4508"],
       ["Зритель", "p4509"],
     ]);
+  });
+
+  it("a page holding markup of two engines is read by the reader that finds the most posts", () => {
+    const xenforo = readFileSync(join(PAGES, "xenforo.html"), "utf8");
+    const one = xenforo.slice(
+      xenforo.indexOf("<article"),
+      xenforo.indexOf("</article>") + "</article>".length,
+    );
+    const phpbb = readFileSync(join(PAGES, "phpbb.html"), "utf8");
+    const reading = readThread({ html: phpbb.replace("<body", `<body>${one}<div`) });
+    expect(reading.engine).toBe("phpbb");
+    expect(reading.posts).toHaveLength(11);
   });
 
   it("V2: a link's own colour (Chrome writes the page's link colour inline) is no vote; a colour inside it is", () => {
