@@ -216,11 +216,13 @@ describe.skipIf(missing !== null)("the GM's notebook in Chromium (issue 18)", { 
     await page.getByRole("button", { name: "Добавить «Сашка» игроку" }).click();
     await page.getByText("также: Сашка").waitFor();
     await pasteThread(page, dayThread());
+    // What the paste box says besides the count (a refusal, say), so a failure here names its cause.
+    const pasteSaid = () => page.locator(".nb-paste .error").allInnerTexts();
     await expect
-      .poll(() => page.locator(".nb-unknown").count(), {
-        message: "authors not at the table after the alias",
+      .poll(async () => [await page.locator(".nb-unknown").count(), ...(await pasteSaid())], {
+        message: "authors not at the table after the alias, and the paste box's refusal if any",
       })
-      .toBe(0);
+      .toEqual([0]);
     await expect.poll(() => inputs(page).filter({ hasText: "Саша" }).count()).toBe(1);
     await page.locator(".nb-verdict").getByText(/Борис/).waitFor();
     const count = await page.getByRole("textbox", { name: "Подсчёт голосов" }).first().inputValue();
