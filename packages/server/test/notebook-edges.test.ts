@@ -357,6 +357,35 @@ describe("issue 18: the notebook's edges", () => {
     expect(day.phase === "day" && day.penalized.length).toBe(15);
   });
 
+  it("posts in the forum's dialect and ?lang=; P4 and F2 refusals with their clauses", async () => {
+    const roles: RoleId[] = ["boss", "sheriff", "citizen", "citizen"];
+    const created = await gm.post<NotebookView>("/api/notebooks", {
+      title: "Верхний регистр",
+      players: ["Аня", "Борис", "Вика", "Гоша"],
+      roles,
+      deal: { kind: "hand", roles },
+      dialect: "upper",
+    });
+    expect(created.status, created.raw).toBe(201);
+    const nid = created.body.id;
+    expectOk(
+      await gm.post(`/api/notebooks/${nid}/actions`, { seat: 0, action: { act: "mafia", kill: [2] } }),
+    );
+    expectOk(await gm.post(`/api/notebooks/${nid}/actions`, { seat: 1, action: { act: "pass" } }));
+    // P4: a substitute's nick may not be one already at the table; F2: nobody modkills the dead.
+    const taken = await gm.post<Err>(`/api/notebooks/${nid}/replace`, { seat: 3, name: "аня", reason: "x" });
+    expect(taken.status).toBe(422);
+    expect(taken.body.error.clause).toBe("P4");
+    const v = (await gm.post<NotebookView>(`/api/notebooks/${nid}/close`, {})).body;
+    expect(v.history[0]!.public).toBe("[B]Итоги ночи 1[/B]\nПогиб игрок Вика.");
+    const dead = await gm.post<Err>(`/api/notebooks/${nid}/modkill`, { seat: 2, reason: "x" });
+    expect(dead.status).toBe(422);
+    expect(dead.body.error.clause).toBe("F2");
+    const en = (await gm.get<NotebookView>(`/api/notebooks/${nid}?lang=en`)).body;
+    expect(en.history[0]!.public).toBe("[B]Night 1 results[/B]\nPlayer Вика died.");
+    expect(en.day!.count.startsWith("[B]")).toBe(true);
+  });
+
   it(`at most ${MAX_NOTEBOOKS} notebooks per GM: one more is 409 notebooks/full`, async () => {
     const c = new Client(app, "Многоблокнотный");
     expectOk(await c.register());
