@@ -308,7 +308,13 @@ export function addAction(
     );
   }
   const input: DocInput = { kind: "act", seat, action };
-  return withCurrent(doc, { ...doc.current, inputs: [...doc.current.inputs, input] }, corrections);
+  // M2c: a new question to the council waits for a new answer (as in a server game, room.ts).
+  const council = action.act === "council" ? { council: null, councilReason: "" } : {};
+  return withCurrent(
+    doc,
+    { ...doc.current, ...council, inputs: [...doc.current.inputs, input] },
+    corrections,
+  );
 }
 
 /** V1–V7: a vote entered by hand (one the parser missed or read wrongly): always a correction. */

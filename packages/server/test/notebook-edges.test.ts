@@ -386,6 +386,33 @@ describe("issue 18: the notebook's edges", () => {
     expect(en.day!.count.startsWith("[B]")).toBe(true);
   });
 
+  it("M2c: a new council question entered after an answer waits for a new answer", async () => {
+    const roles: RoleId[] = ["boss", "sheriff", "citizen", "citizen"];
+    const created = await gm.post<NotebookView>("/api/notebooks", {
+      title: "Совет",
+      players: ["Аня", "Борис", "Вика", "Гоша"],
+      roles,
+      deal: { kind: "hand", roles },
+    });
+    const nid = created.body.id;
+    const ask = (question: string, reason?: string) =>
+      gm.post<NotebookView>(`/api/notebooks/${nid}/actions`, {
+        seat: 0,
+        action: { act: "council", question },
+        ...(reason ? { reason } : {}),
+      });
+    expectOk(await ask("Есть ли среди живых шериф?"));
+    expectOk(await gm.post(`/api/notebooks/${nid}/actions`, { seat: 1, action: { act: "pass" } }));
+    const answered = await gm.post<NotebookView>(`/api/notebooks/${nid}/council`, { answer: "yes" });
+    expect(answered.body.night!.draft.councilAnswer).toBe("yes");
+    const again = await ask("Есть ли среди живых маньяк?", "мафия прислала другой вопрос");
+    expect(again.status, again.raw).toBe(200);
+    expect(again.body.night!.draft.councilAnswer).toBeNull();
+    const close = await gm.post<Err>(`/api/notebooks/${nid}/close`, {});
+    expect(close.status).toBe(409);
+    expect(close.body.error.clause).toBe("M2c");
+  });
+
   it(`at most ${MAX_NOTEBOOKS} notebooks per GM: one more is 409 notebooks/full`, async () => {
     const c = new Client(app, "Многоблокнотный");
     expectOk(await c.register());
