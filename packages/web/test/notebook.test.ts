@@ -19,8 +19,9 @@ import {
  * winner, at 360 px. The GM registers, creates a notebook with 17 nicks, the classic 17 setup and a hand
  * deal; enters night 1's moves by the forms (a correction with its reason, a removal with its reason);
  * closes the night and copies its post; pastes day 1's thread as HTML through a real paste event (an
- * author under another spelling, added to the seat as an alias, then pasted again); modkills four players
- * with reasons; closes the day; sees the town win; downloads the replay file, which `npm run replay` replays
+ * author under another spelling, added to the seat as an alias, then pasted again); modkills three players
+ * with reasons; closes the day; enters night 2 (a target the rules forbid shown disabled with the reason);
+ * sees the town win; downloads the replay file, which `npm run replay` replays
  * to the same per-phase deaths and winner as the notebook showed and as planned by hand below.
  */
 
@@ -57,8 +58,11 @@ const seatOf = (nick: string): number => NICKS.indexOf(nick as (typeof NICKS)[nu
  *   with a move pass (no P2 strike). Deaths: Нина and Олег, both revealed (R1: 17 > 10).
  * - Day 1 (15 alive): everyone votes red for Борис but Борис, who votes red for Петя. The prosecutor's red
  *   counts 2 (V4): Борис 15, Петя 1; Борис (the troll) is hanged (V5), revealed (R1: 15 > 10). The GM
- *   modkills Вера (elf), Глеб (lawyer), Дина (thug) and Егор (maniac), with reasons. No mafia and no
- *   maniac are left alive: the town wins (W1).
+ *   modkills Вера (elf), Глеб (lawyer) and Дина (thug), with reasons: no mafia is left, the maniac is.
+ * - Night 2 (11 alive): the doctor may not heal Петя again (T3e: the form shows him disabled with the
+ *   reason) and heals Аня; the maniac Егор quick-kills Рита (N1b); the sheriff shoots Егор (T1); the girl,
+ *   the prosecutor and the shahid pass. Deaths: Егор and Рита (R1: 11 > 10). No mafia and no maniac are
+ *   left alive: the town wins (W1).
  */
 const EXPECTED = {
   phases: [
@@ -67,10 +71,11 @@ const EXPECTED = {
       phase: "day",
       number: 1,
       hanged: "Борис",
-      modkilled: ["Вера", "Глеб", "Дина", "Егор"],
-      died: ["Борис", "Вера", "Глеб", "Дина", "Егор"],
-      winner: "town",
+      modkilled: ["Вера", "Глеб", "Дина"],
+      died: ["Борис", "Вера", "Глеб", "Дина"],
+      winner: null,
     },
+    { phase: "night", number: 2, died: ["Егор", "Рита"], winner: "town" },
   ],
   winner: "town",
 };
@@ -228,10 +233,10 @@ describe.skipIf(missing !== null)("the GM's notebook in Chromium (issue 18)", { 
     const count = await page.getByRole("textbox", { name: "Подсчёт голосов" }).first().inputValue();
     expect(count).toContain("Борис (14)");
 
-    // Four modkills with reasons (F2), then the day closes.
+    // Three modkills with reasons (F2), then the day closes.
     const mod = page.locator(".nb-moderation");
     await mod.locator("summary").click();
-    for (const nick of ["Вера", "Глеб", "Дина", "Егор"]) {
+    for (const nick of ["Вера", "Глеб", "Дина"]) {
       await mod.getByLabel("Игрок").selectOption({ label: nick });
       await mod.getByLabel("Причина").fill(`${nick} не выходит на связь`);
       await mod.getByRole("button", { name: "Модкилл" }).click();
@@ -247,14 +252,46 @@ describe.skipIf(missing !== null)("the GM's notebook in Chromium (issue 18)", { 
     await screenshot(page, "notebook-day-phone");
     await page.getByRole("button", { name: "Закрыть день" }).click();
 
-    // The end: the winner, the day's post, the replay file.
+    // Night 2: the day's post; Петя, healed last night, is offered disabled with the reason (T3e).
+    await page.getByRole("heading", { name: "Ночь 2: ходы из личек" }).waitFor();
+    const dayPost = await page.getByRole("textbox", { name: "Пост с итогами для темы" }).first().inputValue();
+    for (const nick of ["Борис", "Вера", "Глеб", "Дина"]) expect(dayPost).toContain(nick);
+    await page.getByLabel("Чей ход вносим").selectOption(String(seatOf("Игорь")));
+    await page.locator("form.nb-entry").getByRole("radio", { name: "Лечить", exact: true }).check();
+    const petya = page.locator("form.nb-entry").getByRole("radio", { name: /^Петя/ });
+    expect(await petya.isDisabled()).toBe(true);
+    expect(
+      await page.locator("form.nb-entry .play-disabled").filter({ hasText: "Петя" }).innerText(),
+    ).toMatch(/Петя — .+/);
+    await page.locator("form.nb-entry").getByRole("radio", { name: "Аня", exact: true }).check();
+    await page.locator("form.nb-entry").getByRole("button", { name: "Внести ход" }).click();
+    await expect.poll(() => inputs(page).count()).toBe(1);
+    await enterMove(page, "Егор", "Быстрое убийство", (f) =>
+      f.getByRole("radio", { name: "Рита", exact: true }).check(),
+    );
+    await expect.poll(() => inputs(page).count()).toBe(2);
+    await enterMove(page, "Жанна", "Выстрелить", (f) =>
+      f.getByRole("radio", { name: "Егор", exact: true }).check(),
+    );
+    await expect.poll(() => inputs(page).count()).toBe(3);
+    for (const nick of ["Катя", "Лёва", "Маша"]) {
+      const n = await inputs(page).count();
+      await enterMove(page, nick, "Пропустить ход");
+      await expect.poll(() => inputs(page).count()).toBe(n + 1);
+    }
+    await page.getByRole("button", { name: "Закрыть ночь" }).click();
+
+    // The end: the winner, the night's post, the seats, the replay file.
     await page.getByRole("heading", { name: "Игра окончена" }).waitFor();
     await expect.poll(() => page.locator(".nb-winner").innerText()).toContain("Победа города!");
-    const dayPost = await page.getByRole("textbox", { name: "Пост с итогами для темы" }).first().inputValue();
-    for (const nick of ["Борис", "Вера", "Глеб", "Дина", "Егор"]) expect(dayPost).toContain(nick);
+    const lastPost = await page
+      .getByRole("textbox", { name: "Пост с итогами для темы" })
+      .first()
+      .inputValue();
+    for (const nick of ["Егор", "Рита"]) expect(lastPost).toContain(nick);
     const shownDead = await page.locator("tr.nb-dead th").allInnerTexts();
     expect(shownDead.map((s) => s.split(" ")[0]!.trim()).sort()).toEqual(
-      ["Нина", "Олег", "Борис", "Вера", "Глеб", "Дина", "Егор"].sort(),
+      ["Нина", "Олег", "Борис", "Вера", "Глеб", "Дина", "Егор", "Рита"].sort(),
     );
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, "notebook-end-phone");
