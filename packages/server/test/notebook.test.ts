@@ -141,7 +141,13 @@ describe("issue 18: the off-site game's notebook", () => {
       await actn("Игорь", { act: "heal", target: target("Семён") });
       await actn("Катя", { act: "visit", target: target("Рита") });
       await pass("Глеб", "Даша", "Лёша", "Маша");
-      // No seed (a hand deal): the girl's silence roll is fixed by the GM (O8, F2).
+      // No seed (a hand deal): the girl's silence roll must be fixed by the GM (O8, F2) before the night closes.
+      const unfixed = await gm.post<Err>(`/api/notebooks/${id}/close`, {});
+      expect(unfixed.status).toBe(409);
+      expect(unfixed.body.error.code).toBe("night/roll-needed");
+      expect((await gm.get<NotebookView>(`/api/notebooks/${id}`)).body.night!.draft.blockedCode).toBe(
+        "night/roll-needed",
+      );
       const v = await ok("rolls", { rolls: { girlSilence: false }, reason: "бросили кубик на стриме" });
       expect(v.night!.forms.every((f) => !f.owes)).toBe(true);
       expect(v.inputs.map((i) => i.seat)).toEqual(
