@@ -384,6 +384,25 @@ describe("issue 18: the notebook's edges", () => {
     const en = (await gm.get<NotebookView>(`/api/notebooks/${nid}?lang=en`)).body;
     expect(en.history[0]!.public).toBe("[B]Night 1 results[/B]\nPlayer Вика died.");
     expect(en.day!.count.startsWith("[B]")).toBe(true);
+    // Bodies: 64 KiB, but the day's thread up to 5 MiB (counted in the tools' pool).
+    const post =
+      '[quote="Аня" post_id=1]Голосую [color=red]Борис[/color] ' + "бла ".repeat(250) + "[/quote]\n";
+    const big = post.repeat(Math.ceil((1024 * 1024) / post.length));
+    const pasted = await gm.post<NotebookView>(`/api/notebooks/${nid}/thread`, { text: big });
+    expect(pasted.status, pasted.raw.slice(0, 300)).toBe(200);
+    expect(pasted.body.day!.found!.posts).toBe(Math.ceil((1024 * 1024) / post.length));
+    // Every vote in posting order (as the replay file lists them); V1: the voter's last one counts, once.
+    expect(pasted.body.inputs).toHaveLength(pasted.body.day!.found!.posts);
+    expect(pasted.body.day!.tally.scores.find((x) => x.seat === 1)!.score).toBe(1 + 2); // and Борис's P1 +2
+    const tooBig = await gm.post<Err>(`/api/notebooks/${nid}/aliases`, {
+      seat: 0,
+      aliases: ["x".repeat(70_000)],
+    });
+    expect(tooBig.status).toBe(413);
+    const huge = await gm.post<Err>(`/api/notebooks/${nid}/thread`, {
+      text: "x".repeat(5 * 1024 * 1024 + 10),
+    });
+    expect(huge.status).toBe(413);
   });
 
   it("M2c: a new council question entered after an answer waits for a new answer", async () => {
