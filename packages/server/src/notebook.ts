@@ -467,7 +467,8 @@ export function addReplace(
   const old = b.match.state.players[seat]!.name;
   engine(replace(b.match, seat, name, reason));
   const input: DocInput = { kind: "replace", seat, name, reason };
-  const aliases = doc.aliases.map((list, i) => (i === seat ? [] : list));
+  // The old nick stays an alias of the seat: its votes earlier in the thread are the seat's (V1, P4).
+  const aliases = doc.aliases.map((list, i) => (i === seat ? [old] : list));
   return {
     ...withCurrent(doc, { ...doc.current, inputs: [...doc.current.inputs, input] }, [
       ...doc.corrections,

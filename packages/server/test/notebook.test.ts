@@ -263,6 +263,7 @@ describe("issue 18: the off-site game's notebook", () => {
     it("day 2: P4 a substitute takes Рита's seat, F2 a modkill, the count from the paste", async () => {
       let v = await ok("replace", { seat: S["Рита"], name: "Тамара", reason: "Рита пропала на сутки" });
       expect(v.seats[S["Рита"]!]!.name).toBe("Тамара");
+      expect(v.seats[S["Рита"]!]!.aliases).toEqual(["Рита"]);
       v = await ok("aliases", { seat: S["Жанна"], aliases: ["Жанночка"] });
       const town = ["Зоя", "Игорь", "Катя", "Лёша", "Маша", "Петя", "Тамара", "Семён"];
       v = await ok("thread", {
