@@ -125,7 +125,7 @@ const inputs = (page: Page) => page.locator(".nb-inputs li");
 describe.skipIf(missing !== null)("the GM's notebook in Chromium (issue 18)", { timeout: 240_000 }, () => {
   const app = browserApp();
 
-  it("F1, F2, V2, V4, V5, P3, W1: a whole 17-player off-site game from the hand deal to the town's win replays to the same results", async () => {
+  it("S1, F2, V2, V4, V5, T3e, W1: a whole 17-player off-site game from the hand deal to the town's win replays to the same results", async () => {
     const { context, page, errors } = await newPage(app.browser, PHONE);
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.url });
     await registerInApp(page, app.url, "Ведущая");
@@ -340,6 +340,10 @@ describe.skipIf(missing !== null)("the GM's notebook in Chromium (issue 18)", { 
     // Publishing gives the public link.
     await page.getByRole("button", { name: "Опубликовать" }).click();
     await page.getByRole("link", { name: "ссылка на реплей" }).waitFor();
+    // The list: the notebook with its winner, published.
+    await page.getByRole("link", { name: "Все блокноты" }).click();
+    const row = page.locator(".nb-list li").filter({ hasText: "Мафия на форуме №7" });
+    await expect.poll(() => row.innerText()).toMatch(/Игроков: 17.*Победа города!.*· опубликован/s);
     expect(errors).toEqual([]);
   });
 
