@@ -162,6 +162,101 @@ describe("readThread: HTML details", () => {
   });
 });
 
+describe("readThread: other versions of the engines' markup", () => {
+  const two = (post: (n: number, author: string, body: string) => string): string =>
+    post(1, "Аня", 'Голосую <span style="color: red">Борис</span>') + post(2, "Борис", "Пока думаю");
+
+  it("phpBB 3.0 (prosilver, no username class: «by <strong>Ник</strong> » date»)", () => {
+    const html = two(
+      (n, author, body) =>
+        `<div id="p${n}" class="post bg${n}"><div class="inner"><div class="postbody">` +
+        `<h3><a href="#p${n}">Re: День 2</a></h3>` +
+        `<p class="author"><a href="./viewtopic.php?p=${n}#p${n}"><img src="x.gif" alt="Сообщение" title="Сообщение" /></a>` +
+        `<strong><a href="./memberlist.php?mode=viewprofile&amp;u=${n}">${author}</a></strong> &raquo; Сб мар 02, 2024 6:0${n} pm </p>` +
+        `<div class="content">${body}</div></div></div></div>`,
+    );
+    const reading = readThread({ html });
+    expect(reading.engine).toBe("phpbb");
+    expect(reading.posts.map((p) => [p.author, p.label, p.time])).toEqual([
+      ["Аня", "p1", "Сб мар 02, 2024 6:01 pm"],
+      ["Борис", "p2", "Сб мар 02, 2024 6:02 pm"],
+    ]);
+    expect(reading.posts[0]!.body).toBe("Голосую [color=red]Борис[/color]");
+  });
+
+  it("XenForo 1 (<li class=message data-author>, .messageText, .bbCodeQuote)", () => {
+    const html = two(
+      (n, author, body) =>
+        `<li id="post-${n}" class="message" data-author="${author}"><div class="messageUserInfo"><a class="username">${author}</a></div>` +
+        `<div class="messageInfo primaryContent"><div class="messageContent"><article><blockquote class="messageText SelectQuoteContainer ugc baseHtml">` +
+        `<div class="bbCodeBlock bbCodeQuote" data-author="Гоша"><aside><div class="attribution type">Гоша сказал(а): </div><blockquote class="quoteContainer"><div class="quote"><span style="color: #0000ff">Аня</span></div></blockquote></aside></div>` +
+        `${body}</blockquote></article></div>` +
+        `<div class="messageMeta ToggleTriggerAnchor"><div class="privateControls"><span class="item muted"><a href="members/${n}/" class="username author">${author}</a>, <a href="threads/77/#post-${n}" class="datePermalink"><abbr class="DateTime" data-time="1709391600" title="2 мар 2024 в 18:00">2 мар 2024</abbr></a></span></div>` +
+        `<div class="publicControls"><a href="threads/77/#post-${n}" class="item muted postNumber hashPermalink OverlayTrigger">#${20 + n}</a></div></div></div></li>`,
+    );
+    const reading = readThread({ html: `<ol class="messageList" id="messageList">${html}</ol>` });
+    expect(reading.engine).toBe("xenforo");
+    expect(reading.posts.map((p) => [p.author, p.label, p.time])).toEqual([
+      ["Аня", "#21", "2 мар 2024 в 18:00"],
+      ["Борис", "#22", "2 мар 2024 в 18:00"],
+    ]);
+    expect(reading.posts[0]!.body).toMatch(
+      /^\[quote\][^[]*\[quote\][\s\S]*Аня[\s\S]*\[\/quote\]\s*\[\/quote\]\s*Голосую \[color=red\]Борис\[\/color\]$/u,
+    );
+  });
+
+  it("SMF 2.1 (div.windowbg#msgN, .page_number, blockquote with <cite>)", () => {
+    const html = two(
+      (n, author, body) =>
+        `<div class="windowbg" id="msg${n}"><div class="post_wrapper"><div class="poster"><h4><a href="index.php?action=profile;u=${n}" title="Просмотр профиля ${author}">${author}</a></h4></div>` +
+        `<div class="postarea"><div class="keyinfo"><div id="subject_${n}" class="subject_title subject_hidden"><a href="#msg${n}">Re: День 2</a></div>` +
+        `<span class="page_number floatright">#${n}</span><div class="postinfo"><a href="index.php?msg=${n}" class="smalltext">02 Марта 2024, 18:0${n}:00</a></div></div>` +
+        `<div class="post"><div class="inner" data-msgid="${n}" id="msg_${n}">` +
+        `<blockquote class="bbc_standard_quote"><cite><a href="#msg1">Цитата: Гоша от 02 Марта 2024, 17:00:00</a></cite><span style="color: red;" class="bbc_color">Аня</span></blockquote>${body}</div></div>` +
+        `</div><div class="moderatorbar"><div class="signature" id="msg_${n}_signature"><span style="color: blue;" class="bbc_color">Гоша</span></div></div></div></div>`,
+    );
+    const reading = readThread({ html });
+    expect(reading.engine).toBe("smf");
+    expect(reading.posts.map((p) => [p.author, p.label, p.time])).toEqual([
+      ["Аня", "#1", "02 Марта 2024, 18:01:00"],
+      ["Борис", "#2", "02 Марта 2024, 18:02:00"],
+    ]);
+    expect(reading.posts[0]!.body).toBe(
+      "[quote]Цитата: Гоша от 02 Марта 2024, 17:00:00\n[color=red]Аня[/color][/quote]\nГолосую [color=red]Борис[/color]",
+    );
+  });
+
+  it("Discourse's page for search engines (.crawler-post, itemprop)", () => {
+    const html = two(
+      (n, author, body) =>
+        `<div id="post_${20 + n}" itemprop="comment" itemscope itemtype="http://schema.org/Comment" class="topic-body crawler-post">` +
+        `<div class="crawler-post-meta"><span class="creator" itemprop="author" itemscope itemtype="http://schema.org/Person"><a itemprop="url" href="/u/${author}"><span itemprop="name">${author}</span></a></span>` +
+        `<span class="crawler-post-infos"><time itemprop="datePublished" datetime="2024-03-02T18:0${n}:00Z" class="post-time">2 марта 2024, 18:0${n}</time><span itemprop="position">${20 + n}</span></span></div>` +
+        `<div class="post" itemprop="text"><p>${body}</p></div></div>`,
+    );
+    const reading = readThread({ html });
+    expect(reading.engine).toBe("discourse");
+    expect(reading.posts.map((p) => [p.author, p.label, p.time])).toEqual([
+      ["Аня", "#21", "2024-03-02T18:01:00Z"],
+      ["Борис", "#22", "2024-03-02T18:02:00Z"],
+    ]);
+  });
+
+  it("an edit note known only by its words is dropped; a player's own «Edited:» keeps its vote", () => {
+    const html = two(
+      (n, author, body) =>
+        `<div class="msg" id="m${n}"><span class="nick">${author}</span><div class="text">` +
+        `<p>${n === 1 ? "Edited: " : ""}${body}</p><div>Последний раз редактировалось ${author}; 02.03.2024 в <span class="time">19:40</span>.</div></div></div>`,
+    );
+    const reading = readThread({ html });
+    expect(reading.engine).toBe("generic");
+    expect(reading.posts.map((p) => p.body)).toEqual([
+      "Edited: Голосую [color=red]Борис[/color]",
+      "Пока думаю",
+    ]);
+  });
+});
+
 describe("VoteCount.cast", () => {
   const page = readThread({ html: readFileSync(join(PAGES, "phpbb.html"), "utf8") });
   const count = countVotes(page.posts, { players: ROSTER, gm: "Ведущий", day: 2, silenced: [] });

@@ -10,6 +10,7 @@ const QUOTE_CLASSES = new Set([
   "quote",
   "bbc_standard_quote",
   "bbc_alternate_quote",
+  "bbCodeQuote",
   "b-quote",
 ]);
 
@@ -48,7 +49,25 @@ export const NEVER_BODY: Test = anyOf(
   sel("[data-role=memberSignature]"),
   (el) => ["summary", "button", "input", "select", "textarea", "form", "nav", "noscript"].includes(el.name),
   (el) => /^(?:sig\d+|msg_\d+_signature|modified_\d+)$/u.test(el.attrs["id"] ?? ""),
+  editNote,
 );
+
+/** An edit note by its words, where no class names it: the element's first text starts with them. */
+const EDIT_WORDS =
+  /^[«\s]*(?:Последний раз редактировал|Последнее редактирование|Последняя правка|Сообщение отредактировал|Отредактировано|Изменено пользователем|Last edited by|Edited by|Edited \d|Edited:)/iu;
+
+function editNote(el: El): boolean {
+  const firstText = el.children.find((child): child is string => typeof child === "string" && child.trim() !== "");
+  if (firstText === undefined) return false;
+  if (!EDIT_WORDS.test(firstText) || el.children.length > 8 || el.name === "blockquote") return false;
+  // A note is words, a name, a time; a player's own "Edited: [color=red]Вася[/color]" keeps its vote.
+  return el.children.every(
+    (child) =>
+      typeof child === "string" ||
+      (NOTE_PARTS.has(child.name) && !("style" in child.attrs) && !("color" in child.attrs)),
+  );
+}
+const NOTE_PARTS = new Set(["a", "time", "span", "em", "strong", "b", "i", "img", "br", "bdi"]);
 
 /** A post body as BBCode: colours, quotes (nested stay nested), `[b] [i] [u]`, line breaks; `drop` removed. */
 export function bodyBBCode(body: El, drop: Test = NEVER_BODY): string {

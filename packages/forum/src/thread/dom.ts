@@ -113,12 +113,36 @@ export function textOf(root: El): string {
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (!isEl(node)) parts.push(node);
-    else if (!HIDDEN_TEXT.has(node.name))
+    else if (!HIDDEN_TEXT.has(node.name)) {
+      // Blocks are apart on the page: "#12" in one and a date in the next are not "#1202".
+      const apart = !INLINE.has(node.name);
+      if (apart) stack.push(" ");
       for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+      if (apart) parts.push(" ");
+    }
   }
   return parts.join("").replace(/\s+/gu, " ").trim();
 }
 const HIDDEN_TEXT = new Set(["script", "style", "noscript", "template", "head", "title", "svg"]);
+/** Elements that run on in a line of text. */
+const INLINE = new Set([
+  "a",
+  "abbr",
+  "b",
+  "bdi",
+  "em",
+  "font",
+  "i",
+  "img",
+  "s",
+  "small",
+  "span",
+  "strong",
+  "sub",
+  "sup",
+  "time",
+  "u",
+]);
 
 /** Elements visited by a walk: `open`/`close` for elements (unless `skip`), `text` for text. */
 export interface Visitor {

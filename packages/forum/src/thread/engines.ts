@@ -45,7 +45,9 @@ const phpbb: EngineReader = {
     const byline = first(post, "p.author", sel(".content"));
     return (
       text(byline === null ? null : findFirst(byline, PHPBB_NAME)) ??
-      text(findFirst(post, PHPBB_NAME, sel(".content")))
+      text(findFirst(post, PHPBB_NAME, sel(".content"))) ??
+      // phpBB 3.0: "by <strong><a>Name</a></strong> » date", no username class
+      text(byline === null ? null : findFirst(byline, sel("strong")))
     );
   },
   body: (post) => first(post, "div.content"),
@@ -75,7 +77,12 @@ const invision: EngineReader = {
       authorIn(
         findFirst(
           post,
-          anyOf(sel(".cAuthorPane_author"), sel("aside.ipsComment_author"), sel(".ipsComment_author")),
+          anyOf(
+            sel(".cAuthorPane_author"),
+            sel("aside.ipsComment_author"),
+            sel(".ipsComment_author"),
+            sel(".ipsEntry__username"),
+          ),
         ),
       ),
     ) ?? quoteDataName(findFirst(post, sel("[data-quotedata]"))),
@@ -116,23 +123,34 @@ function quoteDataName(el: El | null): string | null {
 
 const xenforo: EngineReader = {
   engine: "xenforo",
+  // XenForo 2's <article class="message message--post">, and XenForo 1's <li class="message" data-author>.
   post: (el) =>
-    el.name === "article" &&
-    hasClass(el, "message") &&
-    (hasClass(el, "message--post") || "data-author" in el.attrs),
+    (el.name === "article" &&
+      hasClass(el, "message") &&
+      (hasClass(el, "message--post") || "data-author" in el.attrs)) ||
+    (el.name === "li" && hasClass(el, "message") && "data-author" in el.attrs),
   author: (post) => post.attrs["data-author"] ?? text(first(post, ".message-name")),
-  body: (post) => first(post, ".message-userContent") ?? first(post, ".bbWrapper"),
+  body: (post) =>
+    first(post, ".message-userContent") ?? first(post, ".bbWrapper") ?? first(post, ".messageText"),
   label: (post) => {
     const attribution = findFirst(
       post,
-      anyOf(sel(".message-attribution-opposite"), sel(".message-attribution")),
+      anyOf(sel(".message-attribution-opposite"), sel(".message-attribution"), sel(".messageMeta")),
     );
     const shown = attribution === null ? null : counter(textOf(attribution));
     if (shown !== null) return shown;
     const id = digits(post.attrs["data-content"] ?? post.attrs["id"], /post-(\d+)$/u);
+    // XenForo 1: <a class="postNumber">#21</a> is in .messageMeta, read above
     return id === null ? null : `post-${id}`;
   },
-  time: (post) => timeOf(findFirst(post, sel("time"), sel(".message-userContent"))),
+  time: (post) =>
+    timeOf(
+      findFirst(
+        post,
+        anyOf(sel("time"), sel("abbr.DateTime"), sel("span.DateTime")),
+        anyOf(sel(".message-userContent"), sel(".messageText")),
+      ),
+    ),
   drop: anyOf(sel(".bbCodeBlock-expandLink")),
 };
 

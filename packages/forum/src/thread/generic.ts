@@ -3,7 +3,7 @@ import { classes, type El, findFirst, isEl, type Node, textOf } from "./dom.ts";
 import type { FoundPost } from "./read.ts";
 
 /** A class or itemprop naming a post's text. */
-const BODY_HINT = /(?:^|[-_])(?:text|content|body|message|msg|post|entry|cooked|bbcode)(?:$|[-_])/iu;
+const BODY_HINT = /(?:^|[\s_-])(?:text|content|body|message|msg|post|entry|cooked|bbcode)(?:$|[\s_-])/iu;
 /** A class or itemprop naming a post's author. */
 const AUTHOR_HINT = /author|user|poster|nick|name|member|login/iu;
 /** A class naming a post's date. */
