@@ -14,6 +14,16 @@ describe("readThread: BBCode posts, as each engine's multi-quote writes them", (
       { author: "Аня", label: "p4502", time: "2024-03-02T15:00:00.000Z" },
     ],
     [
+      "phpBB, a name without spaces",
+      "[quote=Аня post_id=4502 time=1709391600 user_id=11]Голосую [color=red]Борис[/color][/quote]",
+      { author: "Аня", label: "p4502", time: "2024-03-02T15:00:00.000Z" },
+    ],
+    [
+      "a plain quote of a name with spaces",
+      "[quote=Аня Петрова]Голосую [color=red]Борис[/color][/quote]",
+      { author: "Аня Петрова", label: null, time: "" },
+    ],
+    [
       "XenForo",
       '[QUOTE="Аня, post: 9002, member: 11"]Голосую [COLOR=rgb(255, 0, 0)]Борис[/COLOR][/QUOTE]',
       { author: "Аня", label: "post-9002", time: "" },

@@ -7,7 +7,7 @@ const QUOTE_TAG = /\[(\/?)quote((?:[=\s])[^\]\n]{0,500})?\]/giu;
  * The posts in a GM's multi-quote: each top-level `[quote…]` that names its author is a post, its inner
  * text the body (nested quotes stay quotes). The quote tag of each engine is read for the author, the
  * post's number or anchor and its time:
- * phpBB `[quote="Name" post_id=123 time=… user_id=…]`, XenForo `[QUOTE="Name, post: 123, member: 45"]`,
+ * phpBB `[quote="Name" post_id=123 time=… user_id=…]` (`[quote=Name post_id=…]` for a name without spaces), XenForo `[QUOTE="Name, post: 123, member: 45"]`,
  * vBulletin `[QUOTE=Name;123]`, SMF `[quote author=Name link=msg=123 date=…]`,
  * Invision `[quote name="Name" post="123" timestamp="…"]`, Discourse `[quote="name, post:3, topic:45"]`,
  * and the plain `[quote=Name]` / `[quote="Name"]`.
@@ -86,8 +86,10 @@ function headOfValue(rest: string): QuoteHead | null {
     value = end < 0 ? rest.slice(quote.length) : rest.slice(quote.length, end);
     after = end < 0 ? "" : rest.slice(end + quote.length);
   } else {
-    value = rest;
-    after = "";
+    // phpBB 3.2+ leaves a name without spaces unquoted: [quote=Name post_id=123 time=… user_id=…]
+    const key = /\s+[a-z_]{1,20}=/iu.exec(rest);
+    value = key === null ? rest : rest.slice(0, key.index);
+    after = key === null ? "" : rest.slice(key.index);
   }
   const attrs = keyValues(after);
   const phpbbPost = attrs.get("post_id");
