@@ -233,7 +233,7 @@ export function limitDepth(html: string, max: number = MAX_DEPTH): string {
 }
 
 /** The colour an element gives its text, as a value `[color=…]` accepts, or null. */
-function colorOf(name: string, attributes: Readonly<Record<string, string>>): string | null {
+export function colorOf(name: string, attributes: Readonly<Record<string, string>>): string | null {
   const styleColor = /(?:^|;)\s*color\s*:\s*([^;!]+)/iu.exec(attributes["style"] ?? "")?.[1];
   const value = styleColor ?? (name === "font" ? attributes["color"] : undefined);
   if (value === undefined) return null;

@@ -150,6 +150,16 @@ describe("readThread: HTML details", () => {
     ]);
   });
 
+  it("V2: the post's own text colour, written inline on every element as Chrome copies, is no vote", () => {
+    const style = 'style="color: rgb(30, 60, 140); font-family: Verdana; font-size: 13px;"';
+    const html =
+      `<div id="p1" class="post bg1"><div class="postbody"><p class="author"><a class="username">Аня</a></p>` +
+      `<div class="content" ${style}><span ${style}>Борис</span><br ${style}>` +
+      `<span style="color: rgb(255, 0, 0); font-family: Verdana;">Гоша</span></div></div></div>`;
+    const { posts } = readThread({ html });
+    expect(posts[0]!.body).toBe("Борис\n[color=#ff0000]Гоша[/color]");
+  });
+
   it("a page holding markup of two engines is read by the reader that finds the most posts", () => {
     const xenforo = readFileSync(join(PAGES, "xenforo.html"), "utf8");
     const one = xenforo.slice(

@@ -1,4 +1,4 @@
-import { BBCodeWriter } from "../html.ts";
+import { BBCodeWriter, colorOf } from "../html.ts";
 import { anyOf, classes, closest, type El, sel, type Test, walk } from "./dom.ts";
 
 /** Class names of quote boxes, each a whole class name (vBulletin, IPB, XenForo, SMF, Discourse, phpBB). */
@@ -57,7 +57,9 @@ const EDIT_WORDS =
   /^[«\s]*(?:Последний раз редактировал|Последнее редактирование|Последняя правка|Сообщение отредактировал|Отредактировано|Изменено пользователем|Last edited by|Edited by|Edited \d|Edited:)/iu;
 
 function editNote(el: El): boolean {
-  const firstText = el.children.find((child): child is string => typeof child === "string" && child.trim() !== "");
+  const firstText = el.children.find(
+    (child): child is string => typeof child === "string" && child.trim() !== "",
+  );
   if (firstText === undefined) return false;
   if (!EDIT_WORDS.test(firstText) || el.children.length > 8 || el.name === "blockquote") return false;
   // A note is words, a name, a time; a player's own "Edited: [color=red]Вася[/color]" keeps its vote.
@@ -72,17 +74,28 @@ const NOTE_PARTS = new Set(["a", "time", "span", "em", "strong", "b", "i", "img"
 /** A post body as BBCode: colours, quotes (nested stay nested), `[b] [i] [u]`, line breaks; `drop` removed. */
 export function bodyBBCode(body: El, drop: Test = NEVER_BODY): string {
   const writer = new BBCodeWriter({ emojiAlt: true });
+  const text = textColour(body);
   walk(body, {
     skip: drop,
     open: (el) => {
-      // A link's own colour is the page's link colour (a copy from Chrome writes it inline), not a vote.
-      const attrs = el.name === "a" ? withoutColour(el.attrs) : el.attrs;
-      writer.open(el.name, attrs, isQuoteBox(el));
+      // A link's own colour is the page's link colour (a copy from Chrome writes it inline), not a vote;
+      // nor is the colour of the post's own text, which Chrome writes on the elements it copies.
+      const plain = el.name === "a" || (text !== null && colorOf(el.name, el.attrs) === text);
+      writer.open(el.name, plain ? withoutColour(el.attrs) : el.attrs, isQuoteBox(el));
     },
     close: () => writer.close(),
     text: (text) => writer.text(text),
   });
   return tidy(writer.result());
+}
+
+/** The colour the body's text has from the body or its nearest coloured ancestor, or null. */
+function textColour(body: El): string | null {
+  for (let at: El | null = body; at !== null; at = at.parent) {
+    const colour = colorOf(at.name, at.attrs);
+    if (colour !== null) return colour;
+  }
+  return null;
 }
 
 function withoutColour(attrs: Readonly<Record<string, string>>): Record<string, string> {
