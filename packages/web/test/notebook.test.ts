@@ -347,7 +347,7 @@ describe.skipIf(missing !== null)("the GM's notebook in Chromium (issue 18)", { 
     expect(errors).toEqual([]);
   });
 
-  it("F1: a random deal shows the seed's hash to publish with a copy button; the notebook is the GM's alone (404 to another); words in Russian, English switchable; a move entered by keyboard", async () => {
+  it("F1, M2c: a random deal shows the seed's hash to publish with a copy button; a council question answered by the rules; the notebook is the GM's alone (404 to another); words in Russian, English switchable; a move entered by keyboard", async () => {
     const { context, page, errors } = await newPage(app.browser, PHONE);
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.url });
     await registerInApp(page, app.url, "Ведущий Два");
@@ -369,7 +369,8 @@ describe.skipIf(missing !== null)("the GM's notebook in Chromium (issue 18)", { 
     // A move entered by keyboard only: the seat from the select, the act with the arrows, Enter.
     const seat = page.getByLabel("Чей ход вносим");
     await seat.focus();
-    await seat.selectOption({ index: 1 });
+    await page.keyboard.press("ArrowDown");
+    expect(await seat.inputValue()).not.toBe("");
     await page.keyboard.press("Tab");
     await page.keyboard.press("ArrowUp"); // the last act: «Пропустить ход»
     expect(await page.getByRole("radio", { name: "Пропустить ход" }).isChecked()).toBe(true);
@@ -389,16 +390,44 @@ describe.skipIf(missing !== null)("the GM's notebook in Chromium (issue 18)", { 
       }
       return out.join(" ");
     });
-    expect(text.replaceAll("SHA-256", "").match(/[A-Za-z]{2,}/g) ?? []).toEqual([]);
+    expect(text.replaceAll("SHA-256", "").match(/.{0,60}[A-Za-z]{2,}.{0,20}/g) ?? []).toEqual([]);
     expect(text).not.toMatch(/night\/|notebook\/|\b[A-Z]\d+[a-z]?\b/);
+    // M2c: the boss asks the council a listed question; the rules' answer is offered, another needs a reason.
+    const boss = page.locator(".nb-seats tbody tr").filter({ hasText: "Босс мафии" }).locator("th");
+    const bossName = (await boss.innerText()).trim();
+    await seat.selectOption({ label: `${bossName} — Босс мафии` });
+    const entry = page.locator("form.nb-entry");
+    await entry.getByRole("radio", { name: "Вопрос совету", exact: true }).check();
+    await entry.locator(".play-council input[type=radio]").first().check();
+    await entry.getByLabel(/Причина замены/).fill("босс прислал вопрос вместо прежнего хода");
+    await entry.getByRole("button", { name: "Внести ход" }).click();
+    const council = page.locator(".council");
+    await council.waitFor();
+    const rules = council.getByRole("button", { name: /по правилам/ });
+    const differing = council
+      .getByRole("button", { name: /^Ответ совета/ })
+      .filter({ hasNotText: "по правилам" })
+      .first();
+    await differing.click();
+    await council.getByText("Этот ответ не совпадает с ответом по правилам: укажите причину.").waitFor();
+    await rules.click();
+    await expect.poll(async () => rules.getAttribute("aria-pressed")).toBe("true");
+
     await screenshot(page, "notebook-random-phone");
+
+    // Closing the night gives the mafia's private message with the council's answer, to copy.
+    await page.getByRole("button", { name: "Закрыть ночь" }).click();
+    await page.getByRole("heading", { name: "День 1: голосование" }).waitFor();
+    const toMafia = page.getByRole("textbox", { name: /^В личку: / });
+    expect(await toMafia.count()).toBeGreaterThanOrEqual(1);
+    expect(await toMafia.first().inputValue()).not.toBe("");
 
     // English, switched in the header.
     await page.getByLabel("Язык").selectOption("en");
-    await page.getByRole("heading", { name: "Night 1: moves from private messages" }).waitFor();
+    await page.getByRole("heading", { name: "Day 1: the vote" }).waitFor();
     await page.getByRole("button", { name: "Copy the seed hash" }).waitFor();
     await page.getByLabel("Language").selectOption("ru");
-    await page.getByRole("heading", { name: "Ночь 1: ходы из личек" }).waitFor();
+    await page.getByRole("heading", { name: "День 1: голосование" }).waitFor();
 
     // The list shows it; another user gets the same 404 as for a notebook that does not exist.
     await page.goto(`${app.url}/notebooks`);

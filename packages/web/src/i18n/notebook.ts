@@ -96,7 +96,8 @@ export const ru = {
     explanation: "Для себя: почему так вышло",
     corrections: "Журнал правок",
     noCorrections: "Правок пока нет.",
-    correction: (phase: string, detail: string, reason: string) => `${phase}: ${detail} — ${reason}`,
+    correction: (phase: string, detail: string, reason: string) =>
+      reason ? `${phase}: ${detail} — ${reason}` : `${phase}: ${detail}`,
     reason: "Причина",
     reasonNeeded: "Укажите причину: она попадёт в журнал правок.",
     inputs: "Внесено за фазу",
@@ -278,7 +279,8 @@ export const en: typeof ru = {
     explanation: "For you: why it came out so",
     corrections: "Corrections log",
     noCorrections: "No corrections yet.",
-    correction: (phase: string, detail: string, reason: string) => `${phase}: ${detail} — ${reason}`,
+    correction: (phase: string, detail: string, reason: string) =>
+      reason ? `${phase}: ${detail} — ${reason}` : `${phase}: ${detail}`,
     reason: "Reason",
     reasonNeeded: "Give a reason: it goes into the corrections log.",
     inputs: "Entered this phase",
