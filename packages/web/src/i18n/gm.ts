@@ -294,6 +294,8 @@ export const ru = {
       htmlKept: (kb: number) =>
         `Вставлено со страницы форума вместе с оформлением и цветами (${kb} КБ). В поле — текст постов для проверки.`,
       htmlDropped: "Текст в поле изменён вручную: считается он, без цветов со страницы.",
+      emptySpoilers: (n: number) =>
+        `${n === 1 ? "Один спойлер пришёл пустым" : `${n} ${ruPlural(n, "спойлер пришёл пустым", "спойлера пришли пустыми", "спойлеров пришли пустыми")}`}: браузер не копирует закрытые спойлеры, и голоса в них потеряются. Откройте спойлеры на странице форума и скопируйте посты заново или сохраните страницу как .html и загрузите файл.`,
       savedPage: (name: string, kb: number) => `Сохранённая страница ${name} (${kb} КБ)`,
       read: "Показать, что найдено в теме",
       reading: "Читаем тему…",
@@ -624,6 +626,8 @@ export const en: typeof ru = {
         `Pasted from the forum page with its formatting and colours (${kb} KB). The box shows the posts' text to check.`,
       htmlDropped:
         "The text in the box was edited by hand: it is what gets counted, without the page's colours.",
+      emptySpoilers: (n: number) =>
+        `${n === 1 ? "One spoiler" : `${n} spoilers`} came through empty: the browser does not copy closed spoilers, and votes in them would be lost. Open the spoilers on the forum page and copy the posts again, or save the page as .html and upload the file.`,
       savedPage: (name: string, kb: number) => `Saved page ${name} (${kb} KB)`,
       read: "Show what the thread holds",
       reading: "Reading the thread…",

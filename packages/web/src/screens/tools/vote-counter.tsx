@@ -4,6 +4,7 @@ import { api, ApiFailure } from "../../api.ts";
 import { errorText, useLang, useT } from "../../i18n/index.tsx";
 import { CopyBox, parseJson, TextFile } from "./common.tsx";
 import { addAlias, addPlayer, rosterPlayers } from "./roster.ts";
+import { emptySpoilers } from "./spoilers.ts";
 
 /**
  * The vote counter (issue 6) over a thread as the GM has it (issue 18): pasted from the forum page (the
@@ -20,7 +21,7 @@ interface ThreadBox {
   /** What the box's text came from, for the note under it. */
   readonly origin:
     | { readonly kind: "typed" }
-    | { readonly kind: "clipboard"; readonly kb: number }
+    | { readonly kind: "clipboard"; readonly kb: number; readonly emptySpoilers: number }
     | { readonly kind: "page"; readonly name: string; readonly kb: number }
     | { readonly kind: "file"; readonly name: string }
     | { readonly kind: "edited" };
@@ -317,7 +318,10 @@ function ThreadInput(props: { box: ThreadBox; onChange: (next: ThreadBox, readNo
     if (html.trim() !== "") {
       const size = kb(html);
       const text = plain.trim() !== "" ? plain : v.htmlKept(size);
-      return props.onChange({ text, html, origin: { kind: "clipboard", kb: size } }, true);
+      return props.onChange(
+        { text, html, origin: { kind: "clipboard", kb: size, emptySpoilers: emptySpoilers(html) } },
+        true,
+      );
     }
     // Plain text (BBCode, plain or JSON) goes where the cursor is, as a paste would put it.
     const el = e.currentTarget;
@@ -367,6 +371,11 @@ function ThreadInput(props: { box: ThreadBox; onChange: (next: ThreadBox, readNo
         {origin.kind === "clipboard" && (
           <p className="muted" role="status">
             {v.htmlKept(origin.kb)}
+          </p>
+        )}
+        {origin.kind === "clipboard" && origin.emptySpoilers > 0 && (
+          <p className="tool-note" role="alert">
+            {v.emptySpoilers(origin.emptySpoilers)}
           </p>
         )}
         {origin.kind === "edited" && (
