@@ -170,6 +170,33 @@ describe.skipIf(missing !== null)(
       }
     });
 
+    it("V1, V2: a saved page (.html) and the posts' BBCode (.txt) uploaded as files are read as pasted", async () => {
+      const want = JSON.parse(readFileSync(join(PAGES, "xenforo.expected.json"), "utf8")) as Expected;
+      await openTools(want.players, want.gm, want.day);
+      await tools.bringToFront();
+      const file = tools.getByLabel(/^Или загрузите сохранённую страницу/);
+      await file.setInputFiles(join(PAGES, "xenforo.html"));
+      const found = tools.getByRole("region", { name: "Что найдено в теме" });
+      await found.getByText(summaryOf(want.posts, want.authors.length, want.first, want.last)).waitFor();
+      await found.getByText("Форум: XenForo.").waitFor();
+      // The box shows a summary of the page, not its source.
+      expect(await tools.getByLabel("Тема с форума").inputValue()).toMatch(
+        /^Сохранённая страница xenforo\.html \(\d+ КБ\)$/,
+      );
+      expect(await count()).toBe(want.count);
+
+      await file.setInputFiles({
+        name: "multi-quote.txt",
+        mimeType: "text/plain",
+        buffer: Buffer.from(
+          '[quote="Вася" post_id=7 time=1764493200 user_id=5][color=red]Петя[/color][/quote]',
+        ),
+      });
+      await found.getByText("Формат: BBCode, цвета на месте.").waitFor();
+      expect(await found.getByText(/^Найдено /).textContent()).toBe(summaryOf(1, 1, "p7", "p7"));
+      expect(errors).toEqual([]);
+    });
+
     it("V2: a spoiler left closed reaches the clipboard empty: the page warns before the vote in it is lost", async () => {
       const want = JSON.parse(readFileSync(join(PAGES, "vbulletin4.expected.json"), "utf8")) as Expected;
       await openTools(want.players, want.gm, want.day);
