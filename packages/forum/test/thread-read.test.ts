@@ -225,6 +225,32 @@ describe("readThread: other versions of the engines' markup", () => {
     );
   });
 
+  it("vBulletin 3 (a table per post, a.bigusername, quotes as tables, the signature after underscores)", () => {
+    const html = two(
+      (n, author, body) =>
+        `<table id="post${n}" class="tborder" cellpadding="6" cellspacing="0" border="0" width="100%" align="center">` +
+        `<tr><td class="thead"><a name="post${n}"><img class="inlineimg" src="images/statusicon/post_old.gif" alt="Старое" border="0" /></a> 02.03.2024, 18:0${n}</td>` +
+        `<td class="thead" align="right">#<a href="showpost.php?p=${n}&amp;postcount=${20 + n}" target="new" rel="nofollow" id="postcount${n}" name="${20 + n}"><strong>${20 + n}</strong></a></td></tr>` +
+        `<tr valign="top"><td class="alt2" width="175"><div id="postmenu_${n}"><a class="bigusername" href="member.php?u=${n}">${author}</a></div></td>` +
+        `<td class="alt1" id="td_post_${n}"><div id="post_message_${n}">` +
+        `<div style="margin:20px; margin-top:5px; "><div class="smallfont" style="margin-bottom:2px">Цитата:</div>` +
+        `<table cellpadding="6" cellspacing="0" border="0" width="100%"><tr><td class="alt2" style="border:1px inset"><div>Сообщение от <strong>Гоша</strong></div>` +
+        `<div style="font-style:italic"><font color="Red">Аня</font></div></td></tr></table></div>${body}</div>` +
+        `<div>__________________<br /><font color="Blue">Гоша</font> — мирный</div></td></tr></table>`,
+    );
+    const reading = readThread({ html });
+    expect(reading.engine).toBe("vbulletin");
+    expect(reading.posts.map((p) => [p.author, p.label, p.time])).toEqual([
+      ["Аня", "#21", "02.03.2024, 18:01"],
+      ["Борис", "#22", "02.03.2024, 18:02"],
+    ]);
+    expect(reading.posts[0]!.body).toMatch(
+      /^\[quote\]Цитата:\n+Сообщение от \[b\]Гоша\[\/b\]\n\[color=red\]Аня\[\/color\][\s\S]*\[\/quote\]\n+Голосую \[color=red\]Борис\[\/color\]$/u,
+    );
+    const count = countVotes(reading.posts, { players: ROSTER, gm: null, day: 1, silenced: [] });
+    expect(count.votes.map((v) => [v.by, v.color, v.target])).toEqual([["Аня", "red", "Борис"]]);
+  });
+
   it("SMF 2.1 (div.windowbg#msgN, .page_number, blockquote with <cite>)", () => {
     const html = two(
       (n, author, body) =>

@@ -1,5 +1,5 @@
 import { BBCodeWriter, colorOf } from "../html.ts";
-import { anyOf, classes, closest, type El, sel, type Test, walk } from "./dom.ts";
+import { anyOf, classes, closest, type El, hasClass, sel, type Test, walk } from "./dom.ts";
 
 /** Class names of quote boxes, each a whole class name (vBulletin, IPB, XenForo, SMF, Discourse, phpBB). */
 const QUOTE_CLASSES = new Set([
@@ -18,6 +18,7 @@ const QUOTE_CLASSES = new Set([
 export function isQuoteBox(el: El): boolean {
   const quoteish = (e: El): boolean =>
     e.name === "blockquote" || classes(e).some((c) => QUOTE_CLASSES.has(c));
+  if (vbulletin3Quote(el)) return true;
   if (!quoteish(el)) return false;
   // Discourse: <aside class="quote"><div class="title">…</div><blockquote>…</blockquote></aside> is one quote.
   return !(
@@ -26,6 +27,28 @@ export function isQuoteBox(el: El): boolean {
     el.parent.name === "aside" &&
     quoteish(el.parent)
   );
+}
+
+/**
+ * vBulletin 3's quote: `<div style="margin:20px; margin-top:5px;"><div class="smallfont">Цитата:</div>
+ * <table>…</table></div>`, with no class of its own; its label names it.
+ */
+function vbulletin3Quote(el: El): boolean {
+  if (el.name !== "div") return false;
+  const [label, box] = el.children.filter((c): c is El => typeof c !== "string");
+  if (label === undefined || box === undefined || !hasClass(label, "smallfont") || box.name !== "table")
+    return false;
+  const words = label.children
+    .filter((c): c is string => typeof c === "string")
+    .join("")
+    .trim();
+  return /^(?:Цитата|Quote)\s*:?$/iu.test(words);
+}
+
+/** vBulletin 3's signature: a div whose text starts with its line of underscores. */
+function underscoreSignature(el: El): boolean {
+  const first = el.children.find((c) => typeof c !== "string" || c.trim() !== "");
+  return typeof first === "string" && /^\s*_{10,}/u.test(first);
 }
 
 /**
@@ -50,6 +73,7 @@ export const NEVER_BODY: Test = anyOf(
   (el) => ["summary", "button", "input", "select", "textarea", "form", "nav", "noscript"].includes(el.name),
   (el) => /^(?:sig\d+|msg_\d+_signature|modified_\d+)$/u.test(el.attrs["id"] ?? ""),
   editNote,
+  underscoreSignature,
 );
 
 /** An edit note by its words, where no class names it: the element's first text starts with them. */

@@ -172,6 +172,23 @@ const vbulletin4: EngineReader = {
   time: (post) => text(first(post, ".postdate")) ?? "",
 };
 
+/** vBulletin 3.x: a table per post, `a.bigusername`, `div#post_message_N`, quotes as tables (see isQuoteBox). */
+const vbulletin3: EngineReader = {
+  engine: "vbulletin",
+  post: (el) =>
+    el.name === "table" &&
+    /^post\d+$/u.test(el.attrs["id"] ?? "") &&
+    findFirst(el, (e) => /^post_message_\d+$/u.test(e.attrs["id"] ?? "")) !== null,
+  author: (post) => text(first(post, "a.bigusername") ?? first(post, ".bigusername")),
+  body: (post) => findFirst(post, (e) => /^post_message_\d+$/u.test(e.attrs["id"] ?? "")),
+  label: (post) => {
+    const count = findFirst(post, (e) => /^postcount\d+$/u.test(e.attrs["id"] ?? ""));
+    const shown = count === null ? null : textOf(count).replace(/\D/gu, "");
+    return shown !== null && shown !== "" ? `#${shown}` : `post${digits(post.attrs["id"], /^post(\d+)$/u)!}`;
+  },
+  time: (post) => text(first(post, "td.thead")) ?? "",
+};
+
 const vbulletin5: EngineReader = {
   engine: "vbulletin",
   post: (el) =>
@@ -258,6 +275,7 @@ export const ENGINE_READERS: readonly EngineReader[] = [
   invision,
   vbulletin4,
   vbulletin5,
+  vbulletin3,
   smf,
   discourse,
   phpbb,
