@@ -288,11 +288,12 @@ describe("readThread: other versions of the engines' markup", () => {
     ]);
   });
 
-  it("an edit note known only by its words is dropped; a player's own «Edited:» keeps its vote", () => {
+  it("an edit note known only by its words, and a signature after underscores, are dropped; a player's own «Edited:» keeps its vote", () => {
     const html = two(
       (n, author, body) =>
         `<div class="msg" id="m${n}"><span class="nick">${author}</span><div class="text">` +
-        `<p>${n === 1 ? "Edited: " : ""}${body}</p><div>Последний раз редактировалось ${author}; 02.03.2024 в <span class="time">19:40</span>.</div></div></div>`,
+        `<p>${n === 1 ? "Edited: " : ""}${body}</p><div>Последний раз редактировалось ${author}; 02.03.2024 в <span class="time">19:40</span>.</div>` +
+        `<div>__________________<br><span style="color: red">Гоша</span> — мафия</div></div></div>`,
     );
     const reading = readThread({ html });
     expect(reading.engine).toBe("generic");
