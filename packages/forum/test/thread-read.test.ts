@@ -172,6 +172,15 @@ describe("readThread: HTML details", () => {
     expect(reading.posts).toHaveLength(11);
   });
 
+  it("V2: a spoiler's content counts, its toggle label known by its words is dropped (phpBB's codebox spoiler)", () => {
+    const html =
+      `<div id="p1" class="post bg1"><div class="postbody"><p class="author"><a class="username">Аня</a></p><div class="content">` +
+      `Мой голос:<dl class="codebox"><dt>Спойлер: <a href="#" onclick="return false;">Показать</a></dt>` +
+      `<dd><div style="display: none;"><span style="color: blue">Борис</span></div></dd></dl></div></div></div>`;
+    const { posts } = readThread({ html });
+    expect(posts[0]!.body).toMatch(/^Мой голос:\n+\[color=blue\]Борис\[\/color\]$/u);
+  });
+
   it("V2: a link's own colour (Chrome writes the page's link colour inline) is no vote; a colour inside it is", () => {
     const html =
       '<article class="message message--post" data-author="Аня" data-content="post-1"><div class="message-userContent"><div class="bbWrapper">' +

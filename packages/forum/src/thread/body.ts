@@ -74,7 +74,30 @@ export const NEVER_BODY: Test = anyOf(
   (el) => /^(?:sig\d+|msg_\d+_signature|modified_\d+)$/u.test(el.attrs["id"] ?? ""),
   editNote,
   underscoreSignature,
+  spoilerLabel,
 );
+
+/** A spoiler's toggle label, by its words: "Спойлер:", "Скрытый текст", "Spoiler: Show"… */
+const SPOILER_WORDS =
+  /^(?:Спойлер|Скрытый текст|Скрытое содержимое|Spoiler|Hidden text|Hidden content)?\s*:?\s*(?:Показать|Скрыть|Развернуть|Свернуть|Show|Hide)?\s*$/iu;
+
+function spoilerLabel(el: El): boolean {
+  if (el.children.length === 0 || el.children.length > 6) return false;
+  // Only a label of plain words (two levels at most, no colour), so finding it costs nothing.
+  const words: string[] = [];
+  for (const child of el.children) {
+    if (typeof child === "string") words.push(child);
+    else if ("style" in child.attrs || "color" in child.attrs) return false;
+    else if (child.name === "input") words.push(child.attrs["value"] ?? "");
+    else
+      for (const inner of child.children) {
+        if (typeof inner !== "string") return false;
+        words.push(inner);
+      }
+  }
+  const text = words.join(" ").trim();
+  return text !== "" && /\p{L}/u.test(text) && SPOILER_WORDS.test(text);
+}
 
 /** An edit note by its words, where no class names it: the element's first text starts with them. */
 const EDIT_WORDS =
