@@ -268,6 +268,7 @@ describe.skipIf(missing !== null)("the GM's notebook in Chromium (issue 18)", { 
         )
         .toBe(1);
     }
+    await page.locator(".nb-found").evaluate((el) => window.scrollTo(0, (el as HTMLElement).offsetTop - 8));
     await screenshot(page, "notebook-day-phone");
     await page.getByRole("button", { name: "Закрыть день" }).click();
 
