@@ -170,8 +170,13 @@ export type NotebookInput =
       readonly color: "red" | "blue";
       readonly target: number;
       readonly early: boolean;
-      /** Read from the pasted thread (with its post number there), or entered by the GM. */
-      readonly source: { readonly kind: "thread"; readonly post: number } | { readonly kind: "gm" };
+      /**
+       * Read from the pasted thread (`post`: its index among the posts found; `label`: its number or anchor
+       * as the forum shows it, when found), or entered by the GM.
+       */
+      readonly source:
+        | { readonly kind: "thread"; readonly post: number; readonly label: string | null }
+        | { readonly kind: "gm" };
       readonly text: string;
     };
 
@@ -204,6 +209,8 @@ export interface ThreadFound {
   /** The first and last post's label as on the forum (number or anchor), or null when none was found. */
   readonly first: string | null;
   readonly last: string | null;
+  /** Each post's label as on the forum, by its index among the posts found (what `post` fields name). */
+  readonly labels: readonly (string | null)[];
   /** What looked like a vote and does not count, with why (the vote counter's `ignored`, in the view's language). */
   readonly ignored: readonly { readonly post: number; readonly text: string; readonly reason: string }[];
 }

@@ -303,13 +303,17 @@ export interface VoteCountResult {
   readonly cast?: readonly PastedVote[];
 }
 
-/** A vote read from a pasted thread, in posting order (`post`: its index among the posts found). */
+/**
+ * A vote read from a pasted thread, in posting order (`post`: its index among the posts found; `label`: that
+ * post's number or anchor as the forum shows it, e.g. "#12" or "p4512", when the reader found one).
+ */
 export interface PastedVote {
   readonly by: string;
   readonly color: "red" | "blue";
   readonly target: string;
   readonly early: boolean;
   readonly post: number;
+  readonly label: string | null;
 }
 
 /**
@@ -334,6 +338,8 @@ export interface PasteFound {
   /** The first and last post's label as on the forum (number or anchor), or null when it has none. */
   readonly first: string | null;
   readonly last: string | null;
+  /** Each post's label as on the forum, by its index among the posts found (what `post` fields name). */
+  readonly labels: readonly (string | null)[];
 }
 
 /**

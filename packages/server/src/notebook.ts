@@ -71,7 +71,9 @@ export type DocInput =
       readonly kind: "vote";
       readonly seat: number;
       readonly vote: Vote;
-      readonly source: { readonly kind: "thread"; readonly post: number } | { readonly kind: "gm" };
+      readonly source:
+        | { readonly kind: "thread"; readonly post: number; readonly label: string | null }
+        | { readonly kind: "gm" };
     }
   | { readonly kind: "modkill"; readonly seat: number; readonly reason: string }
   | { readonly kind: "replace"; readonly seat: number; readonly name: string; readonly reason: string };
@@ -418,6 +420,12 @@ export function reviewed(doc: NotebookDoc, m: Match): ReviewedNight {
   };
 }
 
+/** The council's answer as the corrections log writes it, in the notebook's language. */
+const ANSWER: Record<Lang, Record<CouncilAnswer, string>> = {
+  ru: { yes: "да", no: "нет", rejected: "вопрос отклонён" },
+  en: { yes: "yes", no: "no", rejected: "the question rejected" },
+};
+
 /** M2c, F2: the council's answer; one that differs from the rules' answer to a listed question needs a reason. */
 export function answerCouncil(
   doc: NotebookDoc,
@@ -426,6 +434,7 @@ export function answerCouncil(
   reason: string | undefined,
   suggested: "yes" | "no" | null,
   question: string | null,
+  lang: Lang,
 ): NotebookDoc {
   night(b.match);
   if (question === null)
@@ -438,7 +447,7 @@ export function answerCouncil(
     );
   return withCurrent(doc, { ...doc.current, council: answer, councilReason: reason ?? "" }, [
     ...doc.corrections,
-    correction(b.match, "council", `${question} — ${answer}`, reason ?? ""),
+    correction(b.match, "council", `${question} — ${ANSWER[lang][answer]}`, reason ?? ""),
   ]);
 }
 
@@ -576,7 +585,7 @@ export function applyThread(doc: NotebookDoc, b: Built, count: PasteCount, lang:
       continue;
     }
     m = next;
-    inputs.push({ kind: "vote", seat, vote: v, source: { kind: "thread", post: c.post } });
+    inputs.push({ kind: "vote", seat, vote: v, source: { kind: "thread", post: c.post, label: c.label } });
   }
   for (const input of kept) {
     if (input.kind === "replace") continue;
@@ -602,6 +611,7 @@ export function applyThread(doc: NotebookDoc, b: Built, count: PasteCount, lang:
     })),
     first: count.found.first,
     last: count.found.last,
+    labels: count.found.labels,
     ignored,
   };
   return withCurrent(doc, { ...doc.current, inputs, found });

@@ -93,6 +93,7 @@ function foundIn(reading: ThreadReading, resolver: NameResolver | null): PasteFo
     authors: [...authors].map(([name, posts]) => ({ name, posts, player: resolver?.author(name) ?? null })),
     first: reading.posts[0]?.label ?? null,
     last: reading.posts.at(-1)?.label ?? null,
+    labels: reading.posts.map((p) => p.label),
   };
 }
 
@@ -132,6 +133,7 @@ export function countPaste(b: CountPasteBody): CountPasteAnswer {
       target: v.target,
       early: v.early,
       post: v.post,
+      label: reading.posts[v.post]?.label ?? null,
     })),
   };
 }

@@ -210,9 +210,9 @@ describe("a pasted multi-quote is read and counted (issue 18)", () => {
     expect(r.body.ignored.map((x) => x.post)).toEqual([2, 3]);
     expect(r.body.ignored[0]!.reason).toBe("пост ведущего: его цветные ники — не голоса");
     expect(r.body.cast).toEqual([
-      { by: "Вася", color: "red", target: "Петя", early: false, post: 0 },
-      { by: "Петя", color: "blue", target: "Коля", early: false, post: 1 },
-      { by: "Маша", color: "red", target: "Коля", early: false, post: 4 },
+      { by: "Вася", color: "red", target: "Петя", early: false, post: 0, label: "p101" },
+      { by: "Петя", color: "blue", target: "Коля", early: false, post: 1, label: "p102" },
+      { by: "Маша", color: "red", target: "Коля", early: false, post: 4, label: "p105" },
     ]);
     expect(r.body.found).toEqual({
       kind: "bbcode",
@@ -221,6 +221,7 @@ describe("a pasted multi-quote is read and counted (issue 18)", () => {
       authors: MULTI_QUOTE_AUTHORS,
       first: "p101",
       last: "p105",
+      labels: ["p101", "p102", "p103", "p104", "p105"],
     });
     expect(r.body.count.split("\n")[0]).toBe("[b]Голосование, день 2[/b]");
 

@@ -274,7 +274,7 @@ function changeRoutes(ctx: RouteContext, h: Helpers): void {
     "council",
     "Answer tonight's council question (M2c); an answer other than the rules' needs a reason (F2)",
     P.notebookCouncilSchema,
-    (doc, b, body) => {
+    (doc, b, body, lang) => {
       const r = reviewed(doc, b.match);
       const night = b.match.state.phase.kind === "night" && b.match.state.winner === null;
       return answerCouncil(
@@ -284,6 +284,7 @@ function changeRoutes(ctx: RouteContext, h: Helpers): void {
         body.reason,
         night ? councilSuggestion(r) : null,
         night ? councilQuestion(r) : null,
+        lang,
       );
     },
   );

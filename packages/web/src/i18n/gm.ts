@@ -337,14 +337,14 @@ export const ru = {
       result: "Пост с голосованием",
       votes: "Учтённые голоса",
       noVotes: "Учтённых голосов нет.",
-      vote: (by: string, color: string, target: string, early: boolean, post: number) =>
+      vote: (by: string, color: string, target: string, early: boolean, post: string) =>
         `${by}: ${color} ${target}${early ? " (досрочно)" : ""} — пост ${post}`,
       red: "красным",
       blue: "синим",
       notVoted: "Не проголосовали",
       ignored: "Не учтено",
       noIgnored: "Ничего.",
-      ignoredLine: (post: number, text: string, reason: string) => `Пост ${post}: ${text} — ${reason}`,
+      ignoredLine: (post: string, text: string, reason: string) => `Пост ${post}: ${text} — ${reason}`,
       copyLabel: "Копировать пост с голосованием",
     },
     rw: {
@@ -670,14 +670,14 @@ export const en: typeof ru = {
       result: "Vote count post",
       votes: "Counted votes",
       noVotes: "No counted votes.",
-      vote: (by: string, color: string, target: string, early: boolean, post: number) =>
+      vote: (by: string, color: string, target: string, early: boolean, post: string) =>
         `${by}: ${color} ${target}${early ? " (early)" : ""} — post ${post}`,
       red: "red",
       blue: "blue",
       notVoted: "Did not vote",
       ignored: "Not counted",
       noIgnored: "Nothing.",
-      ignoredLine: (post: number, text: string, reason: string) => `Post ${post}: ${text} — ${reason}`,
+      ignoredLine: (post: string, text: string, reason: string) => `Post ${post}: ${text} — ${reason}`,
       copyLabel: "Copy the vote count post",
     },
     rw: {

@@ -117,7 +117,9 @@ function Found(props: { found: ThreadFound; view: NotebookView; setView: (v: Not
           <summary>{w.day.ignored}</summary>
           <ul>
             {found.ignored.map((x, i) => (
-              <li key={i}>{w.day.ignoredLine(x.post, x.text, x.reason)}</li>
+              <li key={i}>
+                {w.day.ignoredLine(found.labels[x.post] ?? String(x.post + 1), x.text, x.reason)}
+              </li>
             ))}
           </ul>
         </details>

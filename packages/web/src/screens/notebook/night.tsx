@@ -266,7 +266,11 @@ export function Inputs(props: { view: NotebookView; setView: (v: NotebookView) =
               {input.kind === "vote" && (
                 <small className="muted">
                   {" "}
-                  ({input.source.kind === "thread" ? w.page.fromThread(input.source.post) : w.page.byHand})
+                  (
+                  {input.source.kind === "thread"
+                    ? w.page.fromThread(input.source.label ?? String(input.source.post + 1))
+                    : w.page.byHand}
+                  )
                 </small>
               )}{" "}
               <RemoveWithReason

@@ -505,6 +505,13 @@ function Author(props: {
   );
 }
 
+/**
+ * A post as the report names it: a pasted thread's post by its number or anchor on the forum (1-based when
+ * the reader found none); a JSON thread's by its index in the array, as `npm run votecount` prints it.
+ */
+const postName = (result: VoteCountResult, post: number): string =>
+  result.found ? (result.found.labels[post] ?? String(post + 1)) : String(post);
+
 /** The count as a post to copy, every vote read with its post, who did not vote, and what was ignored. */
 function VoteCountReport(props: { result: VoteCountResult }) {
   const v = useT().gm.tools.vc;
@@ -520,7 +527,13 @@ function VoteCountReport(props: { result: VoteCountResult }) {
           {result.votes.map((x) => (
             <li key={x.by}>
               <span className={x.red !== undefined ? "vote-red" : "vote-blue"}>
-                {v.vote(x.by, x.red !== undefined ? v.red : v.blue, x.red ?? x.blue ?? "", x.early, x.post)}
+                {v.vote(
+                  x.by,
+                  x.red !== undefined ? v.red : v.blue,
+                  x.red ?? x.blue ?? "",
+                  x.early,
+                  postName(result, x.post),
+                )}
               </span>
             </li>
           ))}
@@ -537,7 +550,7 @@ function VoteCountReport(props: { result: VoteCountResult }) {
       ) : (
         <ul>
           {result.ignored.map((x, i) => (
-            <li key={i}>{v.ignoredLine(x.post, x.text, x.reason)}</li>
+            <li key={i}>{v.ignoredLine(postName(result, x.post), x.text, x.reason)}</li>
           ))}
         </ul>
       )}
