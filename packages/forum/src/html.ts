@@ -148,7 +148,7 @@ export class BBCodeWriter {
   }
 
   text(text: string): void {
-    if (this.#hidden === 0) this.#out.push(text.replace(/\s*\n\s*/gu, " "));
+    if (this.#hidden === 0) this.#out.push(joinLines(text));
   }
 
   result(): string {
@@ -171,6 +171,20 @@ function emojiText(attributes: Readonly<Record<string, string>>): string | null 
     "data-shortname" in attributes ||
     "smilieid" in attributes;
   return marked || length <= 3 ? alt : null;
+}
+
+/**
+ * A text's source line breaks and the whitespace around them as one space, as a browser shows them
+ * (`a \n\n b` is `a b`). Split rather than a regular expression, which backtracks over long blank runs.
+ */
+function joinLines(text: string): string {
+  if (!text.includes("\n")) return text;
+  const parts = text.split("\n");
+  const middle = parts
+    .slice(1, -1)
+    .map((part) => part.trim())
+    .filter((part) => part !== "");
+  return [parts[0]!.trimEnd(), ...middle, parts.at(-1)!.trimStart()].join(" ");
 }
 
 function defaultIsQuote(name: string, attributes: Readonly<Record<string, string>>): boolean {
@@ -197,8 +211,8 @@ const VOID = new Set([
 ]);
 /** Elements closed by the next one of the same name (`<p>…<p>`, `<li>…<li>`). */
 const SELF_CLOSING_SIBLINGS = new Set(["p", "li", "dt", "dd", "tr", "td", "th", "option"]);
-/** A tag: its slash, its name and its attributes (`[^>]*` backtracks nothing). */
-const TAG = /<(\/?)([a-zA-Z][\w:-]{0,63})([^>]*)>/gu;
+/** The start of a tag: its slash and its name. */
+const TAG_START = /^<(\/?)([a-zA-Z][\w:-]{0,63})(?=[\s/>])/u;
 
 /**
  * The HTML with the tags that would nest deeper than `max` removed (their text kept), so that the
@@ -209,16 +223,24 @@ const TAG = /<(\/?)([a-zA-Z][\w:-]{0,63})([^>]*)>/gu;
 export function limitDepth(html: string, max: number = MAX_DEPTH): string {
   const stack: string[] = [];
   const cut: [number, number][] = [];
-  for (const match of html.matchAll(TAG)) {
-    const name = match[2]!.toLowerCase();
-    if (match[1] === "/") {
-      const at = stack.lastIndexOf(name, stack.length - 1);
-      if (at >= 0 && stack.length - at <= 64) stack.length = at;
+  // A scan for "<" and the next ">" (remembered, so text full of "<" stays linear) rather than a
+  // regular expression, which would search to the end of the input from every "<" without a ">".
+  let close = -1;
+  for (let at = html.indexOf("<"); at >= 0; at = html.indexOf("<", at + 1)) {
+    if (close < at) close = html.indexOf(">", at);
+    if (close < 0) break;
+    const tag = TAG_START.exec(html.slice(at, Math.min(close + 1, at + 80)));
+    if (tag === null) continue;
+    const name = tag[2]!.toLowerCase();
+    if (tag[1] === "/") {
+      const open = stack.lastIndexOf(name);
+      if (open >= 0 && stack.length - open <= 64) stack.length = open;
       continue;
     }
-    if (VOID.has(name) || match[3]!.endsWith("/")) continue;
+    const selfClosing = html[close - 1] === "/";
+    if (VOID.has(name) || selfClosing) continue;
     if (SELF_CLOSING_SIBLINGS.has(name) && stack.at(-1) === name) stack.pop();
-    if (stack.length >= max) cut.push([match.index, match.index + match[0].length]);
+    if (stack.length >= max) cut.push([at, close + 1]);
     else stack.push(name);
   }
   if (cut.length === 0) return html;

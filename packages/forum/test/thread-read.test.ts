@@ -387,6 +387,14 @@ describe("readThread: hostile input finishes quickly", () => {
     expect(timed(() => readThread({ text }))).toBeLessThan(3000);
   });
 
+  it("5 MB of «<a » with no «>», and a post of 5 MB of spaces", () => {
+    expect(timed(() => readThread({ html: "<a ".repeat(1_700_000) }))).toBeLessThan(3000);
+    const spaces = `<div class="post"><div class="postbody"><div class="content"><div>Спойлер${" ".repeat(5_000_000)}x\ny</div></div></div></div>`;
+    let body = "";
+    expect(timed(() => (body = readThread({ html: spaces }).posts[0]!.body))).toBeLessThan(3000);
+    expect(body).toBe("Спойлер x y");
+  });
+
   it("5 MB of repeated posts", () => {
     const post = readFileSync(join(PAGES, "generic.html"), "utf8");
     const html = post.repeat(Math.ceil(5_000_000 / post.length));

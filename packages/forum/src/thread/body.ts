@@ -81,6 +81,9 @@ export const NEVER_BODY: Test = anyOf(
 const SPOILER_WORDS =
   /^(?:Спойлер|Скрытый текст|Скрытое содержимое|Spoiler|Hidden text|Hidden content)?\s*:?\s*(?:Показать|Скрыть|Развернуть|Свернуть|Show|Hide)?\s*$/iu;
 
+/** A label is short; longer text is never tested against the words. */
+const MAX_LABEL = 60;
+
 function spoilerLabel(el: El): boolean {
   if (el.children.length === 0 || el.children.length > 6) return false;
   // Only a label of plain words (two levels at most, no colour), so finding it costs nothing.
@@ -95,8 +98,8 @@ function spoilerLabel(el: El): boolean {
         words.push(inner);
       }
   }
-  const text = words.join(" ").trim();
-  return text !== "" && /\p{L}/u.test(text) && SPOILER_WORDS.test(text);
+  const text = words.join(" ").replace(/\s+/gu, " ").trim();
+  return text.length <= MAX_LABEL && /\p{L}/u.test(text) && SPOILER_WORDS.test(text);
 }
 
 /** An edit note by its words, where no class names it: the element's first text starts with them. */
@@ -108,7 +111,7 @@ function editNote(el: El): boolean {
     (child): child is string => typeof child === "string" && child.trim() !== "",
   );
   if (firstText === undefined) return false;
-  if (!EDIT_WORDS.test(firstText) || el.children.length > 8 || el.name === "blockquote") return false;
+  if (!EDIT_WORDS.test(firstText.slice(0, MAX_LABEL)) || el.children.length > 8 || el.name === "blockquote") return false;
   // A note is words, a name, a time; a player's own "Edited: [color=red]Вася[/color]" keeps its vote.
   return el.children.every(
     (child) =>
