@@ -103,6 +103,11 @@ export const notebookThreadSchema = z.strictObject({
 /** Remove an entered action or vote of the phase in play (the index in NotebookView's `inputs`), with why. */
 export const removeInputSchema = z.strictObject({ index: z.number().int().min(0), reason });
 
+/**
+ * O8, F2: tonight's rolls given by the GM. With a seed, a roll is drawn from it and giving one is an override
+ * that needs a reason (400 naming `reason`, F2); a hand deal has no seed, so the GM rolls the dice and gives
+ * every roll the night needs, no reason asked.
+ */
 export const notebookRollsSchema = z.strictObject({
   rolls: z.strictObject({
     bossExposed: z.boolean().optional(),
@@ -111,7 +116,7 @@ export const notebookRollsSchema = z.strictObject({
     girlSilence: z.boolean().optional(),
     thugSilence: z.boolean().optional(),
   }),
-  reason,
+  reason: reason.optional(),
 });
 
 /** M2c, F2: a reason is needed when the answer differs from the rules' answer to a listed question. */

@@ -387,14 +387,23 @@ export function removeInput(
   ]);
 }
 
-/** O8, F2: the GM fixes some of tonight's rolls, with a reason. */
+/**
+ * O8, F2: the GM fixes some of tonight's rolls. With a seed the rolls are drawn from it, so fixing one is an
+ * override and needs a reason; a hand deal has no seed, and the GM's own dice give every roll (no reason).
+ */
 export function fixRolls(
   doc: NotebookDoc,
   b: Built,
   rolls: Partial<Record<RollName, boolean | undefined>>,
-  reason: string,
+  reason: string | undefined,
 ): NotebookDoc {
   night(b.match);
+  if (doc.seed !== null && !reason)
+    throw badRequest(
+      "reason",
+      "reason: the rolls are drawn from the seed; fixing one is an override and needs a reason",
+      "F2",
+    );
   const fixed: Partial<Record<RollName, boolean>> = {};
   for (const [key, value] of Object.entries(rolls) as [RollName, boolean | undefined][])
     if (value !== undefined) fixed[key] = value;
@@ -405,8 +414,8 @@ export function fixRolls(
     .join(", ");
   return withCurrent(
     doc,
-    { ...doc.current, rolls: { ...doc.current.rolls, ...fixed }, rollsReason: reason },
-    [...doc.corrections, correction(b.match, "rolls", detail, reason)],
+    { ...doc.current, rolls: { ...doc.current.rolls, ...fixed }, rollsReason: reason ?? "" },
+    [...doc.corrections, correction(b.match, "rolls", detail, reason ?? "")],
   );
 }
 

@@ -86,6 +86,32 @@ describe("issue 18: the notebook's edges", () => {
     expectOk(await gm.req("DELETE", `/api/notebooks/${r.body.id}`));
   });
 
+  it("F2, O8: with a seed, fixing a roll needs a reason; a hand deal's GM gives rolls without one", async () => {
+    const seeded = await gm.post<Err>(`/api/notebooks/${id}/rolls`, { rolls: { girlSilence: true } });
+    expect(seeded.status).toBe(400);
+    expect(seeded.body.error.code).toBe("reason");
+    expect(seeded.body.error.clause).toBe("F2");
+    expect((await view()).body.night!.draft.fixedRolls).toEqual({});
+    const hand = await gm.post<NotebookView>("/api/notebooks", {
+      title: "Кубики",
+      players: NAMES,
+      roles: ROLES,
+      deal: { kind: "hand", roles: ROLES },
+    });
+    expect(hand.status, hand.raw).toBe(201);
+    const r = await gm.post<NotebookView>(`/api/notebooks/${hand.body.id}/rolls`, {
+      rolls: { girlSilence: true },
+    });
+    expect(r.status, r.raw).toBe(200);
+    expect(r.body.night!.draft.fixedRolls).toEqual({ girlSilence: true });
+    expect(r.body.corrections.at(-1)).toMatchObject({
+      kind: "rolls",
+      detail: "girlSilence=true",
+      reason: "",
+    });
+    expectOk(await gm.req("DELETE", `/api/notebooks/${hand.body.id}`));
+  });
+
   it("S3: a hand deal must be the role list as a multiset (400 deal.roles)", async () => {
     const wrong = [...ROLES];
     wrong[wrong.indexOf("citizen")] = "girl"; // two girls, one citizen short

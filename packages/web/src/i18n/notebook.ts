@@ -126,6 +126,10 @@ export const ru = {
     draftLead: "Так выйдут итоги, если закрыть ночь сейчас.",
     blocked: "Ночь пока нельзя закрыть:",
     rolls: "Задать броски вручную",
+    rollsHand: "Броски",
+    rollsHandHint:
+      "Роли розданы вручную, сида нет: каждый бросок, который нужен этой ночью, решает ведущий (кубиком). Черновик подскажет, какой бросок нужен.",
+    rollsHandReason: "Пояснение (необязательно)",
     roll: {
       bossExposed: "Улики на босса (75%)",
       doctorExposed: "Доктор засвечен (50%)",
@@ -309,6 +313,10 @@ export const en: typeof ru = {
     draftLead: "The results as closing the night now would give them.",
     blocked: "The night cannot be closed yet:",
     rolls: "Fix rolls by hand",
+    rollsHand: "Rolls",
+    rollsHandHint:
+      "The roles were dealt by hand and there is no seed: the GM gives every roll this night needs (with dice). The draft says which roll is needed.",
+    rollsHandReason: "Note (optional)",
     roll: {
       bossExposed: "Evidence on the boss (75%)",
       doctorExposed: "The doctor exposed (50%)",

@@ -393,6 +393,7 @@ function Rolls(props: { view: NotebookView; setView: (v: NotebookView) => void }
   const [choice, setChoice] = useState<Partial<Record<RollName, "yes" | "no">>>({});
   const [reason, setReason] = useState("");
   const fixed = props.view.night!.draft.fixedRolls;
+  const seeded = props.view.seedHash !== null;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const rolls: NotebookRollsBody["rolls"] = {};
@@ -401,8 +402,9 @@ function Rolls(props: { view: NotebookView; setView: (v: NotebookView) => void }
       if (c) rolls[name] = c === "yes";
     }
     if (Object.keys(rolls).length === 0) return r.fail(t.gm.review.rollsNone);
-    if (!reason.trim()) return r.fail(w.page.reasonNeeded);
-    void r.send("rolls", { rolls, reason: reason.trim() }).then((ok) => {
+    // F2: with a seed a roll is drawn, and fixing it is an override with a reason; a hand deal's GM rolls dice.
+    if (seeded && !reason.trim()) return r.fail(w.page.reasonNeeded);
+    void r.send("rolls", { rolls, ...(reason.trim() ? { reason: reason.trim() } : {}) }).then((ok) => {
       if (ok) {
         setChoice({});
         setReason("");
@@ -410,10 +412,10 @@ function Rolls(props: { view: NotebookView; setView: (v: NotebookView) => void }
     });
   };
   return (
-    <details className="sub">
-      <summary>{w.night.rolls}</summary>
+    <details className="sub" open={props.view.night!.draft.blockedCode === "night/roll-needed" || undefined}>
+      <summary>{seeded ? w.night.rolls : w.night.rollsHand}</summary>
       <form onSubmit={submit}>
-        <p className="muted">{t.gm.review.rollsHint}</p>
+        <p className="muted">{seeded ? t.gm.review.rollsHint : w.night.rollsHandHint}</p>
         {ROLLS.map((name) => {
           const now = fixed[name];
           return (
@@ -441,7 +443,11 @@ function Rolls(props: { view: NotebookView; setView: (v: NotebookView) => void }
             </label>
           );
         })}
-        <ReasonField value={reason} onChange={setReason} />
+        <ReasonField
+          value={reason}
+          onChange={setReason}
+          {...(seeded ? {} : { label: w.night.rollsHandReason })}
+        />
         <button type="submit" disabled={r.busy}>
           {t.gm.review.rollsSubmit}
         </button>
