@@ -20,6 +20,7 @@ import type {
   UserView,
   VoteCountResult,
   NotebookSummary,
+  PublishedNotebook,
   NotebookView,
 } from "@forum-mafia/protocol";
 import type {
@@ -228,7 +229,8 @@ export const api = {
     post: (id: string, route: NotebookRoute, body: unknown, lang: Lang) =>
       call<NotebookView>("POST", `${nb(id)}/${route}?lang=${lang}`, body),
     replayUrl: (id: string) => `${nb(id)}/replay`,
-    publishedUrl: (id: string) => `${nb(id)}/published`,
+    /** F1, F2: a published notebook (the replay file, the seed, the corrections), to anyone. */
+    published: (id: string) => call<PublishedNotebook>("GET", `${nb(id)}/published`),
   },
 
   log: (id: string, lang: Lang) => call<GameLog>("GET", `${g(id)}/log?lang=${lang}`),

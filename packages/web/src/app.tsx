@@ -20,6 +20,7 @@ const Reminders = lazy(() => import("./reminders.tsx"));
 const Notebooks = lazy(() => import("./screens/notebook/list.tsx"));
 const NewNotebook = lazy(() => import("./screens/notebook/create.tsx"));
 const Notebook = lazy(() => import("./screens/notebook/page.tsx"));
+const NotebookLog = lazy(() => import("./screens/notebook/published.tsx"));
 
 const browserZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || "Europe/Moscow";
 const storedLang = (): Lang => (localStorage.getItem("lang") === "en" ? "en" : "ru");
@@ -177,6 +178,8 @@ function Screen({ route }: { route: Route }) {
       return <NewNotebook />;
     case "notebook":
       return <Notebook key={route.id} id={route.id} />;
+    case "notebookLog":
+      return <NotebookLog key={route.id} id={route.id} />;
     case "notFound":
       return <NotFound />;
   }

@@ -19,6 +19,8 @@ export type Route =
   | { page: "notebooks" }
   | { page: "notebookNew" }
   | { page: "notebook"; id: string }
+  /** A notebook its GM has published: the replay file, the seed checked, the corrections; public. */
+  | { page: "notebookLog"; id: string }
   | { page: "notFound" };
 
 export function parseRoute(path: string): Route {
@@ -35,6 +37,8 @@ export function parseRoute(path: string): Route {
   if (parts[0] === "notebooks" && parts.length === 1) return { page: "notebooks" };
   if (parts[0] === "notebooks" && parts[1] === "new" && parts.length === 2) return { page: "notebookNew" };
   if (parts[0] === "notebooks" && parts[1] && parts.length === 2) return { page: "notebook", id: parts[1] };
+  if (parts[0] === "notebooks" && parts[1] && parts[2] === "log" && parts.length === 3)
+    return { page: "notebookLog", id: parts[1] };
   if (parts[0] === "games" && parts[1] && parts.length <= 3)
     return { page: "game", id: parts[1], tab: parts[2] ?? null };
   return { page: "notFound" };

@@ -359,7 +359,27 @@ describe.skipIf(missing !== null)("the GM's notebook in Chromium (issue 18)", { 
 
     // Publishing gives the public link.
     await page.getByRole("button", { name: "Опубликовать" }).click();
-    await page.getByRole("link", { name: "ссылка на реплей" }).waitFor();
+    const publicLink = page.getByRole("link", { name: "страница с реплеем и сидом" });
+    await publicLink.waitFor();
+    // F1, F2: the public page, opened by someone signed out: the winner, the hand deal's "no seed", the
+    // corrections, and the same replay file to download.
+    const href = await publicLink.getAttribute("href");
+    const reader = await newPage(app.browser, PHONE);
+    await reader.page.goto(`${app.url}${href}`);
+    await reader.page.getByRole("heading", { name: "Мафия на форуме №7" }).waitFor();
+    await reader.page.getByText("Победа города!").waitFor();
+    await reader.page.getByText("Зерно не использовалось: все роли и броски заданы вручную.").waitFor();
+    expect(await reader.page.locator(".nb-corrections li").count()).toBeGreaterThan(0);
+    const [again] = await Promise.all([
+      reader.page.waitForEvent("download"),
+      reader.page.getByRole("link", { name: "Скачать файл реплея" }).click(),
+    ]);
+    const publicFile = join(OUTPUT, "notebook-replay-public.json");
+    await again.saveAs(publicFile);
+    expect(JSON.parse(readFileSync(publicFile, "utf8"))).toEqual(JSON.parse(readFileSync(file, "utf8")));
+    await screenshot(reader.page, "notebook-published-phone");
+    expect(reader.errors).toEqual([]);
+    await reader.context.close();
     // The list: the notebook with its winner, published.
     await page.getByRole("link", { name: "Все блокноты" }).click();
     const row = page.locator(".nb-list li").filter({ hasText: "Мафия на форуме №7" });

@@ -8,7 +8,7 @@ import { useSession } from "../../session.tsx";
 import { useMySetups } from "../setup/my-setups.ts";
 import { DayPanel } from "./day.tsx";
 import { NightPanel } from "./night.tsx";
-import { CopyBox, useSend, usePhaseName } from "./shared.tsx";
+import { CopyBox, Corrections, useSend, usePhaseName } from "./shared.tsx";
 import "../gm.css";
 import "./notebook.css";
 
@@ -83,7 +83,7 @@ function Loaded(props: { view: NotebookView; setView: (v: NotebookView) => void;
       {!view.winner && <Moderation view={view} setView={setView} />}
       <Seats view={view} names={names} />
       <History view={view} />
-      <Corrections view={view} />
+      <Corrections corrections={view.corrections} />
       <Delete id={view.id} />
     </section>
   );
@@ -204,26 +204,6 @@ function Seats({ view, names }: { view: NotebookView; names: RoleNames }) {
   );
 }
 
-/** F2: every correction and GM decision with its reason. */
-function Corrections({ view }: { view: NotebookView }) {
-  const w = useNotebookT();
-  const phaseOf = usePhaseName();
-  return (
-    <section className="nb-corrections" aria-labelledby="nb-corr-h">
-      <h2 id="nb-corr-h">{w.page.corrections}</h2>
-      {view.corrections.length === 0 ? (
-        <p className="muted">{w.page.noCorrections}</p>
-      ) : (
-        <ol>
-          {view.corrections.map((c, i) => (
-            <li key={i}>{w.page.correction(phaseOf(c.phase), c.detail, c.reason)}</li>
-          ))}
-        </ol>
-      )}
-    </section>
-  );
-}
-
 /** P3, P4, G5: a modkill or a replacement, each with its reason (F2). */
 function Moderation(props: { view: NotebookView; setView: (v: NotebookView) => void }) {
   const w = useNotebookT();
@@ -289,7 +269,7 @@ function EndPanel(props: { view: NotebookView; setView: (v: NotebookView) => voi
   const r = useSend(props.view.id, props.setView);
   const { view } = props;
   const file = `${view.title.replace(/[\\/:*?"<>|]+/g, "_").trim() || "replay"}.json`;
-  const published = api.notebooks.publishedUrl(view.id);
+  const published = `/notebooks/${encodeURIComponent(view.id)}/log`;
   return (
     <div className="card nb-end">
       <h2>{w.end.heading}</h2>
@@ -304,7 +284,7 @@ function EndPanel(props: { view: NotebookView; setView: (v: NotebookView) => voi
       <p className="muted small">{w.end.downloadHint}</p>
       {view.published ? (
         <p>
-          {w.end.published} <a href={published}>{w.end.publicLink}</a>
+          {w.end.published} <Link href={published}>{w.end.publicLink}</Link>
         </p>
       ) : (
         <>

@@ -176,3 +176,24 @@ export function ReasonField(props: { value: string; onChange: (v: string) => voi
     </label>
   );
 }
+
+/** F2: every correction and GM decision with its reason (the notebook, and its published page). */
+export function Corrections(props: { corrections: NotebookView["corrections"] }) {
+  const w = useNotebookT();
+  const phaseOf = usePhaseName();
+  const heading = useId();
+  return (
+    <section className="nb-corrections" aria-labelledby={heading}>
+      <h2 id={heading}>{w.page.corrections}</h2>
+      {props.corrections.length === 0 ? (
+        <p className="muted">{w.page.noCorrections}</p>
+      ) : (
+        <ol>
+          {props.corrections.map((c, i) => (
+            <li key={i}>{w.page.correction(phaseOf(c.phase), c.detail, c.reason)}</li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
