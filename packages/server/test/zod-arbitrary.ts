@@ -1,6 +1,7 @@
 import { roleListSchema, SETUP_PRESETS, type RoleId } from "@forum-mafia/protocol";
 import fc from "fast-check";
-import type { z } from "zod";
+import { z } from "zod";
+import { pasteSchema, voteCountToolSchema } from "../src/tools.ts";
 
 /**
  * A fast-check arbitrary for the input a zod schema accepts: what a client could send, before zod's
@@ -15,7 +16,9 @@ import type { z } from "zod";
  *
  * Refinements (`.refine`) are ignored: the values are generated from the shape and the checks zod states
  * (lengths, bounds, patterns, integers). The one exception is S3's role list (`roleListSchema`), whose
- * refinement random arrays of roles would nearly always fail: it has a generator of its own (`roleLists`). Overwrites (`.trim()`) are respected by generating only strings
+ * refinement random arrays of roles would nearly always fail: it has a generator of its own (`roleLists`);
+ * so have a pasted thread (`pasteSchema`: html or text not blank) and the vote counter's body (exactly one of
+ * `thread` and `paste`), issue 18. Overwrites (`.trim()`) are respected by generating only strings
  * they leave unchanged, so a length check holds for what zod checks. Strings are made of printable
  * graphemes (never U+0000 or half a surrogate pair: the fuzz suite's hostile inputs bring those).
  *
@@ -187,15 +190,37 @@ export const roleLists: fc.Arbitrary<RoleId[]> = fc.oneof(
   },
 );
 
-/** Schemas whose refinements the shape cannot give: generated their own way. */
-const OWN: ReadonlyMap<Schema, fc.Arbitrary<unknown>> = new Map<Schema, fc.Arbitrary<unknown>>([
-  [roleListSchema, roleLists],
+/** A paste of a thread (issue 18): its HTML or its text holds something that is not blank. */
+const notBlank = fc.string({ minLength: 1, maxLength: 200 }).filter((s) => s.trim() !== "");
+const pastes: fc.Arbitrary<unknown> = fc.oneof(
+  fc.record({ html: notBlank }),
+  fc.record({ text: notBlank }),
+  fc.record({ html: notBlank, text: fc.string({ maxLength: 200 }) }),
+);
+
+/** The vote counter's body: its fields, with exactly one of `thread` (JSON posts) and `paste`. */
+function voteCountBodies(): fc.Arbitrary<unknown> {
+  const { thread, ...rest } = voteCountToolSchema.shape;
+  const common = { players: rest.players, gm: rest.gm, day: rest.day, silenced: rest.silenced };
+  const withThread = arbitraryOf(z.strictObject({ ...common, thread: thread.unwrap() }));
+  const withoutThread = arbitraryOf(z.strictObject(common));
+  return fc.oneof(
+    withThread,
+    fc.tuple(withoutThread, pastes).map(([body, paste]) => ({ ...(body as object), paste })),
+  );
+}
+
+/** Schemas whose refinements the shape cannot give: generated their own way (made when first asked). */
+const OWN = new Map<Schema, () => fc.Arbitrary<unknown>>([
+  [roleListSchema, () => roleLists],
+  [pasteSchema, () => pastes],
+  [voteCountToolSchema, voteCountBodies],
 ]);
 
 /** The arbitrary of the values `schema` accepts as input (refinements aside). */
 export function arbitraryOf(schema: Schema, hints: Hints = {}): fc.Arbitrary<unknown> {
   const own = OWN.get(schema);
-  if (own) return own;
+  if (own) return own();
   const of = (s: Schema): fc.Arbitrary<unknown> => arbitraryOf(s, hints);
   const def = (schema as z.core.$ZodTypes)._zod.def;
   switch (def.type) {
