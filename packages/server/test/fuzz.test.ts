@@ -63,6 +63,8 @@ const ROUTES: readonly RouteDoc[] = await (async () => {
 // ——— the world the requests meet ———
 
 type GameRef = "night" | "day" | "signup" | "ended";
+/** Which of the World's notebooks a game reference stands for in a notebook route (the GM's twice as often). */
+const NOTEBOOK_OF: Record<GameRef, number> = { night: 0, day: 1, signup: 0, ended: 2 };
 
 interface World {
   readonly server: Server;
@@ -78,6 +80,11 @@ interface World {
   posts: string[];
   /** Saved setups' ids (issue 17): the GM's, then the outsider's (another user's, to the GM). */
   readonly setups: readonly string[];
+  /**
+   * Issue 18: notebooks, for the `:id` of `/api/notebooks/…`: the GM's, dealt at random and by hand, then
+   * the outsider's (another user's, to the GM).
+   */
+  readonly notebooks: readonly string[];
   /** The ended game's REPLAY.md file, for the results tool. */
   readonly replay: unknown;
   /** The state after the last request. */
@@ -194,6 +201,22 @@ async function world(open: () => Promise<Store>, cleanup: () => Promise<void>): 
     expectOk(saved);
     setups.push(saved.body.id);
   }
+  // Issue 18: notebooks to enter moves in, count, correct and export, the GM's and another user's.
+  const notebooks: string[] = [];
+  for (const [who, title, deal] of [
+    [gm, "Блокнот", { kind: "random" }],
+    [gm, "Руками", { kind: "hand", roles: DEFAULT_ROLES }],
+    [outsider, "Чужой", { kind: "random" }],
+  ] as const) {
+    const made = await who.post<{ id: string }>("/api/notebooks", {
+      title,
+      players: NICKS,
+      roles: DEFAULT_ROLES,
+      deal,
+    });
+    expectOk(made);
+    notebooks.push(made.body.id);
+  }
   const exit = vi.spyOn(process, "exit").mockImplementation((code) => {
     throw new Error(`process.exit(${String(code)})`);
   });
@@ -207,6 +230,7 @@ async function world(open: () => Promise<Store>, cleanup: () => Promise<void>): 
     games: { night: table.id, day: table.id, signup: table.id, ended: table.id },
     posts: [],
     setups,
+    notebooks,
     replay: replay.body,
     last: null,
     exits: () => exit.mock.calls.length,
@@ -295,6 +319,7 @@ async function snapshot(w: World): Promise<Snapshot> {
     signup: await read(`/api/games/${signup}`),
     ended: await read(`/api/games/${ended}`),
     setups: await read("/api/me/setups"),
+    notebooks: JSON.stringify(await Promise.all(w.notebooks.map((id) => read(`/api/notebooks/${id}`)))),
   };
 }
 
@@ -869,9 +894,13 @@ function clientOf(w: World, actor: Actor): Client | null {
 }
 
 function requestOf(w: World, route: RouteDoc, plan: Plan): Request {
+  // Issue 18: a notebook route's id is one of the notebooks, picked by the game reference drawn.
+  const notebook = route.url.startsWith("/api/notebooks/:id");
   const segment = (s: Segment): string =>
     "ref" in s
-      ? w.games[s.ref]
+      ? notebook
+        ? w.notebooks[NOTEBOOK_OF[s.ref]]!
+        : w.games[s.ref]
       : "post" in s
         ? (w.posts[s.post % w.posts.length] ?? "none")
         : "setup" in s
