@@ -395,6 +395,21 @@ describe("readThread: hostile input finishes quickly", () => {
     expect(body).toBe("Спойлер x y");
   });
 
+  it("5 MB of an unknown forum's posts, each 250 text blocks deep", () => {
+    const post =
+      '<div class="msg"><span class="nick">Аня</span>' +
+      '<div class="text">'.repeat(250) +
+      "x" +
+      "</div>".repeat(251);
+    let posts = 0;
+    expect(
+      timed(
+        () => (posts = readThread({ html: post.repeat(Math.ceil(5_000_000 / post.length)) }).posts.length),
+      ),
+    ).toBeLessThan(5000);
+    expect(posts).toBeGreaterThan(800);
+  });
+
   it("5 MB of repeated posts", () => {
     const post = readFileSync(join(PAGES, "generic.html"), "utf8");
     const html = post.repeat(Math.ceil(5_000_000 / post.length));

@@ -111,7 +111,8 @@ function editNote(el: El): boolean {
     (child): child is string => typeof child === "string" && child.trim() !== "",
   );
   if (firstText === undefined) return false;
-  if (!EDIT_WORDS.test(firstText.slice(0, MAX_LABEL)) || el.children.length > 8 || el.name === "blockquote") return false;
+  if (!EDIT_WORDS.test(firstText.slice(0, MAX_LABEL)) || el.children.length > 8 || el.name === "blockquote")
+    return false;
   // A note is words, a name, a time; a player's own "Edited: [color=red]Вася[/color]" keeps its vote.
   return el.children.every(
     (child) =>

@@ -123,6 +123,33 @@ export function textOf(root: El): string {
   }
   return parts.join("").replace(/\s+/gu, " ").trim();
 }
+/**
+ * The text as textOf gives it when it is at most `max` characters, else null; it stops as soon as the
+ * text or the elements visited pass the bound, so testing every element of a deep tree stays cheap.
+ */
+export function shortText(root: El, max: number): string | null {
+  const parts: string[] = [];
+  let length = 0;
+  let visited = 0;
+  const stack: Node[] = [...root.children].reverse();
+  while (stack.length > 0) {
+    if (++visited > 4 * max + 16) return null;
+    const node = stack.pop()!;
+    if (!isEl(node)) {
+      parts.push(node);
+      length += node.length;
+      if (length > 4 * max + 16) return null;
+    } else if (!HIDDEN_TEXT.has(node.name)) {
+      const apart = !INLINE.has(node.name);
+      if (apart) stack.push(" ");
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+      if (apart) parts.push(" ");
+    }
+  }
+  const text = parts.join("").replace(/\s+/gu, " ").trim();
+  return text.length > max ? null : text;
+}
+
 const HIDDEN_TEXT = new Set(["script", "style", "noscript", "template", "head", "title", "svg"]);
 /** Elements that run on in a line of text. */
 const INLINE = new Set([

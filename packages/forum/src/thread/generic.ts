@@ -1,5 +1,5 @@
 import { bodyBBCode, isQuoteBox, NEVER_BODY } from "./body.ts";
-import { classes, type El, findFirst, isEl, type Node, textOf } from "./dom.ts";
+import { classes, type El, findFirst, isEl, type Node, shortText, textOf } from "./dom.ts";
 import type { FoundPost } from "./read.ts";
 
 /** A class or itemprop naming a post's text. */
@@ -10,6 +10,10 @@ const AUTHOR_HINT = /author|user|poster|nick|name|member|login/iu;
 const TIME_HINT = /date|time|posted/iu;
 /** An author's name is at most this long. */
 const MAX_AUTHOR = 40;
+/** A post's number ("#21") is at most this long. */
+const MAX_NUMBER = 12;
+/** Elements looked at as a block's body, in document order. */
+const MAX_CANDIDATES = 24;
 /** Groups looked at closely, most posts first. */
 const MAX_GROUPS = 12;
 
@@ -23,16 +27,34 @@ const hintOf = (el: El): string => `${el.attrs["class"] ?? ""} ${el.attrs["itemp
  */
 export function readGeneric(root: El): FoundPost[] {
   const elements = allElements(root);
-  // Which elements hold a body hint and an author hint somewhere inside (one pass from the leaves up).
+  // One pass from the leaves up: which elements hold a body hint and an author hint somewhere inside,
+  // how much text and how many elements each holds, and which hold a heading (an author, a date, a
+  // "#N") outside quotes and signatures, so that no test reads a subtree twice.
   const inside = new Map<El, number>();
+  const lengths = new Map<El, number>();
+  const sizes = new Map<El, number>();
+  const headings = new Set<El>();
   for (let i = elements.length - 1; i >= 0; i--) {
     const el = elements[i]!;
     const hint = hintOf(el);
     const own = (BODY_HINT.test(hint) ? 1 : 0) | (AUTHOR_HINT.test(hint) ? 2 : 0);
     const flags = (inside.get(el) ?? 0) | own;
     inside.set(el, flags);
-    if (el.parent !== null) inside.set(el.parent, (inside.get(el.parent) ?? 0) | flags);
+    let length = lengths.get(el) ?? 0;
+    for (const child of el.children) if (typeof child === "string") length += child.length;
+    lengths.set(el, length);
+    const size = (sizes.get(el) ?? 0) + 1;
+    sizes.set(el, size);
+    const heading = headings.has(el) || ownHeading(el, length, size);
+    if (heading) headings.add(el);
+    const parent = el.parent;
+    if (parent === null) continue;
+    inside.set(parent, (inside.get(parent) ?? 0) | flags);
+    lengths.set(parent, (lengths.get(parent) ?? 0) + length);
+    sizes.set(parent, (sizes.get(parent) ?? 0) + size);
+    if (heading && !isQuoteBox(el) && !NEVER_BODY(el)) headings.add(parent);
   }
+  const page: Page = { lengths, headings };
   const groups = new Map<string, El[]>();
   for (const el of elements) {
     const cls = classes(el);
@@ -52,7 +74,7 @@ export function readGeneric(root: El): FoundPost[] {
     const posts: FoundPost[] = [];
     let text = 0;
     for (const block of group) {
-      const post = readBlock(block);
+      const post = readBlock(block, page);
       if (post === null) continue;
       posts.push(post);
       text += post.body.length;
@@ -89,17 +111,34 @@ function outermost(group: readonly El[]): El[] {
   });
 }
 
-function readBlock(block: El): FoundPost | null {
-  const body = bodyOf(block);
+/** What readGeneric knows of the whole page. */
+interface Page {
+  /** The characters of text under each element, whitespace included. */
+  readonly lengths: ReadonlyMap<El, number>;
+  /** The elements that are, or hold outside quotes and signatures, a heading (see ownHeading). */
+  readonly headings: ReadonlySet<El>;
+}
+
+/** A short text (a name, a "#N") holds at most this many characters before whitespace is collapsed. */
+const SHORT_RAW = 200;
+
+function readBlock(block: El, page: Page): FoundPost | null {
+  const body = bodyOf(block, page);
+  const short = (el: El, max: number): string | null =>
+    (page.lengths.get(el) ?? 0) > SHORT_RAW ? null : shortText(el, max);
   if (body === null) return null;
   const outside = (el: El): boolean => el === body || NEVER_BODY(el) || el.name === "blockquote";
   const authorEl = findFirst(
     block,
-    (el) => AUTHOR_HINT.test(hintOf(el)) && !contains(el, body) && nameLike(textOf(el)),
+    (el) => AUTHOR_HINT.test(hintOf(el)) && !contains(el, body) && nameLike(short(el, MAX_AUTHOR) ?? ""),
     outside,
   );
   if (authorEl === null) return null;
-  const shown = findFirst(block, (el) => /^#\s?\d+$/u.test(textOf(el)) && !contains(el, body), outside);
+  const shown = findFirst(
+    block,
+    (el) => /^#\s?\d+$/u.test(short(el, MAX_NUMBER) ?? "") && !contains(el, body),
+    outside,
+  );
   const id = block.attrs["id"];
   const timeEl =
     findFirst(block, (el) => el.name === "time", outside) ??
@@ -117,34 +156,36 @@ function readBlock(block: El): FoundPost | null {
  * The block's body: of the elements whose class says text and that hold no author, date or "#N" (quotes
  * aside), the one with the most text.
  */
-function bodyOf(block: El): El | null {
+function bodyOf(block: El, page: Page): El | null {
+  const holdsHeading = (el: El): boolean =>
+    el.children.some(
+      (c) => typeof c !== "string" && page.headings.has(c) && !isQuoteBox(c) && !NEVER_BODY(c),
+    );
   const hinted = (el: El): boolean =>
     BODY_HINT.test(el.attrs["class"] ?? "") || el.attrs["itemprop"] === "text";
   let best: { readonly el: El; readonly length: number } | null = null;
-  for (const el of allElements(block)) {
-    if (!hinted(el) || NEVER_BODY(el) || isQuoteBox(el)) continue;
-    if (
-      TIME_HINT.test(el.attrs["class"] ?? "") ||
-      findFirst(el, heading, (e) => isQuoteBox(e) || NEVER_BODY(e)) !== null
-    )
-      continue;
+  const candidates = allElements(block)
+    .filter((el) => hinted(el) && !NEVER_BODY(el) && !isQuoteBox(el))
+    .slice(0, MAX_CANDIDATES);
+  for (const el of candidates) {
+    if (TIME_HINT.test(el.attrs["class"] ?? "") || holdsHeading(el)) continue;
     let skipped = false;
     for (let at = el.parent; at !== null && at !== block; at = at.parent)
       if (NEVER_BODY(at) || isQuoteBox(at)) skipped = true;
     if (skipped) continue;
-    const length = textOf(el).length;
+    const length = page.lengths.get(el) ?? 0;
     if (best === null || length > best.length) best = { el, length };
   }
   return best?.el ?? null;
 }
 
-/** An element of a post's heading: its author, its date or its number. */
-function heading(el: El): boolean {
+/** An element of a post's heading: its author, its date or its number (a small element reading "#N"). */
+function ownHeading(el: El, length: number, size: number): boolean {
   return (
     AUTHOR_HINT.test(hintOf(el)) ||
     TIME_HINT.test(el.attrs["class"] ?? "") ||
     el.name === "time" ||
-    /^#\s?\d+$/u.test(textOf(el))
+    (length <= SHORT_RAW && size <= 4 && /^#\s?\d+$/u.test(shortText(el, MAX_NUMBER) ?? ""))
   );
 }
 
