@@ -1,5 +1,6 @@
 import type { GameDetail } from "@forum-mafia/protocol";
 import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { CopyDone, CopyFailed, useCopy } from "../copy.tsx";
 import { withoutClauseIds } from "../i18n/common.ts";
 import { errorText, useLang, useT } from "../i18n/index.tsx";
 import { navigate } from "../router.tsx";
@@ -292,10 +293,9 @@ function SeedCommitment(props: { commitment: string; ended: boolean }) {
   const w = t.game.seed;
   const full = useRef<HTMLElement>(null);
   const details = useRef<HTMLDetailsElement>(null);
-  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   const { commitment } = props;
   // Without the clipboard (an http page, a refusal) the whole value is opened and selected to copy by hand.
-  const selectByHand = () => {
+  const { state, copy } = useCopy(commitment, () => {
     if (details.current) details.current.open = true;
     const el = full.current;
     const selection = window.getSelection();
@@ -305,13 +305,7 @@ function SeedCommitment(props: { commitment: string; ended: boolean }) {
       selection.removeAllRanges();
       selection.addRange(range);
     }
-    setState("failed");
-  };
-  const copy = () => {
-    const clipboard = typeof navigator.clipboard?.writeText === "function" ? navigator.clipboard : null;
-    if (!clipboard) return selectByHand();
-    clipboard.writeText(commitment).then(() => setState("copied"), selectByHand);
-  };
+  });
   return (
     <div className="seed-hash">
       <div className="seed-line">
@@ -327,17 +321,9 @@ function SeedCommitment(props: { commitment: string; ended: boolean }) {
         <button type="button" className="seed-copy" aria-label={w.copyLabel} onClick={copy}>
           {w.copy}
         </button>
-        {state === "copied" && (
-          <span className="ok" role="status">
-            {w.copied}
-          </span>
-        )}
+        <CopyDone state={state} words={w} />
       </div>
-      {state === "failed" && (
-        <p className="error" role="alert">
-          {w.copyFailed}
-        </p>
-      )}
+      <CopyFailed state={state} words={w} />
       <p className="muted seed-explain">{props.ended ? w.explainEnded : w.explain}</p>
     </div>
   );

@@ -3,7 +3,8 @@ import { useState, type FormEvent } from "react";
 import { api } from "../api.ts";
 import { errorText, useLang, useT } from "../i18n/index.tsx";
 import "./gm.css";
-import { CopyBox, parseJson, TextFile } from "./tools/common.tsx";
+import { CopyBox } from "../copy.tsx";
+import { parseJson, TextFile } from "./tools/common.tsx";
 import "./tools/tools.css";
 import { VoteCounter } from "./tools/vote-counter.tsx";
 
@@ -100,7 +101,7 @@ function ResultsWriter() {
       </form>
       {post !== null && (
         <div className="tool-result">
-          <CopyBox label={w.result} copyLabel={w.copyLabel} text={post} />
+          <CopyBox label={w.result} copyLabel={w.copyLabel} text={post} words={t.gm.tools} primary />
         </div>
       )}
     </div>

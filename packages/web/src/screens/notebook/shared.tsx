@@ -1,5 +1,6 @@
 import type { NotebookView, Phase } from "@forum-mafia/protocol";
-import { useCallback, useId, useRef, useState, type ReactNode } from "react";
+import { useCallback, useId, useState, type ReactNode } from "react";
+import { CopyBox as SharedCopyBox } from "../../copy.tsx";
 import { ApiFailure, api, type NotebookRoute } from "../../api.ts";
 import { errorText, useLang, useT } from "../../i18n/index.tsx";
 import { useNotebookT } from "../../i18n/notebook.ts";
@@ -59,45 +60,10 @@ export function useSend(id: string, setView: (v: NotebookView) => void) {
 }
 export type Send = ReturnType<typeof useSend>;
 
-/** A post to copy to the forum: the text, read-only, and a button that copies it (or selects it when copying fails). */
+/** A post to copy to the forum, in the notebook's words (the shared `CopyBox`, its text box up to 16 rows). */
 export function CopyBox(props: { label: string; copyLabel: string; text: string; big?: boolean }) {
   const w = useNotebookT();
-  const id = useId();
-  const box = useRef<HTMLTextAreaElement>(null);
-  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
-  const copy = () => {
-    navigator.clipboard.writeText(props.text).then(
-      () => setState("copied"),
-      () => {
-        box.current?.select();
-        setState("failed");
-      },
-    );
-  };
-  const lines = props.text.split("\n").length;
-  return (
-    <div className={props.big ? "copy-box nb-big" : "copy-box"}>
-      <label htmlFor={id} className="field-label">
-        {props.label}
-      </label>
-      <textarea id={id} ref={box} readOnly rows={Math.min(16, lines + 1)} value={props.text} />
-      <div className="row">
-        <button type="button" aria-label={props.copyLabel} onClick={copy}>
-          {w.copy}
-        </button>
-        {state === "copied" && (
-          <span className="ok" role="status">
-            {w.copied}
-          </span>
-        )}
-      </div>
-      {state === "failed" && (
-        <p className="error" role="alert">
-          {w.copyFailed}
-        </p>
-      )}
-    </div>
-  );
+  return <SharedCopyBox {...props} words={w} maxRows={16} />;
 }
 
 /** A "remove" button that opens a reason field (F2: every correction has its reason) and removes on confirm. */

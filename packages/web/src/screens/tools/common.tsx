@@ -1,7 +1,7 @@
-import { useId, useRef, useState, type ChangeEvent } from "react";
+import type { ChangeEvent } from "react";
 import { useT } from "../../i18n/index.tsx";
 
-/** What both tools share: a file read into a text box, JSON parsing, and a post to copy. */
+/** What both tools share: a file read into a text box, and JSON parsing (the post to copy is `CopyBox`, in `copy.tsx`). */
 
 /**
  * A file to upload (a saved thread, page or replay), read in the browser; `file` names the file read,
@@ -40,45 +40,4 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
   } catch {
     return { ok: false };
   }
-}
-
-/** A read-only post with a copy button (the clipboard, or a selection to copy by hand). */
-export function CopyBox(props: { label: string; copyLabel: string; text: string }) {
-  const t = useT();
-  const id = useId();
-  const box = useRef<HTMLTextAreaElement>(null);
-  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
-  const copy = () => {
-    navigator.clipboard.writeText(props.text).then(
-      () => setState("copied"),
-      () => {
-        box.current?.select();
-        setState("failed");
-      },
-    );
-  };
-  const lines = props.text.split("\n").length;
-  return (
-    <div className="copy-box">
-      <label htmlFor={id} className="field-label">
-        {props.label}
-      </label>
-      <textarea id={id} ref={box} readOnly rows={Math.min(20, lines + 1)} value={props.text} />
-      <div className="row">
-        <button type="button" className="primary" aria-label={props.copyLabel} onClick={copy}>
-          {t.gm.tools.copy}
-        </button>
-        {state === "copied" && (
-          <span className="ok" role="status">
-            {t.gm.tools.copied}
-          </span>
-        )}
-      </div>
-      {state === "failed" && (
-        <p className="error" role="alert">
-          {t.gm.tools.copyFailed}
-        </p>
-      )}
-    </div>
-  );
 }

@@ -2,7 +2,8 @@ import type { PasteFound, VoteCountResult } from "@forum-mafia/protocol";
 import { useId, useRef, useState, type ClipboardEvent, type FormEvent } from "react";
 import { api, ApiFailure } from "../../api.ts";
 import { errorText, useLang, useT } from "../../i18n/index.tsx";
-import { CopyBox, parseJson, TextFile } from "./common.tsx";
+import { CopyBox } from "../../copy.tsx";
+import { parseJson, TextFile } from "./common.tsx";
 import { addAlias, addPlayer, rosterPlayers } from "./roster.ts";
 import { emptySpoilers } from "./spoilers.ts";
 
@@ -514,11 +515,12 @@ const postName = (result: VoteCountResult, post: number): string =>
 
 /** The count as a post to copy, every vote read with its post, who did not vote, and what was ignored. */
 function VoteCountReport(props: { result: VoteCountResult }) {
-  const v = useT().gm.tools.vc;
+  const tools = useT().gm.tools;
+  const v = tools.vc;
   const result = props.result;
   return (
     <div className="tool-result">
-      <CopyBox label={v.result} copyLabel={v.copyLabel} text={result.count} />
+      <CopyBox label={v.result} copyLabel={v.copyLabel} text={result.count} words={tools} primary />
       <h3>{v.votes}</h3>
       {result.votes.length === 0 ? (
         <p className="muted">{v.noVotes}</p>
