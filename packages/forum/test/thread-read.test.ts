@@ -129,6 +129,20 @@ describe("readThread: plain text", () => {
     expect(() => readThread({ html: " \n", text: "" })).toThrow(/empty/u);
   });
 
+  it("reads BBCode posts copied as HTML (from an editor or a page showing the code) when the markup holds no posts", () => {
+    const html = '<pre>[quote="Аня" post_id=4502]Голосую [color=red]Борис[/color][/quote]</pre>';
+    const reading = readThread({ html });
+    expect(reading.kind).toBe("bbcode");
+    expect(reading.posts.map((p) => [p.author, p.label, p.body])).toEqual([
+      ["Аня", "p4502", "Голосую [color=red]Борис[/color]"],
+    ]);
+    expect(readThread({ html: "<p>просто текст</p>" })).toEqual({
+      kind: "html",
+      engine: "generic",
+      posts: [],
+    });
+  });
+
   it("prefers the clipboard's HTML to its text, and reads a page given as text", () => {
     const html = readFileSync(join(PAGES, "xenforo.html"), "utf8");
     expect(readThread({ html, text: "[quote=Аня]x[/quote]" }).engine).toBe("xenforo");

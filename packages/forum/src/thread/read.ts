@@ -1,4 +1,4 @@
-import { looksLikeHtml } from "../html.ts";
+import { htmlToBBCode, looksLikeHtml } from "../html.ts";
 import type { ThreadPost } from "../votecount.ts";
 import { readBBCodePosts } from "./bbcode-posts.ts";
 import { parseHtml } from "./dom.ts";
@@ -24,8 +24,9 @@ export interface ThreadReading {
 
 /**
  * What a GM copied: the clipboard's text/html when there is one (or a saved page), else its plain text.
- * HTML is read by the engine reader its markup matches, else the generic reader; plain text that holds
- * BBCode posts is read as BBCode; anything else is kind "text". Throws an Error with a one-line English
+ * HTML is read by the engine reader its markup matches, else the generic reader (and when neither finds a
+ * post, the BBCode posts in the text, or in the HTML's text, are read); plain text that holds BBCode posts
+ * is read as BBCode; anything else is kind "text". Throws an Error with a one-line English
  * message naming what is wrong when nothing usable is given (both empty).
  */
 export function readThread(source: { readonly html?: string; readonly text?: string }): ThreadReading {
@@ -33,7 +34,13 @@ export function readThread(source: { readonly html?: string; readonly text?: str
   const text = source.text ?? "";
   if (html.trim() === "" && text.trim() === "")
     throw new Error("nothing to read: both the HTML and the text of the thread are empty");
-  if (html.trim() !== "") return readHtml(html);
+  if (html.trim() !== "") {
+    const reading = readHtml(html);
+    if (reading.posts.length > 0) return reading;
+    // No posts in the markup: BBCode copied from a page or an editor comes as HTML too.
+    const quoted = readBBCodePosts(text.trim() !== "" ? text : htmlToBBCode(html));
+    return quoted.length > 0 ? { kind: "bbcode", engine: null, posts: quoted } : reading;
+  }
   if (looksLikeHtml(text) && /<(?:html|body|div|article|li|table|p|span|blockquote)[\s>]/iu.test(text))
     return readHtml(text);
   const bbcode = readBBCodePosts(text);
