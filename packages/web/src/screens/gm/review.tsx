@@ -4,6 +4,7 @@ import { api, type RollsBody } from "../../api.ts";
 import { ERROR_TEXTS } from "../../i18n/errors.ts";
 import { errorText, useLang, useT } from "../../i18n/index.tsx";
 import { questionWords } from "../game/night-choices.tsx";
+import { DraftLines } from "./readouts.tsx";
 import { useRun } from "./shared.tsx";
 
 /**
@@ -56,33 +57,15 @@ export function ReviewPanel(props: {
       )}
       {draft && (
         <>
-          <Lines heading={t.gm.review.publicLines} lines={draft.publicLines} />
-          <Lines heading={t.gm.review.privateLines} lines={draft.privateLines} />
-          <Lines heading={t.gm.review.explanation} lines={draft.explanation} />
+          <DraftLines heading={t.gm.review.publicLines} lines={draft.publicLines} />
+          <DraftLines heading={t.gm.review.privateLines} lines={draft.privateLines} />
+          <DraftLines heading={t.gm.review.explanation} lines={draft.explanation} />
           <Rolls id={id} draft={draft} done={after} />
           <Reopen id={id} done={after} />
           <Publish id={id} draft={draft} done={after} onPublished={props.onPublished} />
         </>
       )}
     </div>
-  );
-}
-
-function Lines(props: { heading: string; lines: readonly string[] }) {
-  const t = useT();
-  return (
-    <>
-      <h4>{props.heading}</h4>
-      {props.lines.length === 0 ? (
-        <p className="muted">{t.gm.review.none}</p>
-      ) : (
-        <ul>
-          {props.lines.map((l, i) => (
-            <li key={i}>{l}</li>
-          ))}
-        </ul>
-      )}
-    </>
   );
 }
 

@@ -16,7 +16,11 @@ export const Successes = createContext<{ stamp: number; succeeded: () => number 
   succeeded: () => 0,
 });
 
-/** One control's request: busy while it runs, then its refusal in words or a brief success. */
+/**
+ * One control's request: busy while it runs, then its refusal in words or a brief success. `run`'s
+ * `explain` may word a refusal its own way (null: the refusal's usual words). The notebook's requests
+ * (`useSend`) run through it too, outside the console's `Successes`.
+ */
 export function useRun(after?: () => void) {
   const { lang } = useLang();
   const t = useT();
@@ -30,7 +34,11 @@ export function useRun(after?: () => void) {
     if (mine.current !== stamp) setError(null);
   }, [stamp]);
   const run = useCallback(
-    async (action: () => Promise<unknown>, success?: string): Promise<boolean> => {
+    async (
+      action: () => Promise<unknown>,
+      success?: string,
+      explain?: (e: unknown) => string | null,
+    ): Promise<boolean> => {
       setBusy(true);
       setError(null);
       setOk(null);
@@ -41,7 +49,7 @@ export function useRun(after?: () => void) {
         after?.();
         return true;
       } catch (e) {
-        setError(errorText(e, lang));
+        setError(explain?.(e) ?? errorText(e, lang));
         return false;
       } finally {
         setBusy(false);

@@ -2,6 +2,7 @@ import type { NotebookView, ThreadFound } from "@forum-mafia/protocol";
 import { useId, useState, type ClipboardEvent, type FormEvent } from "react";
 import { useT } from "../../i18n/index.tsx";
 import { useNotebookT } from "../../i18n/notebook.ts";
+import { TallyTable, tallyVerdict } from "../gm/readouts.tsx";
 import { Inputs } from "./night.tsx";
 import { CopyBox, ReasonField, useSend, usePhaseName } from "./shared.tsx";
 
@@ -236,42 +237,13 @@ function Tally({ view }: { view: NotebookView }) {
   const w = useNotebookT();
   const tally = view.day!.tally;
   const name = (seat: number) => view.seats[seat]?.name ?? `#${seat + 1}`;
-  const rows = [...tally.scores].sort((a, b) => b.score - a.score || a.seat - b.seat);
   return (
     <div className="nb-tally">
       <h3>{w.day.tally}</h3>
       <p className="nb-verdict">
-        <strong>
-          {tally.hanged !== null
-            ? t.gm.day.hanged(name(tally.hanged))
-            : tally.excused !== null
-              ? t.gm.day.excused(name(tally.excused))
-              : t.gm.day.nobody}
-        </strong>
+        <strong>{tallyVerdict(tally, name, t)}</strong>
       </p>
-      <div className="table-scroll">
-        <table className="gm-players">
-          <caption className="sr-only">{t.gm.day.caption}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t.gm.day.player}</th>
-              <th scope="col">{t.gm.day.score}</th>
-              <th scope="col">{t.gm.day.votes}</th>
-              <th scope="col">{t.gm.day.penalty}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.seat}>
-                <th scope="row">{name(r.seat)}</th>
-                <td>{r.score}</td>
-                <td>{r.score - r.penalty}</td>
-                <td>{r.penalty}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <TallyTable tally={tally} name={name} />
     </div>
   );
 }

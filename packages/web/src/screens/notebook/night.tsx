@@ -13,6 +13,7 @@ import {
   questionWords,
 } from "../game/night-choices.tsx";
 import "../game/play.css";
+import { DraftLines } from "../gm/readouts.tsx";
 import type { RoleNames } from "./page.tsx";
 import { CopyBox, ReasonField, RemoveWithReason, useSend, usePhaseName, type Send } from "./shared.tsx";
 
@@ -287,24 +288,6 @@ export function Inputs(props: { view: NotebookView; setView: (v: NotebookView) =
   );
 }
 
-function Lines(props: { heading: string; lines: readonly string[] }) {
-  const t = useT();
-  return (
-    <>
-      <h4>{props.heading}</h4>
-      {props.lines.length === 0 ? (
-        <p className="muted">{t.gm.review.none}</p>
-      ) : (
-        <ul>
-          {props.lines.map((l, i) => (
-            <li key={i}>{l}</li>
-          ))}
-        </ul>
-      )}
-    </>
-  );
-}
-
 /** The draft of the results as closing now would give them, the council's question and the rolls. */
 function Draft(props: { view: NotebookView; setView: (v: NotebookView) => void }) {
   const t = useT();
@@ -315,11 +298,11 @@ function Draft(props: { view: NotebookView; setView: (v: NotebookView) => void }
     <div className="nb-draft">
       <h3>{w.night.draft}</h3>
       <p className="muted">{w.night.draftLead}</p>
-      <Lines heading={t.gm.review.publicLines} lines={draft.publicLines} />
-      <Lines heading={t.gm.review.privateLines} lines={draft.privateLines} />
+      <DraftLines heading={t.gm.review.publicLines} lines={draft.publicLines} />
+      <DraftLines heading={t.gm.review.privateLines} lines={draft.privateLines} />
       <details>
         <summary>{t.gm.review.explanation}</summary>
-        <Lines heading={t.gm.review.explanation} lines={draft.explanation} />
+        <DraftLines heading={t.gm.review.explanation} lines={draft.explanation} />
       </details>
       {posts && (
         <details>

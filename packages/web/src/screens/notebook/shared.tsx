@@ -1,8 +1,9 @@
 import type { NotebookView, Phase } from "@forum-mafia/protocol";
-import { useCallback, useId, useState, type ReactNode } from "react";
+import { useCallback, useId, useState } from "react";
 import { CopyBox as SharedCopyBox } from "../../copy.tsx";
 import { ApiFailure, api, type NotebookRoute } from "../../api.ts";
-import { errorText, useLang, useT } from "../../i18n/index.tsx";
+import { useLang, useT } from "../../i18n/index.tsx";
+import { useRun } from "../gm/shared.tsx";
 import { useNotebookT } from "../../i18n/notebook.ts";
 import { phaseName } from "../../time.ts";
 
@@ -15,46 +16,17 @@ import { phaseName } from "../../time.ts";
 export function useSend(id: string, setView: (v: NotebookView) => void) {
   const { lang } = useLang();
   const w = useNotebookT();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [ok, setOk] = useState<string | null>(null);
+  const { busy, run, fail, outcome } = useRun();
   const send = useCallback(
-    async (route: NotebookRoute, body: unknown, success?: string): Promise<boolean> => {
-      setBusy(true);
-      setError(null);
-      setOk(null);
-      try {
-        setView(await api.notebooks.post(id, route, body, lang));
-        setOk(success ?? w.page.done);
-        return true;
-      } catch (e) {
+    (route: NotebookRoute, body: unknown, success?: string): Promise<boolean> =>
+      run(
+        async () => setView(await api.notebooks.post(id, route, body, lang)),
+        success ?? w.page.done,
         // F2: a correction sent without its reason; the council's own refusal keeps its wording.
-        const needsReason = e instanceof ApiFailure && e.code === "reason" && route !== "council";
-        setError(needsReason ? w.page.reasonNeeded : errorText(e, lang));
-        return false;
-      } finally {
-        setBusy(false);
-      }
-    },
-    [id, lang, setView, w],
-  );
-  const fail = useCallback((message: string) => {
-    setOk(null);
-    setError(message);
-  }, []);
-  const outcome: ReactNode = (
-    <>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-      {ok && (
-        <p className="ok" role="status">
-          {ok}
-        </p>
-      )}
-    </>
+        (e) =>
+          e instanceof ApiFailure && e.code === "reason" && route !== "council" ? w.page.reasonNeeded : null,
+      ),
+    [id, lang, run, setView, w],
   );
   return { busy, send, fail, outcome };
 }

@@ -1,0 +1,66 @@
+import type { GmDayTally } from "@forum-mafia/protocol";
+import { useT, type Dict } from "../../i18n/index.tsx";
+
+/**
+ * Read-outs the GM's console shares with the notebook (issue 18): the day's tally (its verdict and its
+ * table of scores) and the night draft's lines.
+ */
+
+/** V5, V8: who the tally would hang if the day closed now, or excuse, or nobody. */
+export function tallyVerdict(tally: GmDayTally, name: (seat: number) => string, t: Dict): string {
+  return tally.hanged !== null
+    ? t.gm.day.hanged(name(tally.hanged))
+    : tally.excused !== null
+      ? t.gm.day.excused(name(tally.excused))
+      : t.gm.day.nobody;
+}
+
+/** V4, P1, P2: each player's score, highest first, with the votes and penalty votes that make it. */
+export function TallyTable(props: { tally: GmDayTally; name: (seat: number) => string }) {
+  const t = useT();
+  const rows = [...props.tally.scores].sort((a, b) => b.score - a.score || a.seat - b.seat);
+  return (
+    <div className="table-scroll">
+      <table className="gm-players">
+        <caption className="sr-only">{t.gm.day.caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t.gm.day.player}</th>
+            <th scope="col">{t.gm.day.score}</th>
+            <th scope="col">{t.gm.day.votes}</th>
+            <th scope="col">{t.gm.day.penalty}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.seat}>
+              <th scope="row">{props.name(r.seat)}</th>
+              <td>{r.score}</td>
+              <td>{r.score - r.penalty}</td>
+              <td>{r.penalty}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A night draft's lines under their heading (public, private, the explanation), or "none". */
+export function DraftLines(props: { heading: string; lines: readonly string[] }) {
+  const t = useT();
+  return (
+    <>
+      <h4>{props.heading}</h4>
+      {props.lines.length === 0 ? (
+        <p className="muted">{t.gm.review.none}</p>
+      ) : (
+        <ul>
+          {props.lines.map((l, i) => (
+            <li key={i}>{l}</li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
