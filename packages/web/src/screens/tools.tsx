@@ -4,7 +4,7 @@ import { api } from "../api.ts";
 import { errorText, useLang, useT } from "../i18n/index.tsx";
 import "./gm.css";
 import { CopyBox } from "../copy.tsx";
-import { parseJson, TextFile } from "./tools/common.tsx";
+import { parseJson, Submit, TextFile } from "./tools/common.tsx";
 import "./tools/tools.css";
 import { VoteCounter } from "./tools/vote-counter.tsx";
 
@@ -90,14 +90,7 @@ function ResultsWriter() {
             <option value="en">{t.lang.en}</option>
           </select>
         </label>
-        <button type="submit" className="primary" disabled={busy}>
-          {w.submit}
-        </button>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
+        <Submit label={w.submit} busy={busy} error={error} />
       </form>
       {post !== null && (
         <div className="tool-result">

@@ -4,7 +4,7 @@ import { useT } from "../../i18n/index.tsx";
 import { useNotebookT } from "../../i18n/notebook.ts";
 import { TallyTable, tallyVerdict } from "../gm/readouts.tsx";
 import { Inputs } from "./night.tsx";
-import { CopyBox, ReasonField, useSend, usePhaseName } from "./shared.tsx";
+import { CloseButton, CopyBox, ReasonField, SeatSelect, useSend, usePhaseName } from "./shared.tsx";
 
 /**
  * Issue 18, the day: the thread pasted as copied from the forum's page (the clipboard's `text/html`, else
@@ -29,16 +29,7 @@ export function DayPanel(props: { view: NotebookView; setView: (v: NotebookView)
       <HandVote view={view} setView={setView} />
       <Tally view={view} />
       <CopyBox label={w.page.countPost} copyLabel={w.page.copyCount(phaseOf(view.phase))} text={day.count} />
-      <div className="row">
-        <button
-          type="button"
-          className="primary big"
-          disabled={close.busy}
-          onClick={() => void close.send("close", {})}
-        >
-          {close.busy ? w.day.closing : w.day.close}
-        </button>
-      </div>
+      <CloseButton close={close} label={w.day.close} busyLabel={w.day.closing} />
       {close.outcome}
     </section>
   );
@@ -188,17 +179,7 @@ function HandVote(props: { view: NotebookView; setView: (v: NotebookView) => voi
       <summary>{w.day.handVote}</summary>
       <form onSubmit={submit}>
         <p className="muted small">{w.day.handVoteLead}</p>
-        <label className="field">
-          <span>{w.day.voter}</span>
-          <select value={voter} onChange={(e) => setVoter(e.target.value)}>
-            <option value="">—</option>
-            {living.map((s) => (
-              <option key={s.seat} value={s.seat}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SeatSelect label={w.day.voter} value={voter} onChange={setVoter} seats={living} />
         <label className="field">
           <span>{w.day.color}</span>
           <select value={color} onChange={(e) => setColor(e.target.value === "blue" ? "blue" : "red")}>
@@ -206,17 +187,7 @@ function HandVote(props: { view: NotebookView; setView: (v: NotebookView) => voi
             <option value="blue">{w.day.blue}</option>
           </select>
         </label>
-        <label className="field">
-          <span>{w.day.target}</span>
-          <select value={target} onChange={(e) => setTarget(e.target.value)}>
-            <option value="">—</option>
-            {living.map((s) => (
-              <option key={s.seat} value={s.seat}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SeatSelect label={w.day.target} value={target} onChange={setTarget} seats={living} />
         <label className="play-choice">
           <input type="checkbox" checked={early} onChange={(e) => setEarly(e.target.checked)} />
           <span>{w.day.early}</span>

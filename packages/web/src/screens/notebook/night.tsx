@@ -15,7 +15,15 @@ import {
 import "../game/play.css";
 import { DraftLines } from "../gm/readouts.tsx";
 import type { RoleNames } from "./page.tsx";
-import { CopyBox, ReasonField, RemoveWithReason, useSend, usePhaseName, type Send } from "./shared.tsx";
+import {
+  CloseButton,
+  CopyBox,
+  ReasonField,
+  RemoveWithReason,
+  useSend,
+  usePhaseName,
+  type Send,
+} from "./shared.tsx";
 
 /**
  * Issue 18, the night: the moves the GM received by private message, entered seat by seat through the
@@ -80,16 +88,7 @@ export function NightPanel(props: {
       <Inputs view={view} setView={setView} />
       <Draft view={view} setView={setView} />
       {owing > 0 && <p className="notice">{w.night.owesLeft(owing)}</p>}
-      <div className="row">
-        <button
-          type="button"
-          className="primary big"
-          disabled={close.busy}
-          onClick={() => void close.send("close", {})}
-        >
-          {close.busy ? w.night.closing : w.night.close}
-        </button>
-      </div>
+      <CloseButton close={close} label={w.night.close} busyLabel={w.night.closing} />
       <p className="muted small">{w.night.closeHint}</p>
       {close.outcome}
     </section>

@@ -8,7 +8,7 @@ import { useSession } from "../../session.tsx";
 import { useMySetups } from "../setup/my-setups.ts";
 import { DayPanel } from "./day.tsx";
 import { NightPanel } from "./night.tsx";
-import { CopyBox, Corrections, useSend, usePhaseName } from "./shared.tsx";
+import { CopyBox, Corrections, ReasonField, SeatSelect, useSend, usePhaseName } from "./shared.tsx";
 import "../gm.css";
 import "./notebook.css";
 
@@ -229,21 +229,8 @@ function Moderation(props: { view: NotebookView; setView: (v: NotebookView) => v
   return (
     <details className="card nb-moderation">
       <summary>{w.moderation.heading}</summary>
-      <label className="field">
-        <span>{w.moderation.who}</span>
-        <select value={seat} onChange={(e) => setSeat(e.target.value)}>
-          <option value="">—</option>
-          {living.map((s) => (
-            <option key={s.seat} value={s.seat}>
-              {s.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="field">
-        <span>{w.page.reason}</span>
-        <input maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
-      </label>
+      <SeatSelect label={w.moderation.who} value={seat} onChange={setSeat} seats={living} />
+      <ReasonField value={reason} onChange={setReason} />
       <div className="row">
         <button type="button" className="red" disabled={r.busy} onClick={() => void go("modkill")}>
           {w.moderation.modkill}

@@ -1,15 +1,16 @@
 import type { NotebookView, Phase } from "@forum-mafia/protocol";
 import { useCallback, useId, useState } from "react";
-import { CopyBox as SharedCopyBox } from "../../copy.tsx";
 import { ApiFailure, api, type NotebookRoute } from "../../api.ts";
+import { CopyBox as SharedCopyBox } from "../../copy.tsx";
 import { useLang, useT } from "../../i18n/index.tsx";
-import { useRun } from "../gm/shared.tsx";
 import { useNotebookT } from "../../i18n/notebook.ts";
 import { phaseName } from "../../time.ts";
+import { useRun } from "../gm/shared.tsx";
 
 /**
  * What the notebook's panels share: one request to a notebook route that answers the new view (`useSend`),
- * a text with a copy button (`CopyBox`), and a removal that asks for a reason (`RemoveWithReason`).
+ * a text with a copy button (`CopyBox`), a removal that asks for a reason (`RemoveWithReason`), a living
+ * player to choose (`SeatSelect`) and the button that closes the phase (`CloseButton`).
  */
 
 /** Send one request to the notebook; the answer (the new view) goes to `setView`. The refusal in words stays beside the control. */
@@ -102,6 +103,45 @@ export function RemoveWithReason(props: {
 export function usePhaseName(): (phase: Phase) => string {
   const t = useT();
   return (phase) => phaseName(phase, t);
+}
+
+/** A living player to choose (or "—", none yet), by the seat's number as text. */
+export function SeatSelect(props: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  seats: readonly { seat: number; name: string }[];
+}) {
+  return (
+    <label className="field">
+      <span>{props.label}</span>
+      <select value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        <option value="">—</option>
+        {props.seats.map((s) => (
+          <option key={s.seat} value={s.seat}>
+            {s.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** The button that closes the night or the day (its words change while the request runs). */
+export function CloseButton(props: { close: Send; label: string; busyLabel: string }) {
+  const { close } = props;
+  return (
+    <div className="row">
+      <button
+        type="button"
+        className="primary big"
+        disabled={close.busy}
+        onClick={() => void close.send("close", {})}
+      >
+        {close.busy ? props.busyLabel : props.label}
+      </button>
+    </div>
+  );
 }
 
 /** The reason field of a correction form. */

@@ -1,7 +1,10 @@
 import type { ChangeEvent } from "react";
 import { useT } from "../../i18n/index.tsx";
 
-/** What both tools share: a file read into a text box, and JSON parsing (the post to copy is `CopyBox`, in `copy.tsx`). */
+/**
+ * What both tools share: a file read into a text box, the form's button with its refusal, and JSON parsing
+ * (the post to copy is `CopyBox`, in `copy.tsx`).
+ */
 
 /**
  * A file to upload (a saved thread, page or replay), read in the browser; `file` names the file read,
@@ -40,4 +43,20 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
   } catch {
     return { ok: false };
   }
+}
+
+/** A tool form's button, and its refusal in words below it. */
+export function Submit(props: { label: string; busy: boolean; error: string | null }) {
+  return (
+    <>
+      <button type="submit" className="primary" disabled={props.busy}>
+        {props.label}
+      </button>
+      {props.error && (
+        <p className="error" role="alert">
+          {props.error}
+        </p>
+      )}
+    </>
+  );
 }

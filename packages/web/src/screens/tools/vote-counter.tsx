@@ -3,7 +3,7 @@ import { useId, useRef, useState, type ClipboardEvent, type FormEvent } from "re
 import { api, ApiFailure } from "../../api.ts";
 import { errorText, useLang, useT } from "../../i18n/index.tsx";
 import { CopyBox } from "../../copy.tsx";
-import { parseJson, TextFile } from "./common.tsx";
+import { parseJson, Submit, TextFile } from "./common.tsx";
 import { addAlias, addPlayer, rosterPlayers } from "./roster.ts";
 import { emptySpoilers } from "./spoilers.ts";
 
@@ -231,14 +231,7 @@ export function VoteCounter() {
             stale={found.players !== players}
           />
         )}
-        <button type="submit" className="primary" disabled={busy}>
-          {v.submit}
-        </button>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
+        <Submit label={v.submit} busy={busy} error={error} />
       </form>
       {result && <VoteCountReport result={result} />}
     </div>
