@@ -74,7 +74,7 @@ describe.each(ENGINES)("the %s page", (name, engine, emoji) => {
     expect(bodies[2]).toMatch(/^\[quote\][\s\S]*Борис[\s\S]*\[\/quote\][\s\S]*Гоша/u);
     expect(bodies[4]).toMatch(/\[quote\][\s\S]*\[quote\][\s\S]*\[\/quote\][\s\S]*\[\/quote\]/u);
     for (const body of bodies) {
-      expect(body).not.toMatch(/редактир|верьте мне|Любимый ник|Нравится|Жалоба|Цитир|Ответить/iu);
+      expect(body).not.toMatch(/редактир|Изменено|верьте мне|Любимый ник|Нравится|Жалоба|Цитир|Ответить/iu);
       expect(body).not.toMatch(/Спойлер|Скрытый текст|Показать|Нажмите|Посмотреть сообщение/u);
       expect(body).not.toMatch(/<|>/u);
     }
