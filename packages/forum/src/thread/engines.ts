@@ -90,9 +90,8 @@ const invision: EngineReader = {
   label: (post) => {
     const id =
       findFirst(post, sel("[data-commentid]"))?.attrs["data-commentid"] ??
-      digits(post.attrs["id"], /^elComment_(\d+)$/u) ??
-      undefined;
-    return id === undefined || !/^\d+$/u.test(id) ? null : `comment-${id}`;
+      digits(post.attrs["id"], /^elComment_(\d+)$/u);
+    return id === undefined || id === null || !/^\d+$/u.test(id) ? null : `comment-${id}`;
   },
   time: (post) => timeOf(findFirst(post, sel("time"), sel("[data-role=commentContent]"))),
 };
@@ -137,10 +136,10 @@ const xenforo: EngineReader = {
       post,
       anyOf(sel(".message-attribution-opposite"), sel(".message-attribution"), sel(".messageMeta")),
     );
+    // The "#21" shown: XenForo 2's attribution list, XenForo 1's <a class="postNumber"> in .messageMeta.
     const shown = attribution === null ? null : counter(textOf(attribution));
     if (shown !== null) return shown;
     const id = digits(post.attrs["data-content"] ?? post.attrs["id"], /post-(\d+)$/u);
-    // XenForo 1: <a class="postNumber">#21</a> is in .messageMeta, read above
     return id === null ? null : `post-${id}`;
   },
   time: (post) =>
