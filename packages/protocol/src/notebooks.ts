@@ -3,6 +3,7 @@ import type { GmDayTally, NightDraft, ActionForm, Phase, Winner } from "./views.
 import {
   actionSchema,
   gameOptionsSchema,
+  nightRollsSchema,
   roleListSchema,
   str,
   text,
@@ -109,13 +110,7 @@ export const removeInputSchema = z.strictObject({ index: z.number().int().min(0)
  * every roll the night needs, no reason asked.
  */
 export const notebookRollsSchema = z.strictObject({
-  rolls: z.strictObject({
-    bossExposed: z.boolean().optional(),
-    doctorExposed: z.boolean().optional(),
-    tortureEvidence: z.boolean().optional(),
-    girlSilence: z.boolean().optional(),
-    thugSilence: z.boolean().optional(),
-  }),
+  rolls: nightRollsSchema,
   reason: reason.optional(),
 });
 

@@ -157,16 +157,15 @@ export const councilSchema = z.strictObject({
   answer: z.enum(["yes", "no", "rejected"]),
   reason: text(500).optional(),
 });
-export const rollsSchema = z.strictObject({
-  rolls: z.strictObject({
-    bossExposed: z.boolean().optional(),
-    doctorExposed: z.boolean().optional(),
-    tortureEvidence: z.boolean().optional(),
-    girlSilence: z.boolean().optional(),
-    thugSilence: z.boolean().optional(),
-  }),
-  reason: text(500),
+/** O8: a night's rolls given by the GM, each optional (the GM console's and the notebook's). */
+export const nightRollsSchema = z.strictObject({
+  bossExposed: z.boolean().optional(),
+  doctorExposed: z.boolean().optional(),
+  tortureEvidence: z.boolean().optional(),
+  girlSilence: z.boolean().optional(),
+  thugSilence: z.boolean().optional(),
 });
+export const rollsSchema = z.strictObject({ rolls: nightRollsSchema, reason: text(500) });
 export const reasonSchema = z.strictObject({ reason: text(500) });
 export const modkillSchema = z.strictObject({ seat, reason: text(500) });
 export const replaceSchema = z.strictObject({ seat, nick: str(64), reason: text(500) });
