@@ -5,7 +5,7 @@ import { nanoid } from "nanoid";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { councilQuestion, councilSuggestion } from "../draft.ts";
-import { ApiError, badRequest, conflict, notFound } from "../errors.ts";
+import { badRequest, conflict, notFound } from "../errors.ts";
 import {
   addAction,
   addModkill,
@@ -32,17 +32,10 @@ import {
   type NotebookDoc,
 } from "../notebook.ts";
 import type { NotebookRecord } from "../store.ts";
-import { TOOLS_BODY_LIMIT, type ToolRunner } from "../tools.ts";
+import type { ToolRunner } from "../tools.ts";
 import { toNightAction } from "../games.ts";
-import {
-  bodyRoute,
-  langOf,
-  parse,
-  requireUser,
-  route,
-  type RouteConfig,
-  type RouteContext,
-} from "./context.ts";
+import { bodyRoute, langOf, parse, requireUser, route, type RouteContext } from "./context.ts";
+import { inToolsPool } from "./tools.ts";
 
 /** A notebook's id in a path: what nanoid makes, and nothing a path could abuse. */
 const notebookParams = z.strictObject({ id: P.str(32, 1) });
@@ -323,9 +316,7 @@ function changeRoutes(ctx: RouteContext, h: Helpers): void {
 
 function threadRoute(ctx: RouteContext, h: Helpers, runner: ToolRunner): void {
   const { own, save } = h;
-  // The day's thread: up to 5 MiB, counted in the tools' pool under the tools' limits (tools.ts).
-  const threadConfig: RouteConfig =
-    ctx.limit > 0 ? { rateLimit: { max: Math.max(10, Math.floor(ctx.limit / 10)), timeWindow: 60_000 } } : {};
+  // The day's thread: up to 5 MiB, counted in the tools' pool under the tools' limits (routes/tools.ts).
   bodyRoute(ctx, {
     method: "POST",
     url: "/api/notebooks/:id/thread",
@@ -333,20 +324,7 @@ function threadRoute(ctx: RouteContext, h: Helpers, runner: ToolRunner): void {
       "The day's thread as copied from the forum (clipboard HTML, or BBCode or text): its votes replace the last paste's (V1–V7)",
     body: P.notebookThreadSchema,
     tag: "notebooks",
-    config: threadConfig,
-    fastify: {
-      bodyLimit: TOOLS_BODY_LIMIT,
-      onRequest: runner.claim,
-      onSend: async (req, _reply, payload) => {
-        runner.release(req);
-        return payload;
-      },
-      errorHandler: (error: { code?: string }) => {
-        if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE")
-          throw new ApiError(413, error.code, `body: larger than ${TOOLS_BODY_LIMIT} bytes`);
-        throw error;
-      },
-    },
+    ...inToolsPool(ctx, runner),
     handler: async (req: FastifyRequest, reply: FastifyReply, parsed) => {
       const { rec, doc, b } = await own(req);
       const body = parsed();

@@ -9,7 +9,7 @@ import {
   voteCountToolSchema,
 } from "../tools.ts";
 import type { ToolTask } from "../tools-worker.ts";
-import { bodyRoute, type RouteConfig, type RouteContext } from "./context.ts";
+import { bodyRoute, type BodyRoute, type RouteConfig, type RouteContext } from "./context.ts";
 
 /** One tool: its body parsed by its schema, handed to the pool as a task, with the message if it runs too long. */
 interface Tool<S extends z.ZodType> {
@@ -20,16 +20,18 @@ interface Tool<S extends z.ZodType> {
   readonly tooSlow: string;
 }
 
-function tool<S extends z.ZodType>(ctx: RouteContext, runner: ToolRunner, spec: Tool<S>): void {
-  // The tools get a tenth of the app's rate, as the auth routes do.
+/**
+ * A route run in the tools' pool (the tools, and the notebook's pasted thread): a tenth of the app's rate,
+ * as the auth routes have; the tools' larger body limit, worded with that limit when exceeded (413); a slot
+ * of the pool claimed on the request and freed before the answer leaves.
+ */
+export function inToolsPool(
+  ctx: RouteContext,
+  runner: ToolRunner,
+): Pick<BodyRoute<z.ZodType>, "config" | "fastify"> {
   const config: RouteConfig =
     ctx.limit > 0 ? { rateLimit: { max: Math.max(10, Math.floor(ctx.limit / 10)), timeWindow: 60_000 } } : {};
-  bodyRoute(ctx, {
-    method: "POST",
-    url: spec.url,
-    summary: spec.summary,
-    body: spec.body,
-    tag: "tools",
+  return {
     config,
     fastify: {
       bodyLimit: TOOLS_BODY_LIMIT,
@@ -47,6 +49,17 @@ function tool<S extends z.ZodType>(ctx: RouteContext, runner: ToolRunner, spec: 
         throw error;
       },
     },
+  };
+}
+
+function tool<S extends z.ZodType>(ctx: RouteContext, runner: ToolRunner, spec: Tool<S>): void {
+  bodyRoute(ctx, {
+    method: "POST",
+    url: spec.url,
+    summary: spec.summary,
+    body: spec.body,
+    tag: "tools",
+    ...inToolsPool(ctx, runner),
     handler: async (_req, reply, body) => {
       const b = body();
       return runner.run(reply, (started) => spec.task(b, started), spec.tooSlow);
