@@ -36,6 +36,7 @@ import {
   type Vote,
 } from "@forum-mafia/engine";
 import { bbcodeDialect } from "@forum-mafia/forum";
+import { ACT_NAMES } from "@forum-mafia/protocol/acts";
 import type {
   Dialect,
   NotebookInput,
@@ -628,49 +629,10 @@ export function applyThread(doc: NotebookDoc, b: Built, count: PasteCount, lang:
 
 // ————— texts and posts —————
 
+/** The act names (ACT_NAMES, shared with the GM console), with the mafia's move and the council's question as the posts word them. */
 const ACT_WORDS: Record<Lang, Record<string, string>> = {
-  ru: {
-    mafia: "ход мафии",
-    kill: "убить",
-    intimidate: "запугать",
-    council: "вопрос совету",
-    protect: "отмазать",
-    block: "блок",
-    bloodyKill: "кровавое убийство",
-    quickKill: "быстрое убийство",
-    torture: "пытки",
-    shoot: "выстрел",
-    check: "проверка",
-    serum: "сыворотка правды",
-    heal: "лечение",
-    healFrom: "лечение от роли",
-    poison: "отравление",
-    visit: "визит",
-    unprotect: "снятие защиты",
-    mark: "метка",
-    pass: "пропуск хода",
-  },
-  en: {
-    mafia: "the mafia's action",
-    kill: "kill",
-    intimidate: "intimidate",
-    council: "council question",
-    protect: "protect",
-    block: "block",
-    bloodyKill: "bloody kill",
-    quickKill: "quick kill",
-    torture: "torture",
-    shoot: "shot",
-    check: "check",
-    serum: "truth serum",
-    heal: "heal",
-    healFrom: "heal from a role",
-    poison: "poison",
-    visit: "visit",
-    unprotect: "unprotect",
-    mark: "mark",
-    pass: "pass",
-  },
+  ru: { ...ACT_NAMES.ru, mafia: "ход мафии", council: "вопрос совету" },
+  en: { ...ACT_NAMES.en, mafia: "the mafia's action", council: "council question" },
 };
 
 const HEAL_FROM: Record<Lang, Record<string, string>> = {
