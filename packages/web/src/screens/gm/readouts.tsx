@@ -1,9 +1,10 @@
 import type { GmDayTally } from "@forum-mafia/protocol";
+import type { Dispatch, SetStateAction } from "react";
 import { useT, type Dict } from "../../i18n/index.tsx";
 
 /**
- * Read-outs the GM's console shares with the notebook (issue 18): the day's tally (its verdict and its
- * table of scores) and the night draft's lines.
+ * What the GM's console shares with the notebook (issue 18): the day's tally (its verdict and its table
+ * of scores), the night draft's lines, and the choice of the night's rolls.
  */
 
 /** V5, V8: who the tally would hang if the day closed now, or excuse, or nobody. */
@@ -63,4 +64,63 @@ export function DraftLines(props: { heading: string; lines: readonly string[] })
       )}
     </>
   );
+}
+
+/** O8: the night's rolls the GM may fix. */
+export const ROLLS = [
+  "bossExposed",
+  "doctorExposed",
+  "tortureEvidence",
+  "girlSilence",
+  "thugSilence",
+] as const;
+export type RollName = (typeof ROLLS)[number];
+/** Each roll as chosen: fixed to yes or no, or left as it is. */
+export type RollChoice = Partial<Record<RollName, "yes" | "no">>;
+
+/** The rolls chosen, as a rolls body gives them (those left as they are are absent). */
+export function chosenRolls(choice: RollChoice): Partial<Record<RollName, boolean>> {
+  const rolls: Partial<Record<RollName, boolean>> = {};
+  for (const name of ROLLS) {
+    const c = choice[name];
+    if (c) rolls[name] = c === "yes";
+  }
+  return rolls;
+}
+
+/** One choice per roll (yes, no, or as it is), each with what it is fixed to now. */
+export function RollChoices(props: {
+  labels: Readonly<Record<RollName, string>>;
+  fixed: Readonly<Record<string, boolean>>;
+  choice: RollChoice;
+  setChoice: Dispatch<SetStateAction<RollChoice>>;
+}) {
+  const t = useT();
+  return ROLLS.map((name) => {
+    const now = props.fixed[name];
+    return (
+      <label key={name} className="field">
+        <span>
+          {props.labels[name]}
+          {now !== undefined && (
+            <span className="muted">
+              {" "}
+              ({t.gm.review.fixedNow(now ? t.gm.review.rollYes : t.gm.review.rollNo)})
+            </span>
+          )}
+        </span>
+        <select
+          value={props.choice[name] ?? ""}
+          onChange={(e) => {
+            const v = e.target.value;
+            props.setChoice((c) => ({ ...c, [name]: v === "yes" || v === "no" ? v : undefined }));
+          }}
+        >
+          <option value="">{t.gm.review.rollKeep}</option>
+          <option value="yes">{t.gm.review.rollYes}</option>
+          <option value="no">{t.gm.review.rollNo}</option>
+        </select>
+      </label>
+    );
+  });
 }

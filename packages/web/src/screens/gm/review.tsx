@@ -4,16 +4,13 @@ import { api, type RollsBody } from "../../api.ts";
 import { ERROR_TEXTS } from "../../i18n/errors.ts";
 import { errorText, useLang, useT } from "../../i18n/index.tsx";
 import { questionWords } from "../game/night-choices.tsx";
-import { DraftLines } from "./readouts.tsx";
+import { chosenRolls, DraftLines, RollChoices, type RollChoice } from "./readouts.tsx";
 import { useRun } from "./shared.tsx";
 
 /**
  * The night's review (G10, F2): the draft of the results, the rolls the GM may fix, reopening the mafia's
  * move, publishing; and the council's question (M2c), answered as soon as it is asked.
  */
-
-const ROLLS = ["bossExposed", "doctorExposed", "tortureEvidence", "girlSilence", "thugSilence"] as const;
-type RollName = (typeof ROLLS)[number];
 
 export function ReviewPanel(props: {
   id: string;
@@ -143,15 +140,11 @@ export function Council(props: {
 function Rolls(props: { id: string; draft: NightDraft; done: () => void }) {
   const t = useT();
   const r = useRun(props.done);
-  const [choice, setChoice] = useState<Partial<Record<RollName, "yes" | "no">>>({});
+  const [choice, setChoice] = useState<RollChoice>({});
   const [reason, setReason] = useState("");
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const rolls: RollsBody["rolls"] = {};
-    for (const name of ROLLS) {
-      const c = choice[name];
-      if (c) rolls[name] = c === "yes";
-    }
+    const rolls: RollsBody["rolls"] = chosenRolls(choice);
     if (Object.keys(rolls).length === 0) return r.fail(t.gm.review.rollsNone);
     void r
       .run(() => api.gm.rolls(props.id, { rolls, reason }), t.gm.review.rollsFixed)
@@ -167,33 +160,7 @@ function Rolls(props: { id: string; draft: NightDraft; done: () => void }) {
     <form className="sub" onSubmit={submit}>
       <h4>{t.gm.review.rolls}</h4>
       <p className="muted">{t.gm.review.rollsHint}</p>
-      {ROLLS.map((name) => {
-        const now = fixed[name];
-        return (
-          <label key={name} className="field">
-            <span>
-              {t.gm.review.roll[name]}
-              {now !== undefined && (
-                <span className="muted">
-                  {" "}
-                  ({t.gm.review.fixedNow(now ? t.gm.review.rollYes : t.gm.review.rollNo)})
-                </span>
-              )}
-            </span>
-            <select
-              value={choice[name] ?? ""}
-              onChange={(e) => {
-                const v = e.target.value;
-                setChoice({ ...choice, [name]: v === "yes" || v === "no" ? v : undefined });
-              }}
-            >
-              <option value="">{t.gm.review.rollKeep}</option>
-              <option value="yes">{t.gm.review.rollYes}</option>
-              <option value="no">{t.gm.review.rollNo}</option>
-            </select>
-          </label>
-        );
-      })}
+      <RollChoices labels={t.gm.review.roll} fixed={fixed} choice={choice} setChoice={setChoice} />
       <label className="field">
         <span>{t.gm.review.reason}</span>
         <input required maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />

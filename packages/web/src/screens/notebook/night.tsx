@@ -13,7 +13,7 @@ import {
   questionWords,
 } from "../game/night-choices.tsx";
 import "../game/play.css";
-import { DraftLines } from "../gm/readouts.tsx";
+import { chosenRolls, DraftLines, RollChoices, type RollChoice } from "../gm/readouts.tsx";
 import type { RoleNames } from "./page.tsx";
 import {
   CloseButton,
@@ -364,25 +364,18 @@ function Council(props: { view: NotebookView; setView: (v: NotebookView) => void
   );
 }
 
-const ROLLS = ["bossExposed", "doctorExposed", "tortureEvidence", "girlSilence", "thugSilence"] as const;
-type RollName = (typeof ROLLS)[number];
-
 /** O8, F2: fixing a roll instead of the seed's draw, with the reason. */
 function Rolls(props: { view: NotebookView; setView: (v: NotebookView) => void }) {
   const t = useT();
   const w = useNotebookT();
   const r = useSend(props.view.id, props.setView);
-  const [choice, setChoice] = useState<Partial<Record<RollName, "yes" | "no">>>({});
+  const [choice, setChoice] = useState<RollChoice>({});
   const [reason, setReason] = useState("");
   const fixed = props.view.night!.draft.fixedRolls;
   const seeded = props.view.seedHash !== null;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const rolls: NotebookRollsBody["rolls"] = {};
-    for (const name of ROLLS) {
-      const c = choice[name];
-      if (c) rolls[name] = c === "yes";
-    }
+    const rolls: NotebookRollsBody["rolls"] = chosenRolls(choice);
     if (Object.keys(rolls).length === 0) return r.fail(t.gm.review.rollsNone);
     // F2: with a seed a roll is drawn, and fixing it is an override with a reason; a hand deal's GM rolls dice.
     if (seeded && !reason.trim()) return r.fail(w.page.reasonNeeded);
@@ -398,33 +391,7 @@ function Rolls(props: { view: NotebookView; setView: (v: NotebookView) => void }
       <summary>{seeded ? w.night.rolls : w.night.rollsHand}</summary>
       <form onSubmit={submit}>
         <p className="muted">{seeded ? t.gm.review.rollsHint : w.night.rollsHandHint}</p>
-        {ROLLS.map((name) => {
-          const now = fixed[name];
-          return (
-            <label key={name} className="field">
-              <span>
-                {w.night.roll[name]}
-                {now !== undefined && (
-                  <span className="muted">
-                    {" "}
-                    ({t.gm.review.fixedNow(now ? t.gm.review.rollYes : t.gm.review.rollNo)})
-                  </span>
-                )}
-              </span>
-              <select
-                value={choice[name] ?? ""}
-                onChange={(e) => {
-                  const v = e.target.value;
-                  setChoice((c) => ({ ...c, [name]: v === "yes" || v === "no" ? v : undefined }));
-                }}
-              >
-                <option value="">{t.gm.review.rollKeep}</option>
-                <option value="yes">{t.gm.review.rollYes}</option>
-                <option value="no">{t.gm.review.rollNo}</option>
-              </select>
-            </label>
-          );
-        })}
+        <RollChoices labels={w.night.roll} fixed={fixed} choice={choice} setChoice={setChoice} />
         <ReasonField
           value={reason}
           onChange={setReason}
