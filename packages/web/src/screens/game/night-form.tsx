@@ -23,8 +23,11 @@ type FormAct = ActionForm["acts"][number];
 type Words = Dict["play"];
 type CouncilWords = Dict["council"];
 
-/** The player's choices so far. Nothing is preselected but what was already sent tonight. */
-interface Choice {
+/**
+ * The player's choices so far. Nothing is preselected but what was already sent tonight. The notebook's
+ * form for a seat's move (issue 18) keeps the same choices and turns them into an action the same way.
+ */
+export interface Choice {
   readonly act: Act | null;
   readonly target: number | null;
   readonly role: HealFromRole | null;
@@ -37,7 +40,7 @@ interface Choice {
   readonly ownText: string;
 }
 
-function choiceFrom(sent: NightAction | null, listed: readonly string[]): Choice {
+export function choiceFrom(sent: NightAction | null, listed: readonly string[]): Choice {
   const asked = sent?.act === "council" ? sent.question : null;
   const own = asked !== null && !listed.includes(asked);
   return {
@@ -53,7 +56,7 @@ function choiceFrom(sent: NightAction | null, listed: readonly string[]): Choice
 }
 
 /** What the choices would send, or why they cannot be sent yet (`own`: a question of one's own is allowed). */
-function bodyOf(
+export function bodyOf(
   current: FormAct | null,
   c: Choice,
   w: Words,

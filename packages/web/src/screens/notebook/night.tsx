@@ -1,5 +1,4 @@
-import type { ActionForm, NightAction, NotebookView } from "@forum-mafia/protocol";
-import type { HealFromRole } from "@forum-mafia/protocol/roles";
+import type { ActionForm, NotebookView } from "@forum-mafia/protocol";
 import { useId, useState, type FormEvent } from "react";
 import type { NotebookActionBody, NotebookRollsBody } from "../../api.ts";
 import { useLang, useT } from "../../i18n/index.tsx";
@@ -12,6 +11,7 @@ import {
   listedQuestions,
   questionWords,
 } from "../game/night-choices.tsx";
+import { bodyOf, choiceFrom, type Choice } from "../game/night-form.tsx";
 import "../game/play.css";
 import { chosenRolls, DraftLines, RollChoices, type RollChoice } from "../gm/readouts.tsx";
 import type { RoleNames } from "./page.tsx";
@@ -31,10 +31,6 @@ import {
  * reason); whether each still owes a move (P2); the inputs entered, each removable with a reason (F2); the
  * draft of the results with the council's question (M2c) and the rolls (O8, F2); closing the night.
  */
-
-type Act = NightAction["act"];
-type FormAct = ActionForm["acts"][number];
-type Action = NotebookActionBody["action"];
 
 export function NightPanel(props: {
   view: NotebookView;
@@ -95,50 +91,8 @@ export function NightPanel(props: {
   );
 }
 
-interface Choice {
-  readonly act: Act | null;
-  readonly target: number | null;
-  readonly role: HealFromRole | null;
-  readonly kill: readonly number[];
-  readonly intimidate: readonly number[];
-  readonly question: string;
-  readonly ownQuestion: boolean;
-  readonly ownText: string;
-}
-const EMPTY: Choice = {
-  act: null,
-  target: null,
-  role: null,
-  kill: [],
-  intimidate: [],
-  question: "",
-  ownQuestion: false,
-  ownText: "",
-};
-
-/** The action the choices make, or what is still missing (the player's form's words). */
-function actionOf(current: FormAct | null, c: Choice, t: ReturnType<typeof useT>): Action | string {
-  const w = t.play.form;
-  if (!current) return w.needAct;
-  switch (current.act) {
-    case "pass":
-      return { act: "pass" };
-    case "council":
-      if (c.ownQuestion)
-        return c.ownText.trim() ? { act: "council", question: c.ownText.trim() } : t.council.needOwn;
-      return c.question ? { act: "council", question: c.question } : t.council.needQuestion;
-    case "healFrom":
-      return c.role ? { act: "healFrom", role: c.role } : w.needRole;
-    case "mafia":
-      return c.kill.length + c.intimidate.length > 0
-        ? { act: "mafia", kill: [...c.kill], intimidate: [...c.intimidate] }
-        : w.needMafia;
-    default:
-      return c.target !== null && current.targets.includes(c.target)
-        ? { act: current.act, target: c.target }
-        : w.needTarget;
-  }
-}
+/** No choice yet: nothing is preselected. */
+const EMPTY: Choice = choiceFrom(null, []);
 
 /** One seat's move as the GM received it: the acts its form offers, the target, and a reason when it replaces one. */
 function Entry(props: {
@@ -160,7 +114,8 @@ function Entry(props: {
   // Something is entered for this seat tonight: entering over the same slot is a correction (F2), whose
   // reason the server asks for (it knows which slot an act fills).
   const filled = form.submitted.length > 0;
-  const action = actionOf(current, c, t);
+  // The player's form's words for what is missing; the GM may always enter a question of the player's own.
+  const action = bodyOf(current, c, t.play, t.council, true);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (typeof action === "string") return r.fail(action);
