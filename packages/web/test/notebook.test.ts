@@ -181,6 +181,21 @@ describe.skipIf(missing !== null)("the GM's notebook in Chromium (issue 18)", { 
       f.getByRole("radio", { name: "Аня", exact: true }).check(),
     );
     await expect.poll(() => inputs(page).filter({ hasText: "Катя" }).count()).toBe(1);
+    // O8, F1: a hand deal has no seed, so the draft waits for the girl's silence roll on Аня and the rolls
+    // panel opens by itself; the GM's own roll needs no reason.
+    await page
+      .locator(".nb-draft")
+      .getByText(/girlSilence|немот/i)
+      .first()
+      .waitFor();
+    const rolls = page.locator("details.sub").filter({ has: page.getByText("Броски", { exact: true }) });
+    await expect.poll(() => rolls.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+    await rolls.getByLabel("Немота от девочки (50%)").selectOption("no");
+    await rolls.getByRole("button", { name: "Задать броски" }).click();
+    await rolls.getByText(/сейчас задан: нет/).waitFor();
+    await expect
+      .poll(() => page.locator(".nb-corrections li").filter({ hasText: "girlSilence=false" }).count())
+      .toBe(1);
     const before = await inputs(page).count();
     const visit = inputs(page).filter({ hasText: "Катя" }).first();
     await visit.getByRole("button", { name: /Убрать/ }).click();

@@ -1,5 +1,5 @@
 import type { ActionForm, NotebookView } from "@forum-mafia/protocol";
-import { useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import type { NotebookActionBody, NotebookRollsBody } from "../../api.ts";
 import { useLang, useT } from "../../i18n/index.tsx";
 import { useNotebookT } from "../../i18n/notebook.ts";
@@ -328,6 +328,12 @@ function Rolls(props: { view: NotebookView; setView: (v: NotebookView) => void }
   const [reason, setReason] = useState("");
   const fixed = props.view.night!.draft.fixedRolls;
   const seeded = props.view.seedHash !== null;
+  // O8: when the draft waits for a roll, the panel opens (and stays as the GM leaves it afterwards).
+  const panel = useRef<HTMLDetailsElement>(null);
+  const waiting = props.view.night!.draft.blockedCode === "night/roll-needed";
+  useEffect(() => {
+    if (waiting && panel.current) panel.current.open = true;
+  }, [waiting]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const rolls: NotebookRollsBody["rolls"] = chosenRolls(choice);
@@ -342,7 +348,7 @@ function Rolls(props: { view: NotebookView; setView: (v: NotebookView) => void }
     });
   };
   return (
-    <details className="sub" open={props.view.night!.draft.blockedCode === "night/roll-needed" || undefined}>
+    <details ref={panel} className="sub">
       <summary>{seeded ? w.night.rolls : w.night.rollsHand}</summary>
       <form onSubmit={submit}>
         <p className="muted">{seeded ? t.gm.review.rollsHint : w.night.rollsHandHint}</p>
