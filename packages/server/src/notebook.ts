@@ -548,6 +548,26 @@ export function pasteCount(value: unknown): PasteCount {
   return { found: answer.found, cast: answer.cast, ignored: answer.ignored };
 }
 
+/**
+ * Why the engine refuses a vote read from the thread, in the GM's words (the counter already leaves out
+ * the GM's posts, the dead, the silenced, self-votes and votes after an early one); another refusal keeps
+ * the engine's message and clause.
+ */
+const VOTE_REFUSED: Record<Lang, Partial<Record<string, string>>> = {
+  ru: {
+    "vote/day-closed": "день уже закрыт досрочно: голоса после этого не считаются",
+    "vote/silenced": "игрок сегодня лишён возможности голосовать",
+    "vote/dead-voter": "игрок уже вне игры",
+    "vote/self": "голос за себя не считается",
+  },
+  en: {
+    "vote/day-closed": "the day has already closed early: later votes do not count",
+    "vote/silenced": "the player cannot vote today",
+    "vote/dead-voter": "the player is out of the game",
+    "vote/self": "a vote for oneself does not count",
+  },
+};
+
 const REMOVED: Phrase<() => string> = {
   ru: () => "голос убран ведущим",
   en: () => "the GM removed this vote",
@@ -591,7 +611,11 @@ export function applyThread(doc: NotebookDoc, b: Built, count: PasteCount, lang:
     const v: Vote = { color: c.color, target, early: c.early };
     const next = vote(m, seat, v);
     if (isRejection(next)) {
-      ignored.push({ post: c.post, text, reason: `${next.message} (${next.clause})` });
+      ignored.push({
+        post: c.post,
+        text,
+        reason: VOTE_REFUSED[lang][next.code] ?? `${next.message} (${next.clause})`,
+      });
       continue;
     }
     m = next;

@@ -360,6 +360,53 @@ describe("issue 18: the notebook's edges", () => {
     expect(v.corrections.slice(-2).map((x) => x.kind)).toEqual(["removeVote", "vote"]);
   });
 
+  it("V7: with S3's early day at 1, early votes of more than half close the day; a later vote is ignored, and the file replays so", async () => {
+    const made = await gm.post<NotebookView>("/api/notebooks", {
+      title: "Досрочно",
+      players: NAMES,
+      roles: ROLES,
+      options: { earlyFromDay: 1 },
+      deal: { kind: "random" },
+    });
+    expect(made.status, made.raw).toBe(201);
+    const nid = made.body.id;
+    let v = made.body;
+    for (let f = v.night!.forms.find((x) => x.owes); f; f = v.night!.forms.find((x) => x.owes))
+      v = (
+        await gm.post<NotebookView>(`/api/notebooks/${nid}/actions`, {
+          seat: f.seat,
+          action: { act: "pass" },
+        })
+      ).body;
+    v = (await gm.post<NotebookView>(`/api/notebooks/${nid}/close`, {})).body;
+    expect(v.phase).toEqual({ kind: "day", number: 1 });
+    // Everyone passed, so nobody died or lost the vote: 17 may vote, and 9 early votes are more than half.
+    const voters = v.seats.filter((s) => s.alive);
+    expect(voters).toHaveLength(17);
+    const target = voters[16]!;
+    const early = voters
+      .slice(0, 9)
+      .map((s, i) => `[quote="${s.name}" post_id=${i + 1}]${target.name} КРАСНЫМ досрочно[/quote]`);
+    const late = `[quote="${voters[9]!.name}" post_id=10][color=red]${voters[0]!.name}[/color][/quote]`;
+    v = (await gm.post<NotebookView>(`/api/notebooks/${nid}/thread`, { text: [...early, late].join("\n") }))
+      .body;
+    expect(v.inputs).toHaveLength(9);
+    expect(v.day!.found!.ignored).toEqual([
+      {
+        post: 9,
+        text: expect.stringContaining(voters[0]!.name) as unknown as string,
+        reason: "день уже закрыт досрочно: голоса после этого не считаются",
+      },
+    ]);
+    expect(v.day!.tally.hanged).toBe(target.seat);
+    v = (await gm.post<NotebookView>(`/api/notebooks/${nid}/close`, {})).body;
+    expect(v.phase).toEqual({ kind: "night", number: 2 });
+    const file = await gm.get<unknown>(`/api/notebooks/${nid}/replay`);
+    const day1 = runReplay(file.body).phases[1]!;
+    expect(day1).toMatchObject({ phase: "day", closedEarly: true, hanged: target.name });
+    expectOk(await gm.req("DELETE", `/api/notebooks/${nid}`));
+  });
+
   it("P1: closing the day strikes each player who did not vote and adds 2 red votes; V5 the highest score hangs", async () => {
     const before = (await view()).body;
     const voted = new Set(before.inputs.map((i) => i.seat));
