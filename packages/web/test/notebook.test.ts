@@ -81,13 +81,17 @@ const EXPECTED = {
   winner: "town",
 };
 
-/** Day 1's thread as a phpBB page shows it; Саша posts as «Сашка», a spelling the notebook does not know yet. */
-function dayThread(): string {
+/**
+ * Day 1's thread as a phpBB page shows it; Саша posts as «Сашка», a spelling the notebook does not know yet.
+ * With `closedSpoiler`, Аня's post ends with a spoiler left closed, which the browser copies empty.
+ */
+function dayThread(closedSpoiler = false): string {
   const alive = NICKS.filter((n) => n !== "Нина" && n !== "Олег");
   const posts = alive.map((n, i) => {
     const author = n === "Саша" ? "Сашка" : n;
     const target = n === "Борис" ? "Петя" : "Борис";
-    return `<div id="p${101 + i}" class="post bg2"><div class="inner"><div class="postbody"><p class="author">by <a class="username">${author}</a> » 2 дек 2026, 10:${String(10 + i)}</p><div class="content">Мой голос: <span style="color: #FF0000">${target}</span></div></div></div></div>`;
+    const spoiler = closedSpoiler && n === "Аня" ? "<details><summary>Спойлер</summary></details>" : "";
+    return `<div id="p${101 + i}" class="post bg2"><div class="inner"><div class="postbody"><p class="author">by <a class="username">${author}</a> » 2 дек 2026, 10:${String(10 + i)}</p><div class="content">Мой голос: <span style="color: #FF0000">${target}</span>${spoiler}</div></div></div></div>`;
   });
   return `<div id="page-body"><div class="topic">${posts.join("\n")}</div></div>`;
 }
@@ -230,13 +234,16 @@ describe.skipIf(missing !== null)("the GM's notebook in Chromium (issue 18)", { 
     await page.getByRole("button", { name: "Скопировать пост с итогами: Ночь 1" }).first().click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(nightText);
 
-    await pasteThread(page, dayThread());
+    await pasteThread(page, dayThread(true));
     await page.getByText("Найдено: 15 постов от 15 авторов").waitFor();
+    // V2: Аня's closed spoiler reached the clipboard empty, and the paste box says so.
+    await page.getByText(/^Один спойлер пришёл пустым: браузер не копирует закрытые спойлеры/).waitFor();
     // «Сашка» names nobody at the table: added to Саша's seat, then the thread pasted again.
     await page.getByLabel("Чей это ник: Сашка").selectOption(String(seatOf("Саша")));
     await page.getByRole("button", { name: "Добавить «Сашка» игроку" }).click();
     await page.getByText("также: Сашка").waitFor();
     await pasteThread(page, dayThread());
+    await expect.poll(() => page.getByText(/спойлер пришёл пустым/).count()).toBe(0);
     // What the paste box says besides the count (a refusal, say), so a failure here names its cause.
     const pasteSaid = () => page.locator(".nb-paste .error").allInnerTexts();
     await expect

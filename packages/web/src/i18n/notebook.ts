@@ -152,6 +152,8 @@ export const ru = {
     reading: "Читаем тему…",
     found: (posts: number, authors: number) => `Найдено: ${ruPosts(posts)} от ${ruAuthors(authors)}`,
     range: (first: string, last: string) => `с поста ${first} по ${last}`,
+    emptySpoilers: (n: number) =>
+      `${n === 1 ? "Один спойлер пришёл пустым" : `${n} ${ruPlural(n, "спойлер пришёл пустым", "спойлера пришли пустыми", "спойлеров пришли пустыми")}`}: браузер не копирует закрытые спойлеры, и голоса в них не прочитаны. Откройте спойлеры на странице форума и вставьте посты заново.`,
     plainText:
       "Вставлен простой текст без цветов: голоса цветом не видны. Копируйте прямо со страницы темы в браузере или вставьте BBCode.",
     unknown: "Авторы, которых нет за столом",
@@ -346,6 +348,8 @@ export const en: typeof ru = {
     found: (posts: number, authors: number) =>
       `Found: ${enN(posts, "post", "posts")} by ${enN(authors, "author", "authors")}`,
     range: (first: string, last: string) => `from post ${first} to ${last}`,
+    emptySpoilers: (n: number) =>
+      `${n === 1 ? "One spoiler" : `${n} spoilers`} came through empty: the browser does not copy closed spoilers, so votes in them were not read. Open the spoilers on the forum page and paste the posts again.`,
     plainText:
       "Plain text without colours was pasted: coloured votes cannot be seen. Copy straight from the thread's page in the browser, or paste BBCode.",
     unknown: "Authors not at the table",

@@ -3,6 +3,7 @@ import { useId, useState, type ClipboardEvent, type FormEvent } from "react";
 import { useT } from "../../i18n/index.tsx";
 import { useNotebookT } from "../../i18n/notebook.ts";
 import { TallyTable, tallyVerdict } from "../gm/readouts.tsx";
+import { emptySpoilers } from "../tools/spoilers.ts";
 import { Inputs } from "./night.tsx";
 import { CloseButton, CopyBox, ReasonField, SeatSelect, useSend, usePhaseName } from "./shared.tsx";
 
@@ -41,12 +42,15 @@ function Paste(props: { view: NotebookView; setView: (v: NotebookView) => void }
   const id = useId();
   const r = useSend(props.view.id, props.setView);
   const [text, setText] = useState("");
+  // V2: closed spoilers reach the clipboard empty (the browser copies only what is shown): say so.
+  const [spoilers, setSpoilers] = useState(0);
   const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
     const html = e.clipboardData.getData("text/html");
     const plain = e.clipboardData.getData("text/plain");
     if (!html && !plain) return;
     e.preventDefault();
     setText(plain);
+    setSpoilers(html ? emptySpoilers(html) : 0);
     void r.send("thread", html ? { html } : { text: plain });
   };
   const submit = (e: FormEvent) => {
@@ -62,13 +66,21 @@ function Paste(props: { view: NotebookView; setView: (v: NotebookView) => void }
         id={`${id}-paste`}
         rows={5}
         value={text}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => {
+          setText(e.target.value);
+          setSpoilers(0);
+        }}
         onPaste={onPaste}
         aria-describedby={`${id}-hint`}
       />
       <small id={`${id}-hint`} className="muted hint">
         {w.day.pasteHint}
       </small>
+      {spoilers > 0 && (
+        <p className="notice" role="alert">
+          {w.day.emptySpoilers(spoilers)}
+        </p>
+      )}
       <div className="row">
         <button type="submit" disabled={r.busy || !text.trim()}>
           {r.busy ? w.day.reading : w.day.send}
