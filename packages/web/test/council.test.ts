@@ -125,7 +125,7 @@ describe.skipIf(missing !== null)("the council in Chromium", { timeout: 120_000 
     );
     const page = gm.page;
     await page.goto(`${app.url}/games/${id}/gm`);
-    await page.getByRole("heading", { name: "Вопрос совету (M2c)" }).waitFor();
+    await page.getByRole("heading", { name: "Вопрос совету" }).waitFor();
     await page.getByText("Ответ по правилам: да.").waitFor();
     await page.getByRole("button", { name: "Ответ совета: нет" }).click();
     await page.getByText("Этот ответ не совпадает с ответом по правилам: укажите причину.").waitFor();

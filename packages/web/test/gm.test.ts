@@ -101,7 +101,7 @@ describe.skipIf(missing !== null)("the GM console in Chromium", { timeout: 120_0
     const gameId = await councilAsked();
     const page = gm.page;
     await page.goto(`${app.url}/games/${gameId}/gm`);
-    await page.getByRole("heading", { name: "Вопрос совету (M2c)" }).waitFor();
+    await page.getByRole("heading", { name: "Вопрос совету" }).waitFor();
     await page.getByText(QUESTION).first().waitFor();
     expect((await gmDetail(gameId)).clock.resultsPending).toBe(false);
     await page.getByRole("button", { name: "Ответ совета: нет" }).click();
@@ -171,7 +171,7 @@ describe.skipIf(missing !== null)("the GM console in Chromium", { timeout: 120_0
       )!.hidden;
     const page = gm.page;
     await page.goto(`${app.url}/games/${gameId}/gm`);
-    await page.getByRole("heading", { name: "Скрытые посты (F2)" }).waitFor();
+    await page.getByRole("heading", { name: "Скрытые посты" }).waitFor();
     const first = page.getByRole("form", { name: "Вернуть пост Маша" }).first();
     await first.getByLabel("Причина возврата").fill("ошибся");
     await first.getByRole("button", { name: "Вернуть пост" }).click();
@@ -204,7 +204,7 @@ describe.skipIf(missing !== null)("the GM console in Chromium", { timeout: 120_0
     expect((await gmDetail(gameId)).summary.status).toBe("ended");
     const page = gm.page;
     await page.goto(`${app.url}/games/${gameId}/log`);
-    await page.getByText("Броски заданы: немота от девочки (T4) — нет. Причина: кубик на столе").waitFor();
+    await page.getByText("Броски заданы: немота от девочки — нет. Причина: кубик на столе").waitFor();
     await page.getByText("Пост возвращён: Маша. Причина: ошибся").waitFor();
     await page.getByText("Фаза продлена: 30 мин").waitFor();
     const text = await page.locator("main").innerText();
