@@ -108,7 +108,7 @@ export {
   type PublicCount,
   type VoteCountLines,
 } from "./announce.ts";
-export { resultsPost } from "./results-post.ts";
+export { announcementBBCode, resultsPost } from "./results-post.ts";
 export { roleCard } from "./role-cards.ts";
 export { LANGS, ROLE_NAMES, TEXTS, roleName, type Lang, type Phrase } from "./texts.ts";
 

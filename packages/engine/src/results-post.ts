@@ -29,7 +29,9 @@ const PRIVATE_HEADER: Phrase<(recipients: readonly string[]) => string> = {
 
 const bold = (text: string): string => `[b]${text}[/b]`;
 
-const block = (a: Announcement): string => [bold(a.title), ...a.lines].join("\n");
+/** An announcement (A1, A3, a vote count) as a BBCode block: its title in bold, then its lines. */
+export const announcementBBCode = (a: Announcement): string => [bold(a.title), ...a.lines].join("\n");
+const block = announcementBBCode;
 
 /** "Шериф Вася": a recipient as the GM addresses them. */
 function recipient(players: readonly Player[], seat: Seat, lang: Lang): string {

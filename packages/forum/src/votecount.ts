@@ -1,4 +1,5 @@
 import {
+  announcementBBCode,
   countLines,
   countPost,
   DEFAULT_OPTIONS,
@@ -197,7 +198,7 @@ export function voteCountPost(count: VoteCount, day: number | null): string {
     publicVoteCountSections({ day, earlyFromDay: count.earlyFromDay, ...seen }, POST_LANG),
     POST_LANG,
   );
-  return [`[b]${post.title}[/b]`, ...post.lines].join("\n");
+  return announcementBBCode(post);
 }
 
 /**

@@ -1,5 +1,6 @@
 import {
   act,
+  announcementBBCode,
   dayAnnouncement,
   endDay,
   endNight,
@@ -249,7 +250,8 @@ function night(m: Match): void {
     throw conflict("notebook/not-night", "it is day: night actions are entered by night");
 }
 
-function day(m: Match): void {
+/** W1, V1: votes and the thread are entered by day, while the game is on (checked before a paste is read). */
+export function day(m: Match): void {
   inPlay(m);
   if (m.state.phase.kind !== "day")
     throw conflict("notebook/not-day", "it is night: votes are entered by day");
@@ -585,7 +587,7 @@ const NOT_A_PLAYER: Phrase<(name: string) => string> = {
 export function applyThread(doc: NotebookDoc, b: Built, count: PasteCount, lang: Lang): NotebookDoc {
   day(b.match);
   const players = b.match.state.players;
-  const seatByName = new Map(players.map((p, seat) => [p.name, seat]));
+  const byName = new Map(players.map((p, seat) => [p.name, seat]));
   const kept = doc.current.inputs.filter((i) => !(i.kind === "vote" && i.source.kind === "thread"));
   const ignored = [...count.ignored];
   let m = b.phaseStart;
@@ -593,8 +595,8 @@ export function applyThread(doc: NotebookDoc, b: Built, count: PasteCount, lang:
   for (const input of kept) if (input.kind === "replace") m = engine(applyInput(m, input));
   const inputs: DocInput[] = kept.filter((i) => i.kind === "replace");
   for (const c of count.cast) {
-    const seat = seatByName.get(c.by);
-    const target = seatByName.get(c.target);
+    const seat = byName.get(c.by);
+    const target = byName.get(c.target);
     const text = `${c.by}: ${c.color} ${c.target}${c.early ? " (early)" : ""}`;
     if (seat === undefined || target === undefined) {
       ignored.push({
@@ -633,7 +635,6 @@ export function applyThread(doc: NotebookDoc, b: Built, count: PasteCount, lang:
     m = next;
     inputs.push(input);
   }
-  const byName = new Map(players.map((p, seat) => [p.name, seat]));
   const found: ThreadFound = {
     kind: count.found.kind,
     engine: count.found.engine,
@@ -699,11 +700,6 @@ export function voteText(players: readonly Player[], seat: number, v: Vote, lang
   return `${players[seat]?.name ?? "?"}: ${w[v.color]} — ${players[v.target]?.name ?? "?"}${v.early ? ` (${w.early})` : ""}`;
 }
 
-/** BBCode in the forum's dialect: `[b]` and `[color=red]`, or `[B]` and `[COLOR="Red"]`. */
-export const inDialect = (bbcode: string, dialect: Dialect): string => bbcodeDialect(bbcode, dialect);
-
-const bold = (text: string): string => `[b]${text}[/b]`;
-
 /** "Шериф Вася": a private result's recipient as the GM addresses them. */
 const recipient = (p: Player, lang: Lang): string => `${roleName(p.role, lang)} ${p.name}`;
 
@@ -717,10 +713,10 @@ function nightPosts(
   const a = nightAnnouncement(o, players, lang);
   return {
     phase: o.phase,
-    public: inDialect([bold(a.title), ...a.lines].join("\n"), dialect),
+    public: bbcodeDialect(announcementBBCode(a), dialect),
     private: privateResults(o, players, lang).map((p) => ({
       to: [...p.recipients].map((s) => recipient(players[s]!, lang)).sort(),
-      text: inDialect(p.text, dialect),
+      text: bbcodeDialect(p.text, dialect),
     })),
     count: null,
     explanation: explainNight(o, players, lang),
@@ -747,7 +743,7 @@ export function countText(m: Match, dialect: Dialect, lang: Lang): string {
     lang,
   );
   const post = countPost(sections, lang);
-  return inDialect([bold(post.title), ...post.lines].join("\n"), dialect);
+  return bbcodeDialect(announcementBBCode(post), dialect);
 }
 
 function dayPosts(
@@ -760,7 +756,7 @@ function dayPosts(
   const a = dayAnnouncement(o, players, lang);
   return {
     phase: o.phase,
-    public: inDialect([bold(a.title), ...a.lines].join("\n"), dialect),
+    public: bbcodeDialect(announcementBBCode(a), dialect),
     private: [],
     count: countText(before, dialect, lang),
     explanation: [],
@@ -769,10 +765,19 @@ function dayPosts(
 
 /** The posts of the match's last finished phase (`before`: the match before it closed). */
 function postsOfLast(m: Match, before: Match, dialect: Dialect, lang: Lang): NotebookPosts {
-  const last = m.outcomes[m.outcomes.length - 1]!;
-  return last.outcome.phase.kind === "night"
-    ? nightPosts(last.outcome as NightOutcome, last.players, dialect, lang)
-    : dayPosts(last.outcome as DayOutcome, last.players, before, dialect, lang);
+  return postsOf(m.outcomes[m.outcomes.length - 1]!, before, dialect, lang);
+}
+
+/** The posts of one finished phase (`before`: the match before it closed, for a day's count). */
+function postsOf(
+  done: Match["outcomes"][number],
+  before: Match,
+  dialect: Dialect,
+  lang: Lang,
+): NotebookPosts {
+  return done.outcome.phase.kind === "night"
+    ? nightPosts(done.outcome as NightOutcome, done.players, dialect, lang)
+    : dayPosts(done.outcome as DayOutcome, done.players, before, dialect, lang);
 }
 
 // ————— the views —————
@@ -848,17 +853,7 @@ export function notebookView(
     dayPart =
       tally === null ? null : { tally, count: countText(m, doc.dialect, lang), found: doc.current.found };
   }
-  const history: NotebookPosts[] = [];
-  let k = 0;
-  for (const before of b.beforeClose) {
-    const last = m.outcomes[k]!;
-    history.push(
-      last.outcome.phase.kind === "night"
-        ? nightPosts(last.outcome as NightOutcome, last.players, doc.dialect, lang)
-        : dayPosts(last.outcome as DayOutcome, last.players, before, doc.dialect, lang),
-    );
-    k++;
-  }
+  const history = b.beforeClose.map((before, k) => postsOf(m.outcomes[k]!, before, doc.dialect, lang));
   const seats: NotebookSeat[] = players.map((p, seat) => ({
     seat,
     name: p.name,

@@ -14,6 +14,7 @@ import {
   answerCouncil,
   applyThread,
   close,
+  day,
   emptyPhase,
   fixRolls,
   handDealFault,
@@ -330,14 +331,8 @@ function threadRoute(ctx: RouteContext, h: Helpers, runner: ToolRunner): void {
       const body = parsed();
       const lang = langOf(req);
       const m = b.match;
-      if (m.state.winner !== null)
-        throw conflict(
-          "notebook/ended",
-          `the game is over (${m.state.winner} won): nothing more can be entered`,
-          "W1",
-        );
-      if (m.state.phase.kind !== "day")
-        throw conflict("notebook/not-day", "it is night: the thread is pasted by day");
+      // Before the paste is read: the pool's time is not spent on a thread that cannot be entered.
+      day(m);
       const html = body.html?.trim() ? body.html : undefined;
       const text = body.text?.trim() ? body.text : undefined;
       if (html === undefined && text === undefined)
