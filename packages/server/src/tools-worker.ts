@@ -62,8 +62,8 @@ export type ToolOutcome =
 const CLAUSE_AT_END = /\(([A-Z]\d+[a-z]?)\)$/;
 
 function voteCount(b: VoteCountToolBody): ToolOutcome {
-  try {
-    const value = runVoteCount({
+  return refusing(() =>
+    runVoteCount({
       roster: b.players,
       rosterName: "(players)",
       gm: b.gm ?? null,
@@ -73,13 +73,8 @@ function voteCount(b: VoteCountToolBody): ToolOutcome {
       threadName: "thread",
       // The app's GMs read why a vote does not count: in Russian, as the count post is.
       lang: "ru",
-    });
-    return { ok: true, value };
-  } catch (e) {
-    // The counter's refusals are its input's faults; each message names the line, post or player.
-    if (e instanceof Error) return { ok: false, message: e.message };
-    throw e;
-  }
+    }),
+  );
 }
 
 /** What the reader found, each author marked with the player they are (or null). */
