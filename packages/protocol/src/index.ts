@@ -4,3 +4,4 @@ export * from "./me.ts";
 export * from "./unread.ts";
 export * from "./setups.ts";
 export * from "./notebooks.ts";
+export * from "./stream.ts";
