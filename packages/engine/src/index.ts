@@ -89,7 +89,7 @@ export {
   type Team,
   type Viewer,
 } from "./events.ts";
-export { foldView, type GameView } from "./view.ts";
+export { foldView, ViewFold, type GameView } from "./view.ts";
 export { channelMembers, channelsFor, type Channel } from "./channels.ts";
 
 // What players read: announcements, vote counts, the results post, role cards, texts.

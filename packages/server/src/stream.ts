@@ -1,12 +1,14 @@
 import type { ServerResponse } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Lang } from "@forum-mafia/engine";
 import type { Clock } from "./clock.ts";
 import { ApiError } from "./errors.ts";
 import type { Games } from "./games.ts";
+import { feedIndexAfter, streamLength, viewerKey } from "./positions.ts";
 import type { Room } from "./room.ts";
 import { viewerOf, type Viewer } from "./viewer.ts";
 import { mayReceive } from "./seen.ts";
-import { current, streamSince } from "./views.ts";
+import { StreamItems } from "./views.ts";
 
 /** How many live streams may be open at once, and how far behind one may fall. */
 export interface StreamLimits {
@@ -54,29 +56,56 @@ interface Connection {
 }
 
 /**
- * The streams of one room with the same viewer (the GM, one seat, or the public). They hold the same
- * items under the same ids, so each item is serialised once for all of them.
+ * The streams of one room with the same viewer (the GM, one seat, or the public) and language. They hold
+ * the same items under the same ids, so each item is serialised once for all of them.
  */
 interface Group {
   readonly feed: RoomFeed;
   readonly key: string;
   readonly viewer: Viewer;
-  /** How many items this viewer's stream holds so far: the id of the last one sent. */
+  readonly lang: Lang;
+  /** How many items this viewer's stream holds so far: the id of the last one built. */
   count: number;
+  /** The channels the viewer belongs to, when the group was made (a player's): a new one means a reset. */
+  readonly channels: string | null;
   readonly connections: Set<Connection>;
 }
 
-/** One room's live streams: every one of them has been sent the items of room.feed[0, sent) it may receive. */
+/**
+ * One room's live streams: the items of room.feed[0, sent) have been built for each group, and are written
+ * to its streams in order (`chain`) once the entries that made them are durable.
+ */
 interface RoomFeed {
   room: Room;
   sent: number;
+  chain: Promise<void>;
   readonly groups: Map<string, Group>;
+}
+
+/** What one flush writes to one group's streams once durable: its items, or a reset. */
+interface Sending {
+  readonly group: Group;
+  /** The streams in the group when the items were built: one that joins later has them in its backlog. */
+  readonly connections: readonly Connection[];
+  readonly bytes: Buffer | null;
 }
 
 const sameViewer = (a: Viewer, b: Viewer): boolean =>
   a.kind === b.kind && (a.kind !== "player" || (b.kind === "player" && a.seat === b.seat));
 
-const viewerKey = (v: Viewer): string => (v.kind === "player" ? `seat:${v.seat}` : v.kind);
+const groupKey = (v: Viewer, lang: Lang): string => `${viewerKey(v)}|${lang}`;
+
+/** A player's channels as one string, to see when a channel is opened to them (its history is not streamed). */
+const channelsKey = (items: StreamItems, v: Viewer, lang: Lang): string | null =>
+  v.kind === "player"
+    ? (items
+        .you(v, lang)
+        ?.channels.map((c) => c.id)
+        .join(",") ?? "")
+    : null;
+
+/** How long a stream ended with a reset may take to flush it before it is cut off (a client that stopped reading). */
+const END_GRACE_MS = 10_000;
 
 const RESET = "event: reset\ndata: {}\n\n";
 
@@ -91,9 +120,11 @@ const bump = (counts: Map<string, number>, key: string, by: 1 | -1): void => {
  * (1, 2, 3…), so the ids show nothing of what others received, and a client that reconnects with
  * Last-Event-ID gets exactly the items it missed. Items are sent only once their entries are on disk.
  *
- * A commit's answer does not wait for the streams: it marks its room, and the room's new durable items are
- * sent on the next turn of the event loop (setImmediate), together with those of any other commit that
- * came in the meantime, each serialised once and written once per connection.
+ * Issue 19: each item says what changed (protocol/src/stream.ts), built from its audience's view: the
+ * public parts once per language for every stream, the viewer's own half once per viewer (StreamItems).
+ * A commit's answer does not wait for the streams: once durable it marks its room, and on the next turn of
+ * the event loop (setImmediate) the room's new items, with those of any commit that came meanwhile, are
+ * built once per group and written once per connection, after everything built from is durable.
  */
 export class Streams {
   private readonly rooms = new Map<string, RoomFeed>();
@@ -109,7 +140,7 @@ export class Streams {
   private readonly unlisten: () => void;
 
   constructor(
-    games: Games,
+    private readonly games: Games,
     private readonly clock: Clock,
     private readonly sessions: SessionExpiry,
     limits: Partial<StreamLimits> = {},
@@ -124,7 +155,14 @@ export class Streams {
    * Open a stream, or refuse it with 429 stream/too-many (before anything is written) when a cap is
    * reached. `user` is null for a visitor without a session.
    */
-  open(room: Room, user: StreamUser | null, after: number, req: FastifyRequest, reply: FastifyReply): void {
+  open(
+    room: Room,
+    user: StreamUser | null,
+    after: number,
+    lang: Lang,
+    req: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
     const address = req.ip;
     this.admit(user?.id ?? null, address);
     // The client went away while the request was on its way here: a 'close' listener would never fire, so
@@ -135,14 +173,23 @@ export class Streams {
     }
     const feed = this.feedOf(room);
     const viewer = viewerOf(room, user?.id ?? null);
-    // The room's feed was just sent up to room.durable, which is where the backlog ends: the stream joins
-    // its viewer's group exactly where the group stands, and neither misses nor repeats an item.
-    const { items: backlog, total } = streamSince(room, viewer, after);
-    const key = viewerKey(viewer);
+    // Every item of the room's feed has been built for the groups: the stream joins its viewer's group
+    // exactly where the group stands, and neither misses nor repeats an item.
+    const total = streamLength(room, viewer);
+    const key = groupKey(viewer, lang);
     const existing = feed.groups.get(key);
     if (existing && existing.count !== total)
       throw new Error(`stream: viewer ${key} of game ${room.id} holds ${existing.count} items, not ${total}`);
-    const group: Group = existing ?? { feed, key, viewer, count: total, connections: new Set() };
+    const items = new StreamItems(room);
+    const group: Group = existing ?? {
+      feed,
+      key,
+      viewer,
+      lang,
+      count: total,
+      channels: channelsKey(items, viewer, lang),
+      connections: new Set(),
+    };
     if (!existing) feed.groups.set(key, group);
 
     reply.hijack();
@@ -153,9 +200,16 @@ export class Streams {
       connection: "keep-alive",
       "x-accel-buffering": "no",
     });
-    let head = "retry: 2000\n\n";
-    for (const { id, item } of backlog) head += `id: ${id}\ndata: ${JSON.stringify(item)}\n\n`;
-    raw.write(head);
+    raw.write("retry: 2000\n\n");
+    // A client that holds more than the stream has (a game rebuilt after a failed write): it starts again.
+    let backlog: string | null = null;
+    if (after <= total) {
+      backlog = "";
+      let id = after;
+      for (let i = feedIndexAfter(room, viewer, after); i < room.feed.length; i++)
+        if (mayReceive(room, room.feed[i]!, viewer))
+          backlog += `id: ${++id}\ndata: ${items.json(i, viewer, lang)}\n\n`;
+    }
 
     const c: Connection = {
       userId: user?.id ?? null,
@@ -168,6 +222,16 @@ export class Streams {
       counted: true,
     };
     group.connections.add(c);
+    // The backlog was built from the room now: it is written once all of that is durable, in order with the
+    // group's items built before it (which this stream does not get: they are in its backlog).
+    const durable = this.durable(room);
+    feed.chain = feed.chain
+      .then(() => durable)
+      .then((ok) => {
+        if (!ok || c.group !== group) return;
+        if (backlog === null) this.restart(c);
+        else if (backlog !== "") this.send(c, backlog);
+      });
     bump(this.byAddress, address, 1);
     if (c.userId === null) bump(this.anonymousByAddress, address, 1);
     else bump(this.byUser, c.userId, 1);
@@ -213,17 +277,21 @@ export class Streams {
       throw tooMany(`at most ${l.perUser} may be open at once per user, across all games`);
   }
 
-  /** The room's streams, brought up to date: every durable item has been sent to them. */
+  /** The room's streams, brought up to date: every item of its feed has been built for them. */
   private feedOf(room: Room): RoomFeed {
     let feed = this.rooms.get(room.id);
+    if (feed && feed.room !== room) {
+      // The room was set aside and rebuilt from its log: what was built from the old one may never have
+      // been written, so every stream starts again.
+      this.resetFeed(feed);
+      feed = undefined;
+    }
     if (!feed) {
-      feed = { room, sent: room.durable, groups: new Map() };
+      feed = { room, sent: room.feed.length, chain: Promise.resolve(), groups: new Map() };
       this.rooms.set(room.id, feed);
       return feed;
     }
-    // The room is rebuilt after a failed command: the streams go on with the new one (same durable items).
-    feed.room = room;
-    if (this.dirty.has(room.id) || feed.sent !== room.durable) this.flush(feed);
+    if (this.dirty.has(room.id) || feed.sent !== room.feed.length) this.flush(feed);
     return feed;
   }
 
@@ -231,7 +299,10 @@ export class Streams {
   private published(room: Room): void {
     const feed = this.rooms.get(room.id);
     if (!feed) return; // nobody is watching: a stream opened later starts from its backlog
-    feed.room = room;
+    if (feed.room !== room) {
+      this.resetFeed(feed);
+      return;
+    }
     this.dirty.add(room.id);
     if (this.scheduled) return;
     this.scheduled = true;
@@ -245,50 +316,92 @@ export class Streams {
     });
   }
 
-  /** Send each group the room's durable items it has not had yet, in order. */
+  /** Resolves true once everything applied to the room so far is durable, false if it never will be. */
+  private durable(room: Room): Promise<boolean> {
+    return this.games.settled(room).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /**
+   * Build each group the items of the room's feed it has not had yet, in order, and write them once they
+   * are durable. The items are built now, from the room as it stands, and written only after every entry
+   * applied so far is on disk (Games.settled), so nobody is shown what a crash could take back.
+   */
   private flush(feed: RoomFeed): void {
     const room = feed.room;
     this.dirty.delete(room.id);
-    // A seat that changed hands (P4), or a player who became the public: this stream's numbering no
-    // longer applies, so the client is told to start again.
-    for (const group of feed.groups.values())
-      for (const c of group.connections)
-        if (c.userId !== null && !sameViewer(group.viewer, viewerOf(room, c.userId))) this.restart(c);
     const from = feed.sent;
-    const to = room.durable;
-    if (to <= from) return;
+    const to = room.feed.length;
     feed.sent = to;
-    // Items are viewer-independent once chosen: each is serialised once, whichever groups receive it.
-    const data: string[] = [];
+    let ends = false;
+    for (let i = from; i < to; i++) {
+      const item = room.feed[i]!.item;
+      if (item.type === "game" && item.event.type === "gameEnded") ends = true;
+    }
+    const items = new StreamItems(room);
+    const sendings: Sending[] = [];
     for (const group of feed.groups.values()) {
       let chunk = "";
       for (let i = from; i < to; i++) {
-        const entry = room.feed[i]!;
-        if (!mayReceive(room, entry, group.viewer)) continue;
+        if (!mayReceive(room, room.feed[i]!, group.viewer)) continue;
         group.count++;
-        chunk += `id: ${group.count}\ndata: ${(data[i - from] ??= JSON.stringify(current(room, entry.item)))}\n\n`;
+        // R3: at the end everyone may see every role: the streams start again rather than patch that in.
+        if (!ends) chunk += `id: ${group.count}\ndata: ${items.json(i, group.viewer, group.lang)}\n\n`;
       }
-      if (chunk === "") continue;
-      const bytes = Buffer.from(chunk, "utf8");
-      for (const c of group.connections) this.send(c, bytes);
+      if (chunk === "" && !ends) continue;
+      // A channel opened to a player (G8: the dead join the spectators' room) comes with its history in a
+      // fresh detail, not in the stream.
+      const reset =
+        ends || (group.channels !== null && channelsKey(items, group.viewer, group.lang) !== group.channels);
+      sendings.push({
+        group,
+        connections: [...group.connections],
+        bytes: reset ? null : Buffer.from(chunk, "utf8"),
+      });
+    }
+    const durable = this.durable(room);
+    feed.chain = feed.chain
+      .then(() => durable)
+      .then((ok) => {
+        if (!ok) return this.resetFeed(feed);
+        for (const { group, connections, bytes } of sendings)
+          for (const c of connections) {
+            if (c.group !== group) continue;
+            // A seat that changed hands (P4), or a player who became the public: this stream's numbering
+            // no longer applies, so the client is told to start again.
+            if (bytes === null || (c.userId !== null && !sameViewer(group.viewer, viewerOf(room, c.userId))))
+              this.restart(c);
+            else this.send(c, bytes);
+          }
+      });
+  }
+
+  /** Every stream of the room starts again (a rebuilt room, a write that failed). */
+  private resetFeed(feed: RoomFeed): void {
+    for (const group of [...feed.groups.values()]) for (const c of [...group.connections]) this.restart(c);
+    if (this.rooms.get(feed.room.id) === feed) {
+      this.rooms.delete(feed.room.id);
+      this.dirty.delete(feed.room.id);
     }
   }
 
   /** Write to a stream, unless its client has stopped reading: then it is cut off rather than buffered. */
   private send(c: Connection, chunk: string | Buffer): void {
-    if (c.raw.writableLength > this.limits.maxBuffered) {
-      this.detach(c);
-      c.raw.destroy();
-      return;
-    }
+    // Back-pressure: a client that does not read is told to start again (a reset) and never buffers
+    // without bound; it fetches the detail when it reads again.
+    if (c.raw.writableLength > this.limits.maxBuffered) return this.restart(c);
     c.raw.write(chunk);
   }
 
-  /** The stream's numbering no longer applies (a new viewer, or no session): the client starts again. */
+  /** The stream's numbering no longer applies (a new viewer, no session, too far behind): the client starts again. */
   private restart(c: Connection): void {
     if (c.group === null) return;
     this.detach(c);
     c.raw.end(RESET);
+    // A client that has stopped reading never takes the reset: it is cut off after a grace period.
+    if (!c.raw.writableFinished) setTimeout(() => c.raw.destroy(), END_GRACE_MS).unref();
   }
 
   /** Stop sending to a stream (it still counts against the caps until its response is closed). */

@@ -7,11 +7,19 @@ import {
   roleCard,
   ROLE_NAMES,
   TEXTS,
+  type GameEvent,
   type GameView,
   type Lang,
   type RoleId,
   type Viewer,
 } from "@forum-mafia/engine";
+import type {
+  PublicState,
+  PublicSummary,
+  StreamItem,
+  StreamItemType,
+  YourState,
+} from "@forum-mafia/protocol/stream";
 import type {
   ActionForm,
   ChannelId,
@@ -29,6 +37,8 @@ import { gmTable } from "./gm-views.ts";
 import { notices } from "./notices.ts";
 import { postView, type Room } from "./room.ts";
 import { mayReceive, seenBy, type Seen } from "./seen.ts";
+import { streamLength, viewerKey } from "./positions.ts";
+import { viewerOf } from "./viewer.ts";
 
 /**
  * The responses a player, a spectator or the public is sent, each built from what its viewer may see: a
@@ -39,6 +49,105 @@ import { mayReceive, seenBy, type Seen } from "./seen.ts";
  */
 
 export function summaryOf(room: Room, userId: string | null): GameSummary {
+  const viewer = viewerOf(room, userId);
+  return { ...publicSummary(room), mine: mineOf(room, viewer, userId) };
+}
+
+export function gameView(room: Room, viewer: Viewer): GameView | null {
+  return seenBy(room, viewer)?.view ?? null;
+}
+
+/**
+ * The game as one viewer may see it. `read` is the signed-in user's nick and read marks in this game
+ * (Store.readMarks, fetched by the route): the detail's `unread`, null without it. Built from the same two
+ * halves the live stream sends (issue 19): the public half (`publicState`) and the viewer's own
+ * (`yourState`), so a client that applies the stream's items holds what a fresh detail would show.
+ */
+export function gameDetail(
+  room: Room,
+  viewer: Viewer,
+  userId: string | null,
+  lang: Lang,
+  read: ReadState | null = null,
+): GameDetail {
+  const shared = sharedDetail(room, viewer, lang);
+  const mine = mineOf(room, viewer, userId);
+  return {
+    ...shared,
+    summary: { ...shared.summary, mine },
+    me: { kind: mine, seat: viewer.kind === "player" ? viewer.seat : null },
+    unread: userId !== null && read !== null ? unreadView(room, viewer, read) : null,
+  };
+}
+
+/**
+ * The same detail as JSON, for the route: the part every user with this viewer and language shares is
+ * serialised once per change of the room (a reconnect storm after a vote costs one build, not one per
+ * reader), and only the user's own place and unread counts are added per request.
+ */
+export function gameDetailJson(
+  room: Room,
+  viewer: Viewer,
+  userId: string | null,
+  lang: Lang,
+  read: ReadState | null = null,
+): string {
+  const key = `${viewerKey(viewer)}|${lang}`;
+  let byKey = DETAILS.get(room);
+  if (!byKey) DETAILS.set(room, (byKey = new Map()));
+  let kept = byKey.get(key);
+  if (!kept || kept.seq !== room.seq || kept.feed !== room.feed.length) {
+    const { summary, ...rest } = sharedDetail(room, viewer, lang);
+    const json = JSON.stringify(rest);
+    kept = { seq: room.seq, feed: room.feed.length, summary, rest: json.slice(1, -1) };
+    byKey.set(key, kept);
+  }
+  const mine = mineOf(room, viewer, userId);
+  const unread = userId !== null && read !== null ? unreadView(room, viewer, read) : null;
+  const me = { kind: mine, seat: viewer.kind === "player" ? viewer.seat : null };
+  return `{"summary":${JSON.stringify({ ...kept.summary, mine })},"me":${JSON.stringify(me)},"unread":${JSON.stringify(unread)},${kept.rest}}`;
+}
+
+type SharedDetail = Omit<GameDetail, "me" | "unread" | "summary"> & { readonly summary: PublicSummary };
+
+const DETAILS = new WeakMap<
+  Room,
+  Map<string, { seq: number; feed: number; summary: PublicSummary; rest: string }>
+>();
+
+/** The detail without the asking user's own place and unread counts: the same for every user with this viewer. */
+function sharedDetail(room: Room, viewer: Viewer, lang: Lang): SharedDetail {
+  const pub = publicState(room, lang);
+  const you = viewer.kind === "public" ? null : yourState(room, viewer, lang);
+  const seen = seenBy(room, viewer);
+  const view = seen?.view ?? null;
+  return {
+    summary: pub.summary,
+    settings: room.settings,
+    signups: room.signupList(),
+    clock: pub.clock,
+    commitment: pub.commitment,
+    view,
+    roleCard: view?.me ? { role: view.me.role, lines: roleCard(view.me.role, lang, view.options) } : null,
+    form: you?.form ?? null,
+    voteCount: pub.voteCount,
+    channels: channels(room, viewer),
+    notices: pub.notices,
+    announcements: pub.announcements,
+    privateResults: you?.privateResults ?? [],
+    roleNames: roleNames(lang),
+    streamAt: streamLength(room, viewer),
+    gm: you?.gm ?? null,
+  };
+}
+
+/** Where the asking user stands: the GM, a player, or their place in the signups. */
+function mineOf(room: Room, viewer: Viewer, userId: string | null): GameDetail["me"]["kind"] {
+  return viewer.kind === "gm" ? "gm" : viewer.kind === "player" ? "player" : signupStatus(room, userId);
+}
+
+/** The game's summary as everyone sees it, without the asking user's place. */
+export function publicSummary(room: Room): PublicSummary {
   return {
     id: room.id,
     title: room.title,
@@ -49,60 +158,44 @@ export function summaryOf(room: Room, userId: string | null): GameSummary {
     seats: room.settings.seats,
     winner: room.winner,
     deadline: room.status === "running" ? room.clock().deadline : null,
-    mine:
-      userId !== null && room.gmId === userId
-        ? "gm"
-        : userId !== null && room.seatOf(userId) !== null
-          ? "player"
-          : signupStatus(room, userId),
   };
 }
 
-export function gameView(room: Room, viewer: Viewer): GameView | null {
-  return seenBy(room, viewer)?.view ?? null;
+/** Issue 19: the public half of the game, the same for every viewer in one language (stream.ts, the detail). */
+export function publicState(room: Room, lang: Lang): PublicState {
+  const seen = seenBy(room, { kind: "public" });
+  const started = room.events[0];
+  return {
+    summary: publicSummary(room),
+    clock: room.clock(),
+    notices: notices(room, lang),
+    commitment: started?.type === "gameStarted" ? started.commitment : null,
+    view: seen?.view ?? null,
+    voteCount: seen && room.status === "running" ? voteCount(seen, lang) : null,
+    // A1, A3: the published results, as the GM would post them, from the public result events.
+    announcements: seen ? publishedResults(seen.publicEvents, lang) : [],
+  };
 }
 
 /**
- * The game as one viewer may see it. `read` is the signed-in user's nick and read marks in this game
- * (Store.readMarks, fetched by the route): the detail's `unread`, null without it.
+ * Issue 19: the viewer's own half (a player or the GM): what only this viewer may see of the view, the form,
+ * the private results, the channels (without their messages) and, for the GM, the GM's table.
  */
-export function gameDetail(
-  room: Room,
-  viewer: Viewer,
-  userId: string | null,
-  lang: Lang,
-  read: ReadState | null = null,
-): GameDetail {
+export function yourState(room: Room, viewer: Viewer, lang: Lang): YourState | null {
   const seen = seenBy(room, viewer);
-  const view = seen?.view ?? null;
-  const started = room.events[0];
-  const me: GameDetail["me"] =
-    viewer.kind === "gm"
-      ? { kind: "gm", seat: null }
-      : viewer.kind === "player"
-        ? { kind: "player", seat: viewer.seat }
-        : { kind: signupStatus(room, userId), seat: null };
+  if (seen === null) return null;
+  const view = seen.view;
   return {
-    summary: summaryOf(room, userId),
-    settings: room.settings,
-    signups: room.signupList(),
-    me,
-    clock: room.clock(),
-    commitment: started?.type === "gameStarted" ? started.commitment : null,
-    view,
-    roleCard: view?.me ? { role: view.me.role, lines: roleCard(view.me.role, lang, view.options) } : null,
-    form: viewer.kind === "player" && seen && room.status === "running" ? actionForm(seen) : null,
-    voteCount: seen && room.status === "running" ? voteCount(seen, lang) : null,
-    channels: channels(room, viewer),
-    notices: notices(room, lang),
-    // A1, A3: the published results, as the GM would post them, from the public result events.
-    announcements: seen ? publishedResults(seen.publicEvents, lang) : [],
-    privateResults: view ? privateResultLines(view, lang) : [],
-    roleNames: roleNames(lang),
-    streamAt: streamSince(room, viewer, Number.MAX_SAFE_INTEGER).total,
+    viewer: view.viewer,
+    me: view.me,
+    submissions: view.submissions,
+    privateResultsView: view.privateResults,
+    roles: view.seats.map((s) => s.role),
+    form: viewer.kind === "player" && room.status === "running" ? actionForm(seen) : null,
+    privateResults: privateResultLines(view, lang),
+    channels: channels(room, viewer, false).map((c) => ({ id: c.id, canPost: c.canPost })),
     // The GM may see the whole table, so the GM's panel reads the state itself (gm-views.ts).
     gm: viewer.kind === "gm" ? gmTable(room) : null,
-    unread: userId !== null && read !== null ? unreadView(room, viewer, read) : null,
   };
 }
 
@@ -213,20 +306,19 @@ function voteCount(seen: Seen, lang: Lang): VoteCount | null {
 }
 
 /** The channels the viewer belongs to, with their messages; the GM reads every channel. */
-export function channels(room: Room, viewer: Viewer): ChannelView[] {
+export function channels(room: Room, viewer: Viewer, withMessages = true): ChannelView[] {
   if (room.phase === null || viewer.kind === "public") return [];
+  const view = (id: ChannelId, canPost: boolean): ChannelView => ({
+    id,
+    canPost,
+    // A copy: a read's answer is sent only once durable (Games.settled), and the room may grow meanwhile.
+    messages: withMessages ? [...(room.messages.get(id) ?? [])] : [],
+  });
   if (viewer.kind === "player")
-    return channelsOf(room, viewer.seat).map((c) =>
-      channelView(room, c.id, room.status === "running" && c.canPost),
-    );
+    return channelsOf(room, viewer.seat).map((c) => view(c.id, room.status === "running" && c.canPost));
   const ids: ChannelId[] = ["mafia", "pair", "spectators"];
   room.seatUsers.forEach((_, seat) => ids.push(`gm:${seat}`));
-  return ids.map((id) => channelView(room, id, room.status !== "signup"));
-}
-
-function channelView(room: Room, id: ChannelId, canPost: boolean): ChannelView {
-  // A copy: a read's answer is sent only once durable (Games.settled), and the room may grow meanwhile.
-  return { id, canPost, messages: [...(room.messages.get(id) ?? [])] };
+  return ids.map((id) => view(id, room.status !== "signup"));
 }
 
 /**
@@ -276,4 +368,143 @@ export function streamSince(
     if (n > after) items.push({ id: n, item: current(room, entry.item) });
   }
   return { items, total: n };
+}
+
+/** What kind of stream item each engine event makes (issue 19); a new event fails to compile without one. */
+const EVENT_ITEM: { readonly [T in GameEvent["type"]]: "vote" | "phase" | "you" } = {
+  voteCast: "vote",
+  gameStarted: "phase",
+  nightResults: "phase",
+  dayResults: "phase",
+  replaced: "phase",
+  gameEnded: "phase",
+  roleDealt: "you",
+  teamRevealed: "you",
+  actionSubmitted: "you",
+  checkResult: "you",
+  councilAnswer: "you",
+  strike: "you",
+  modkillOrdered: "you",
+  nightDetail: "you",
+  dayDetail: "you",
+};
+
+/** The stream item type a feed entry makes. */
+export function itemTypeOf(item: FeedItem): StreamItemType {
+  switch (item.type) {
+    case "post":
+    case "postHidden":
+    case "message":
+    case "lobby":
+    case "clock":
+      return item.type;
+    case "review":
+      return "you";
+    case "game":
+      return EVENT_ITEM[item.event.type];
+    default: {
+      const never: never = item;
+      throw new Error(`unknown feed item ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/**
+ * Whether a viewer's item of this type carries the viewer's own half: a player's after a phase change or a
+ * change only they see (the form, the private results), the GM's after anything that moves the GM's table
+ * (a vote moves the day's tally, the clock the night's intake). A public viewer has no own half.
+ */
+function carriesYou(type: StreamItemType, viewer: Viewer): boolean {
+  if (viewer.kind === "public") return false;
+  if (type === "phase" || type === "you") return true;
+  return viewer.kind === "gm" && (type === "vote" || type === "clock");
+}
+
+/**
+ * Issue 19: the stream items of one sending (a flush of new feed items, or a stream's backlog), as JSON.
+ * Each value is built once and as it stands now (stream items carry values whole, never differences): the
+ * public parts once per language for every viewer, the viewer's own half once per viewer and language. The
+ * caller sends them only once everything applied to the room so far is durable (Games.settled).
+ */
+export class StreamItems {
+  private readonly shared = new Map<string, string>();
+  private readonly yours = new Map<string, { readonly state: YourState; readonly json: string }>();
+
+  constructor(private readonly room: Room) {}
+
+  /** The viewer's own half now (null for a public viewer, or before the deal). */
+  you(viewer: Viewer, lang: Lang): YourState | null {
+    return this.yourPart(viewer, lang)?.state ?? null;
+  }
+
+  /** The viewer's own half if an item built so far carried it, else null (nothing is built for asking). */
+  built(viewer: Viewer, lang: Lang): YourState | null {
+    return this.yours.get(`${viewerKey(viewer)}|${lang}`)?.state ?? null;
+  }
+
+  /** The item the feed entry at `index` makes for this viewer, as the `data` of an SSE event. */
+  json(index: number, viewer: Viewer, lang: Lang): string {
+    const item = this.room.feed[index]!.item;
+    let type = itemTypeOf(item);
+    // Nothing only a player or the GM may see reaches a public viewer (its audience); were it to, the viewer
+    // gets the public half, never another's own.
+    if (type === "you" && viewer.kind === "public") type = "phase";
+    const yours = carriesYou(type, viewer) ? this.yourPart(viewer, lang) : null;
+    if (type === "you")
+      return yours ? `{"type":"you","you":${yours.json}}` : this.publicJson("phase", index, lang);
+    const base = this.publicJson(type, index, lang);
+    return yours ? `${base.slice(0, -1)},"you":${yours.json}}` : base;
+  }
+
+  private yourPart(viewer: Viewer, lang: Lang): { state: YourState; json: string } | null {
+    const key = `${viewerKey(viewer)}|${lang}`;
+    let kept = this.yours.get(key);
+    if (!kept) {
+      const state = yourState(this.room, viewer, lang);
+      if (state === null) return null;
+      this.yours.set(key, (kept = { state, json: JSON.stringify(state) }));
+    }
+    return kept;
+  }
+
+  /** The item without the viewer's own half: the same bytes for every viewer in one language. */
+  private publicJson(type: Exclude<StreamItemType, "you">, index: number, lang: Lang): string {
+    const room = this.room;
+    const entry = room.feed[index]!.item;
+    // Posts and messages are their own values (a hidden post is sent hidden); the rest are the room's now.
+    const key =
+      type === "post" || type === "postHidden" || type === "message" ? `#${index}` : `${type}|${lang}`;
+    let json = this.shared.get(key);
+    if (json !== undefined) return json;
+    let item: StreamItem;
+    switch (type) {
+      case "post":
+      case "postHidden":
+      case "message":
+        json = JSON.stringify(current(room, entry));
+        this.shared.set(key, json);
+        return json;
+      case "lobby":
+        item = { type, signups: room.signupList(), summary: publicSummary(room) };
+        break;
+      case "clock":
+        item = { type, clock: room.clock(), notices: notices(room, lang), summary: publicSummary(room) };
+        break;
+      case "vote": {
+        const seen = seenBy(room, { kind: "public" });
+        item = {
+          type,
+          votes: seen?.view.votes ?? [],
+          voteCount: seen && room.status === "running" ? voteCount(seen, lang) : null,
+        };
+        break;
+      }
+      case "phase":
+        item = { type, state: publicState(room, lang) };
+        break;
+    }
+    json = JSON.stringify(item);
+    this.shared.set(key, json);
+    return json;
+  }
 }

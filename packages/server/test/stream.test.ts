@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_ROLES } from "@forum-mafia/engine";
-import type { FeedItem } from "@forum-mafia/protocol";
+import type { StreamItem } from "@forum-mafia/protocol/stream";
 import type { FastifyInstance } from "fastify";
 import { describe, expect, it, vi } from "vitest";
 import { buildApp } from "../src/app.ts";
@@ -38,10 +38,9 @@ describe("the live stream", () => {
       );
       const accepted = replies.filter((r) => r.status === 200).length;
       expect(accepted).toBeGreaterThan(10);
+      // Issue 19: a vote comes as a `vote` item with today's votes and the count, as they stand when sent.
       const votes = (s: SseStream) =>
-        s.events.filter(
-          (e) => (JSON.parse(e.data) as FeedItem).type === "game" && e.data.includes('"voteCast"'),
-        );
+        s.events.filter((e) => (JSON.parse(e.data) as StreamItem).type === "vote");
       await live.until(() => votes(live).length >= accepted, "every vote");
       live.close();
       expect(votes(live).length).toBe(accepted);
@@ -50,7 +49,14 @@ describe("the live stream", () => {
       const again = await SseStream.open(base, table.id, { cookie: watcher.cookie, label: "again" });
       await again.until((e) => e.id === live.events.length, "the same backlog");
       again.close();
-      expect(again.events.map((e) => e.data)).toEqual(live.events.map((e) => e.data));
+      // The same items under the same ids; each carries its values as they stand now (stream.ts), so the
+      // reconnect's last vote item holds what the live stream's last one held: every accepted vote.
+      const kinds = (s: SseStream) => s.events.map((e) => [e.id, (JSON.parse(e.data) as StreamItem).type]);
+      expect(kinds(again)).toEqual(kinds(live));
+      const last = (s: SseStream) =>
+        JSON.parse(votes(s).at(-1)!.data) as Extract<StreamItem, { type: "vote" }>;
+      expect(last(again)).toEqual(last(live));
+      expect(last(live).votes).toHaveLength(accepted);
     } finally {
       await t.close();
     }
@@ -414,7 +420,8 @@ describe("a client that stops reading (issue 11)", () => {
     const t = await testServer();
     const streams: SseStream[] = [];
     const paused: PausedStream[] = [];
-    const destroy = vi.spyOn(OutgoingMessage.prototype, "destroy");
+    // Issue 19: the server ends such a stream with a reset (and cuts it off if it never reads it).
+    const end = vi.spyOn(ServerResponse.prototype, "end");
     try {
       const table = await setUpGame(t, "automatic", { hand: [...DEFAULT_ROLES] });
       const base = await listen(t.server.app);
@@ -423,8 +430,11 @@ describe("a client that stops reading (issue 11)", () => {
       const stuck = await PausedStream.open(base, table.id);
       paused.push(stuck);
       const cut = () =>
-        destroy.mock.contexts.some(
-          (res: unknown) => res instanceof ServerResponse && res.req.url?.includes("/stream"),
+        end.mock.contexts.some(
+          (res: unknown, i) =>
+            res instanceof ServerResponse &&
+            res.req.url?.includes("/stream") &&
+            String(end.mock.calls[i]?.[0]).startsWith("event: reset"),
         );
       // Posts of about 40 KB as sent (10,000 two-byte letters, and their HTML): the default limit is 4 MiB,
       // and the kernel's socket buffers hold some more before the server's own buffer grows.
@@ -446,7 +456,7 @@ describe("a client that stops reading (issue 11)", () => {
       expect(withText(reader.events, "MARK-big-").length).toBe(n);
       await expect(stuck.readUntil("MARK-last")).rejects.toThrow(/ended|no MARK-last/);
     } finally {
-      destroy.mockRestore();
+      end.mockRestore();
       for (const x of streams) x.close();
       for (const p of paused) p.close();
       t.server.app.server.closeAllConnections();

@@ -4,7 +4,7 @@ import { conflict } from "../errors.ts";
 import { gameLog } from "../gm-views.ts";
 import type { Room } from "../room.ts";
 import { viewerOf } from "../viewer.ts";
-import { gameDetail, summaryOf } from "../views.ts";
+import { gameDetailJson, summaryOf } from "../views.ts";
 import { bodyRoute, idOf, langOf, requireUser, route, shown, type RouteContext } from "./context.ts";
 
 /** The games: the list, creating one (or a demo), its detail, signing up, the start. */
@@ -55,14 +55,16 @@ export function gamesRoutes(ctx: RouteContext): void {
     url: "/api/games/:id",
     summary: "The game as you may see it",
     tag: "games",
-    handler: async (req) => {
+    handler: async (req, reply) => {
       const room = games.room(idOf(req));
       const user = req.user;
       // Issue 15: the user's read marks here (per user, so every device of the user agrees), read first.
       const read = user ? { nick: user.nick, marks: await ctx.store.readMarks(user.id, room.id) } : null;
-      return shown(ctx, room, () =>
-        gameDetail(room, viewerOf(room, user?.id ?? null), user?.id ?? null, langOf(req), read),
+      // Issue 19: the part every reader with this view shares is serialised once per change of the game.
+      const body = await shown(ctx, room, () =>
+        gameDetailJson(room, viewerOf(room, user?.id ?? null), user?.id ?? null, langOf(req), read),
       );
+      return reply.type("application/json; charset=utf-8").send(body);
     },
   });
   bodyRoute(ctx, {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SESSION_COOKIE } from "../auth.ts";
-import { idOf, route, type RouteContext } from "./context.ts";
+import { idOf, langOf, route, type RouteContext } from "./context.ts";
 
 const streamQuery = z.strictObject({
   after: z.coerce.number().int().min(0).optional(),
@@ -26,7 +26,7 @@ export function streamRoutes(ctx: RouteContext): void {
       );
       const token = req.cookies[SESSION_COOKIE];
       const user = req.user && token ? { id: req.user.id, session: accounts.sessionKey(token) } : null;
-      streams.open(room, user, after, req, reply);
+      streams.open(room, user, after, langOf(req), req, reply);
     },
   });
 }
