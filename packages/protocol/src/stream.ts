@@ -40,6 +40,8 @@ export type PublicSummary = Omit<GameSummary, "mine">;
  */
 export interface PublicState {
   readonly summary: PublicSummary;
+  /** Who has signed up and not taken a seat (the reserve, once the game has started). */
+  readonly signups: readonly Signup[];
   readonly clock: Clock;
   readonly notices: readonly string[];
   readonly commitment: string | null;
@@ -167,17 +169,8 @@ export function applyStreamItem(
       if (!found) return null;
       return { ...detail, channels, ...at };
     }
-    case "lobby": {
-      const kind =
-        detail.me.kind === "gm" || detail.me.kind === "player" ? detail.me.kind : placeOf(item.signups, nick);
-      return {
-        ...detail,
-        signups: item.signups,
-        summary: withSummary(item.summary, kind),
-        me: { ...detail.me, kind },
-        ...at,
-      };
-    }
+    case "lobby":
+      return { ...withSignups(detail, item.signups, item.summary, nick), ...at };
     case "clock": {
       const next: GameDetail = {
         ...detail,
@@ -197,8 +190,7 @@ export function applyStreamItem(
       const s = item.state;
       const you = item.you ?? null;
       const next: GameDetail = {
-        ...detail,
-        summary: withSummary(s.summary, detail.summary.mine),
+        ...withSignups(detail, s.signups, s.summary, nick),
         clock: s.clock,
         notices: s.notices,
         commitment: s.commitment,
@@ -216,6 +208,18 @@ export function applyStreamItem(
       throw new Error(`unknown stream item ${JSON.stringify(never)}`);
     }
   }
+}
+
+/** The detail with the signups and the summary replaced, and the user's own place found in the signups. */
+function withSignups(
+  detail: GameDetail,
+  signups: readonly Signup[],
+  summary: PublicSummary,
+  nick: string | null,
+): GameDetail {
+  const kind =
+    detail.me.kind === "gm" || detail.me.kind === "player" ? detail.me.kind : placeOf(signups, nick);
+  return { ...detail, signups, summary: withSummary(summary, kind), me: { ...detail.me, kind } };
 }
 
 /** The detail with the viewer's own half replaced; null when the channels the viewer belongs to changed. */

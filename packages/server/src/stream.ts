@@ -9,6 +9,7 @@ import type { Room } from "./room.ts";
 import { viewerOf, type Viewer } from "./viewer.ts";
 import { mayReceive } from "./seen.ts";
 import { StreamItems } from "./views.ts";
+import type { YourState } from "@forum-mafia/protocol/stream";
 
 /** How many live streams may be open at once, and how far behind one may fall. */
 export interface StreamLimits {
@@ -66,7 +67,7 @@ interface Group {
   readonly lang: Lang;
   /** How many items this viewer's stream holds so far: the id of the last one built. */
   count: number;
-  /** The channels the viewer belongs to, when the group was made (a player's): a new one means a reset. */
+  /** The channels the viewer reads, when the group was made (a player's, the GM's): a new one means a reset. */
   readonly channels: string | null;
   readonly connections: Set<Connection>;
 }
@@ -95,14 +96,8 @@ const sameViewer = (a: Viewer, b: Viewer): boolean =>
 
 const groupKey = (v: Viewer, lang: Lang): string => `${viewerKey(v)}|${lang}`;
 
-/** A player's channels as one string, to see when a channel is opened to them (its history is not streamed). */
-const channelsKey = (items: StreamItems, v: Viewer, lang: Lang): string | null =>
-  v.kind === "player"
-    ? (items
-        .you(v, lang)
-        ?.channels.map((c) => c.id)
-        .join(",") ?? "")
-    : null;
+/** The channels a player or the GM reads, as one string, to see when one is opened to them (its history is not streamed). */
+const channelsKey = (you: YourState | null): string => you?.channels.map((c) => c.id).join(",") ?? "";
 
 /** How long a stream ended with a reset may take to flush it before it is cut off (a client that stopped reading). */
 const END_GRACE_MS = 10_000;
@@ -187,7 +182,7 @@ export class Streams {
       viewer,
       lang,
       count: total,
-      channels: channelsKey(items, viewer, lang),
+      channels: viewer.kind === "public" ? null : channelsKey(items.you(viewer, lang)),
       connections: new Set(),
     };
     if (!existing) feed.groups.set(key, group);
@@ -351,10 +346,11 @@ export class Streams {
         if (!ends) chunk += `id: ${group.count}\ndata: ${items.json(i, group.viewer, group.lang)}\n\n`;
       }
       if (chunk === "" && !ends) continue;
-      // A channel opened to a player (G8: the dead join the spectators' room) comes with its history in a
-      // fresh detail, not in the stream.
-      const reset =
-        ends || (group.channels !== null && channelsKey(items, group.viewer, group.lang) !== group.channels);
+      // A channel opened to a player (G8: the dead join the spectators' room), or the GM's at the start,
+      // comes with its history in a fresh detail, not in the stream. Only an item that carried the viewer's
+      // own half can tell (nothing is built to ask).
+      const you = items.built(group.viewer, group.lang);
+      const reset = ends || (group.channels !== null && you !== null && channelsKey(you) !== group.channels);
       sendings.push({
         group,
         connections: [...group.connections],

@@ -124,7 +124,7 @@ function sharedDetail(room: Room, viewer: Viewer, lang: Lang): SharedDetail {
   return {
     summary: pub.summary,
     settings: room.settings,
-    signups: room.signupList(),
+    signups: pub.signups,
     clock: pub.clock,
     commitment: pub.commitment,
     view,
@@ -167,6 +167,7 @@ export function publicState(room: Room, lang: Lang): PublicState {
   const started = room.events[0];
   return {
     summary: publicSummary(room),
+    signups: room.signupList(),
     clock: room.clock(),
     notices: notices(room, lang),
     commitment: started?.type === "gameStarted" ? started.commitment : null,
