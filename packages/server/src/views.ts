@@ -134,7 +134,8 @@ function sharedDetail(room: Room, viewer: Viewer, lang: Lang): SharedDetail {
     channels: channels(room, viewer),
     notices: pub.notices,
     announcements: pub.announcements,
-    privateResults: you?.privateResults ?? [],
+    // R3: once the game is over a public viewer reads every private result too (its view is the GM's).
+    privateResults: you?.privateResults ?? (view ? privateResultLines(view, lang) : []),
     roleNames: roleNames(lang),
     streamAt: streamLength(room, viewer),
     gm: you?.gm ?? null,
