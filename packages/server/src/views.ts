@@ -219,11 +219,13 @@ export function unreadView(room: Room, viewer: Viewer, read: ReadState): UnreadV
       unread: unreadAfter(room.posts, threadMark, read.nick, viewer.kind === "gm"),
       readUpTo: threadMark,
     },
-    channels: channels(room, viewer).map((c) => {
-      const mark = Math.min(read.marks[c.id] ?? 0, c.messages.length);
+    // The channels' own lists, read in place: nothing here is kept, so nothing is copied per request.
+    channels: channels(room, viewer, false).map((c) => {
+      const messages = room.messages.get(c.id) ?? [];
+      const mark = Math.min(read.marks[c.id] ?? 0, messages.length);
       return {
         id: c.id,
-        unread: unreadAfter(c.messages, mark, read.nick, viewer.kind === "gm"),
+        unread: unreadAfter(messages, mark, read.nick, viewer.kind === "gm"),
         readUpTo: mark,
       };
     }),
