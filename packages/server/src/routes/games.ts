@@ -4,6 +4,7 @@ import { conflict } from "../errors.ts";
 import { gameLog } from "../gm-views.ts";
 import type { Room } from "../room.ts";
 import { viewerOf } from "../viewer.ts";
+import { encodingFor, packed } from "../packed.ts";
 import { gameDetailJson, summaryOf } from "../views.ts";
 import { bodyRoute, idOf, langOf, requireUser, route, shown, type RouteContext } from "./context.ts";
 
@@ -60,11 +61,16 @@ export function gamesRoutes(ctx: RouteContext): void {
       const user = req.user;
       // Issue 15: the user's read marks here (per user, so every device of the user agrees), read first.
       const read = user ? { nick: user.nick, marks: await ctx.store.readMarks(user.id, room.id) } : null;
-      // Issue 19: the part every reader with this view shares is serialised once per change of the game.
-      const body = await shown(ctx, room, () =>
-        gameDetailJson(room, viewerOf(room, user?.id ?? null), user?.id ?? null, langOf(req), read),
-      );
-      return reply.type("application/json; charset=utf-8").send(body);
+      // Issue 19: the part every reader with this view shares is serialised once per change of the game,
+      // and a guest's whole answer, the same for every guest, is compressed once per change too.
+      const viewer = viewerOf(room, user?.id ?? null);
+      const lang = langOf(req);
+      const body = await shown(ctx, room, () => gameDetailJson(room, viewer, user?.id ?? null, lang, read));
+      reply.type("application/json; charset=utf-8");
+      const encoding = user ? null : encodingFor(req.headers["accept-encoding"], body);
+      if (encoding === null) return reply.send(body);
+      const bytes = await packed(room, `detail|${lang}`, body, encoding);
+      return reply.header("content-encoding", encoding).header("vary", "accept-encoding").send(bytes);
     },
   });
   bodyRoute(ctx, {
