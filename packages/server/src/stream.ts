@@ -54,6 +54,8 @@ interface Connection {
   cancelExpiry: (() => void) | null;
   /** Whether it still counts against the caps: until its response is closed. */
   counted: boolean;
+  /** Whether anything was written since the last keep-alive round: a stream that had items needs none. */
+  wrote: boolean;
 }
 
 /**
@@ -102,6 +104,7 @@ const channelsKey = (you: YourState | null): string => you?.channels.map((c) => 
 /** How long a stream ended with a reset may take to flush it before it is cut off (a client that stopped reading). */
 const END_GRACE_MS = 10_000;
 
+const KEEP_ALIVE = ": keep-alive\n\n";
 const RESET = "event: reset\ndata: {}\n\n";
 
 const bump = (counts: Map<string, number>, key: string, by: 1 | -1): void => {
@@ -215,6 +218,7 @@ export class Streams {
       expiresAt: null,
       cancelExpiry: null,
       counted: true,
+      wrote: true,
     };
     group.connections.add(c);
     // The backlog was built from the room now: it is written once all of that is durable, in order with the
@@ -389,6 +393,7 @@ export class Streams {
     // without bound; it fetches the detail when it reads again.
     if (c.raw.writableLength > this.limits.maxBuffered) return this.restart(c);
     c.raw.write(chunk);
+    c.wrote = true;
   }
 
   /** The stream's numbering no longer applies (a new viewer, no session, too far behind): the client starts again. */
@@ -452,13 +457,18 @@ export class Streams {
     );
   }
 
-  /** Every 25 s: a comment line keeps proxies from closing idle streams; an expired session's stream ends. */
+  /**
+   * Every 25 s: a comment line keeps proxies from closing a stream that had nothing else in the last round
+   * (at a busy evening most streams had items, and need none); an expired session's stream ends.
+   */
   private tick(): void {
     const now = this.clock.now();
     for (const feed of [...this.rooms.values()])
       for (const group of feed.groups.values())
-        for (const c of group.connections)
+        for (const c of group.connections) {
           if (c.expiresAt !== null && c.expiresAt <= now) this.restart(c);
-          else this.send(c, ": keep-alive\n\n");
+          else if (!c.wrote) this.send(c, KEEP_ALIVE);
+          c.wrote = false;
+        }
   }
 }
