@@ -13,7 +13,7 @@ import { errorText, useLang, useT, type Dict } from "../../i18n/index.tsx";
 import { useSession } from "../../session.tsx";
 import { formatMoment } from "../../time.ts";
 import { useCoarsePointer } from "./composer.tsx";
-import { usePageVisible, type GameData } from "../../use-game.ts";
+import { useArrival, usePageVisible, type GameData } from "../../use-game.ts";
 import { UnreadBadge } from "./unread.tsx";
 import "./play.css";
 
@@ -176,19 +176,23 @@ function ChannelPanel(props: {
   const composerId = useId();
 
   useNewest(list, props.game, c.id, count);
+  const arrival = useArrival(props.game);
 
   const send = async (e?: FormEvent) => {
     e?.preventDefault();
+    if (busy || arrival.waiting) return;
     if (!text.trim()) {
       setError(w.emptyText);
       return;
     }
+    const before = count;
     setBusy(true);
     setError(null);
     try {
       await api.message(props.gameId, c.id, text);
       setText("");
-      props.game.refresh();
+      // The message comes back by the live stream: the button waits for it.
+      arrival.wait((g) => (g.detail?.channels.find((x) => x.id === c.id)?.messages.length ?? 0) > before);
     } catch (err) {
       setError(errorText(err, lang));
     } finally {
@@ -249,7 +253,7 @@ function ChannelPanel(props: {
             </p>
           )}
           <div className="row">
-            <button type="submit" className="primary" disabled={busy}>
+            <button type="submit" className="primary" disabled={busy || arrival.waiting}>
               {busy ? w.sending : w.send}
               <span className="sr-only">{w.sendTo(props.name)}</span>
             </button>

@@ -13,7 +13,7 @@ import {
 import { api, ApiFailure } from "../../api.ts";
 import { errorText, useLang, useT, type Dict } from "../../i18n/index.tsx";
 import { useSession } from "../../session.tsx";
-import type { GameData } from "../../use-game.ts";
+import { useArrival, type GameData } from "../../use-game.ts";
 
 /** What the thread asks of the composer: put a quote in and focus it. */
 export interface ComposerHandle {
@@ -185,31 +185,36 @@ function useDraft(handle: Ref<ComposerHandle> | undefined) {
   return { text, done, area, edit, insertAtCaret, type, sent };
 }
 
-/** Sending the draft: refused in words when empty, busy while the request runs, the refusal if any. */
-function useSendPost(id: string, text: string, sent: () => void, refresh: () => void) {
+/**
+ * Sending the draft: refused in words when empty, busy while the request runs and until the post shows in
+ * the thread (the live stream brings it), the refusal if any.
+ */
+function useSendPost(id: string, text: string, sent: () => void, game: GameData) {
   const c = useT().game.composer;
   const { lang } = useLang();
-  const [busy, setBusy] = useState(false);
+  const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const arrival = useArrival(game);
+  const busy = sending || arrival.waiting;
   const send = async () => {
     if (busy) return;
     if (!text.trim()) {
       setError(c.empty);
       return;
     }
-    setBusy(true);
+    setSending(true);
     setError(null);
     try {
-      await api.post(id, text);
+      const posted = await api.post(id, text);
+      arrival.wait((g) => g.posts.some((p) => p.id === posted.id));
       sent();
-      refresh();
     } catch (e) {
       setError(errorText(e, lang));
     } finally {
-      setBusy(false);
+      setSending(false);
     }
   };
-  return { busy, error, send };
+  return { busy, requesting: sending, error, send };
 }
 
 /**
@@ -232,7 +237,7 @@ export function Composer(props: { id: string; game: GameData; handle?: Ref<Compo
     ? `${detail.summary.status}-${detail.view.phase.kind}-${detail.view.phase.number}`
     : "none";
   const preview = usePreview(props.id, draft.text, mayPost, phaseKey);
-  const sending = useSendPost(props.id, draft.text, draft.sent, props.game.refresh);
+  const sending = useSendPost(props.id, draft.text, draft.sent, props.game);
 
   if (!detail) return null;
   const blocked = postBlock(detail, user, t);
@@ -310,7 +315,7 @@ export function Composer(props: { id: string; game: GameData; handle?: Ref<Compo
       )}
       <div className="row composer-send">
         <button type="submit" className="primary" disabled={sending.busy}>
-          {sending.busy ? c.sending : t.send}
+          {sending.requesting ? c.sending : t.send}
         </button>
         {!coarse && <span className="muted">{c.hint}</span>}
         <span className="ok" role="status">

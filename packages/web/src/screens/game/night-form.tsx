@@ -3,7 +3,7 @@ import type { HealFromRole } from "@forum-mafia/protocol/roles";
 import { useId, useState, type FormEvent } from "react";
 import { api, type ActionBody } from "../../api.ts";
 import { errorText, useLang, useT, type Dict } from "../../i18n/index.tsx";
-import type { GameData } from "../../use-game.ts";
+import { useArrival, type GameData } from "../../use-game.ts";
 import {
   CouncilChoice,
   HealFromChoice,
@@ -103,12 +103,16 @@ function useChoice(acts: readonly FormAct[], sent: NightAction | null, changed: 
   return { choice, current, set, chooseAct };
 }
 
-/** Sending: busy while the request runs, then the refusal in words or "accepted". */
-function useSend(id: string, refresh: () => void) {
+/**
+ * Sending: busy while the request runs and until the live stream brings the form with it (the list of what
+ * was sent tonight), then the refusal in words or "accepted".
+ */
+function useSend(id: string, game: GameData) {
   const { lang } = useLang();
-  const [busy, setBusy] = useState(false);
+  const [requesting, setRequesting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [accepted, setAccepted] = useState(false);
+  const arrival = useArrival(game);
   const reset = () => {
     setAccepted(false);
     setError(null);
@@ -119,19 +123,20 @@ function useSend(id: string, refresh: () => void) {
       setError(body);
       return;
     }
-    setBusy(true);
+    const before = game.detail?.form;
+    setRequesting(true);
     setError(null);
     try {
       await api.act(id, body);
       setAccepted(true);
-      refresh();
+      arrival.wait((g) => g.detail?.form !== before);
     } catch (err) {
       setError(errorText(err, lang));
     } finally {
-      setBusy(false);
+      setRequesting(false);
     }
   };
-  return { busy, error, accepted, reset, send };
+  return { busy: requesting || arrival.waiting, requesting, error, accepted, reset, send };
 }
 
 export function NightForm(props: { id: string; game: GameData; detail: GameDetail; form: ActionForm }) {
@@ -150,7 +155,7 @@ export function NightForm(props: { id: string; game: GameData; detail: GameDetai
   // Nothing is preselected: the act and the target are the player's explicit choice (a serum, say,
   // reveals a role to everyone). A submission already sent tonight is shown as chosen.
   const mine = [...form.submitted].reverse().find((s) => acts.some((a) => a.act === s.action.act));
-  const sending = useSend(props.id, props.game.refresh);
+  const sending = useSend(props.id, props.game);
   const { choice, current, set, chooseAct } = useChoice(acts, mine?.action ?? null, sending.reset);
   // M2c: a game with a GM (review mode) also takes a question of one's own; without one, only the list.
   const ownQuestion = d.settings.mode === "review";
@@ -183,6 +188,7 @@ export function NightForm(props: { id: string; game: GameData; detail: GameDetai
           )}
           <SendRow
             busy={sending.busy}
+            requesting={sending.requesting}
             error={sending.error}
             accepted={sending.accepted}
             ready={ready}
@@ -356,6 +362,7 @@ function ActDetails(props: {
 /** The send button, disabled with the reason beside it until the choices are complete; then the outcome. */
 function SendRow(props: {
   busy: boolean;
+  requesting: boolean;
   error: string | null;
   accepted: boolean;
   ready: ActionBody | string;
@@ -382,7 +389,7 @@ function SendRow(props: {
           disabled={props.busy || missing !== null}
           aria-describedby={missing !== null ? props.hintId : undefined}
         >
-          {props.busy ? w.form.sending : w.form.submit}
+          {props.requesting ? w.form.sending : w.form.submit}
         </button>
         {missing !== null && (
           <span className="muted" id={props.hintId}>

@@ -1,9 +1,9 @@
-import type { GameView } from "@forum-mafia/protocol";
+import type { GameDetail, GameView } from "@forum-mafia/protocol";
 import { useEffect, useId, useRef, useState } from "react";
 import { api } from "../../api.ts";
 import { errorText, useLang, useT } from "../../i18n/index.tsx";
 import { Link } from "../../router.tsx";
-import type { GameData } from "../../use-game.ts";
+import { useArrival, type GameData } from "../../use-game.ts";
 import type { PostsOf } from "./posts-of.tsx";
 import { profileHref } from "./thread.tsx";
 
@@ -37,7 +37,9 @@ function useHeldVote(id: string, game: GameData) {
   const t = useT();
   const { lang } = useLang();
   const tp = t.game.players;
-  const [busy, setBusy] = useState(false);
+  const [requesting, setRequesting] = useState(false);
+  const arrival = useArrival(game);
+  const busy = requesting || arrival.waiting;
   const [result, setResult] = useState<Outcome | null>(null);
   const [confirming, setConfirming] = useState<{ seat: number; color: Color } | null>(null);
   const [held, setHeld] = useState<Held | null>(null);
@@ -53,17 +55,24 @@ function useHeldVote(id: string, game: GameData) {
     if (!h) return;
     heldRef.current = null;
     setHeld(null);
-    setBusy(true);
+    setRequesting(true);
     setResult(null);
+    // The vote comes back by the live stream: until it shows (or the day is over), the buttons stay
+    // disabled, so nobody taps again on a page that does not show the vote yet.
+    const phase = phaseOf(game.detail);
     api.post(id, h.text, keepalive).then(
       () => {
         setResult({ seat: h.seat, text: tp.voted(h.name), ok: true });
-        setBusy(false);
-        game.refresh();
+        setRequesting(false);
+        arrival.wait((g) => {
+          const d = g.detail;
+          const mine = d?.view?.votes.find((v) => v.seat === d.me.seat);
+          return (mine?.target === h.seat && mine.color === h.color) || phaseOf(d) !== phase;
+        });
       },
       (e: unknown) => {
         setResult({ seat: h.seat, text: errorText(e, lang), ok: false });
-        setBusy(false);
+        setRequesting(false);
       },
     );
   };
@@ -134,6 +143,10 @@ function useHeldVote(id: string, game: GameData) {
 }
 
 type HeldVote = ReturnType<typeof useHeldVote>;
+
+/** The phase a detail shows, as one string to compare. */
+const phaseOf = (d: GameDetail | null): string =>
+  d?.view ? `${d.summary.status}-${d.view.phase.kind}-${d.view.phase.number}` : (d?.summary.status ?? "");
 
 /**
  * Every seat: name, alive or dead (†), the role where the viewer may know it, a lost vote. During a day a
