@@ -142,9 +142,9 @@ function viewOf(pub: GameView | null, you: YourState | null, held: GameView | nu
 /**
  * Apply one stream item to the detail a client holds, with `id` the item's place in the viewer's stream.
  * Returns the new detail (the same object when nothing changed), or null when the item cannot be applied
- * to it: the channels the viewer belongs to changed (a channel's history is not in the stream), which a
- * client treats as a reset. `nick` is the signed-in user's (null for a guest): a user without a seat finds
- * their own place in the signups.
+ * to it: the channels the viewer belongs to changed (a channel's history is not in the stream), or the
+ * item is of a type this client does not know (a newer server); a client treats either as a reset. `nick`
+ * is the signed-in user's (null for a guest): a user without a seat finds their own place in the signups.
  */
 export function applyStreamItem(
   detail: GameDetail,
@@ -204,8 +204,11 @@ export function applyStreamItem(
     case "you":
       return withYou({ ...detail, ...at }, item.you);
     default: {
-      const never: never = item;
-      throw new Error(`unknown stream item ${JSON.stringify(never)}`);
+      // A type this client does not know (a newer server): it starts again from a fresh detail, as after
+      // a reset. The compiler still lists every known type above.
+      const unknown: never = item;
+      void unknown;
+      return null;
     }
   }
 }
