@@ -200,13 +200,18 @@ export class Streams {
     });
     raw.write("retry: 2000\n\n");
     // A client that holds more than the stream has (a game rebuilt after a failed write): it starts again.
+    // So does one that holds something from before the end (R3) and missed it, as a live stream would have
+    // been told; one that holds nothing (after 0) is given everything.
     let backlog: string | null = null;
     if (after <= total) {
       backlog = "";
       let id = after;
-      for (let i = feedIndexAfter(room, viewer, after); i < room.feed.length; i++)
-        if (mayReceive(room, room.feed[i]!, viewer))
-          backlog += `id: ${++id}\ndata: ${items.json(i, viewer, lang)}\n\n`;
+      for (let i = feedIndexAfter(room, viewer, after); i < room.feed.length && backlog !== null; i++) {
+        const entry = room.feed[i]!;
+        if (!mayReceive(room, entry, viewer)) continue;
+        if (after > 0 && entry.item.type === "game" && entry.item.event.type === "gameEnded") backlog = null;
+        else backlog += `id: ${++id}\ndata: ${items.json(i, viewer, lang)}\n\n`;
+      }
     }
 
     const c: Connection = {

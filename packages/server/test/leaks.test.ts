@@ -638,13 +638,14 @@ class LeakGame {
    */
   async checkpoint(full = true): Promise<void> {
     const n = ++this.syncs;
-    // Issue 19: a stream the server reset (a channel opened to a dead player, the end) resumes where it
-    // stood, as its numbering is the same viewer's.
+    // Issue 19: a stream the server reset (a channel opened to a dead player, the end) starts again from
+    // the start, and must repeat what came before (a client that resumed from before the end would be reset
+    // again: the end changes what every viewer may see, R3).
     for (const w of this.watchers)
       if (w.stream!.ended && w.stream!.reset) {
         this.drain(w);
         count(this.stats, "a stream reset (a new channel, the end)");
-        await this.open(w, "header");
+        await this.open(w, "start");
       }
     // Reconnects: a rotating third resumes by Last-Event-ID or ?after=; the public comes back from the start.
     for (const [i, w] of this.watchers.entries()) {
@@ -686,7 +687,7 @@ class LeakGame {
     this.throwViolations();
   }
 
-  /** Wait for a tag on the watcher's stream; a stream the server resets meanwhile resumes where it stood. */
+  /** Wait for a tag on the watcher's stream; a stream the server resets meanwhile starts again. */
   private async until(w: Watcher, tag: string): Promise<void> {
     for (;;) {
       try {
@@ -695,7 +696,7 @@ class LeakGame {
         if (!w.stream!.ended || !w.stream!.reset) throw error;
         this.drain(w);
         count(this.stats, "a stream reset (a new channel, the end)");
-        await this.open(w, "header");
+        await this.open(w, "start");
       }
     }
   }

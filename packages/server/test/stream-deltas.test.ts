@@ -353,6 +353,22 @@ describe("stream items applied to a detail equal a fresh detail (issue 19)", { t
         for (const m of g.mirrors) expect(m.refetches.length, m.label).toBeGreaterThanOrEqual(1);
         const guest = g.mirrors[0]!;
         expect(guest.refetches, "a guest is reset only at the end").toEqual(["reset"]);
+        // R3: a client that holds something from before the end and resumes after it is told to start
+        // again, as the live streams were; one that holds nothing gets the whole stream.
+        const resumed = await (await fetch(`${g.base}/api/games/${g.id}/stream?after=1`)).text();
+        expect(resumed).toContain("event: reset");
+        expect(resumed).not.toMatch(/^id: /m);
+        const whole = await fetch(`${g.base}/api/games/${g.id}/stream?after=0`);
+        const reader = whole.body!.getReader();
+        let head = "";
+        while (!head.includes("\n\nid: 2\n")) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          head += new TextDecoder().decode(value);
+        }
+        await reader.cancel();
+        expect(head).toMatch(/^id: 1$/m);
+        expect(head).not.toContain("event: reset");
       } finally {
         for (const m of g.mirrors) m.close();
         g.t.server.app.server.closeAllConnections();
