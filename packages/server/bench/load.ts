@@ -1,6 +1,6 @@
 /**
  * The load generator, run as its own process by server.bench.ts:
- *   node --import tsx packages/server/bench/load.ts <plan.json> <bare|vote|post> [seconds]
+ *   node --import tsx packages/server/bench/load.ts <plan.json> <bare|vote|post|mixed> [seconds]
  * It drives one scenario with autocannon for the plan's duration (or the seconds given) and prints one LoadResult as JSON on stdout.
  * Each request of the vote and post scenarios comes from the next player in turn (their session cookie),
  * and every acknowledged write is recorded so the driver can find it on disk afterwards.
@@ -8,9 +8,11 @@
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import {
+  mixedAt,
   percentile,
   postAt,
   voteAt,
+  type AckedAct,
   type AckedVote,
   type LoadResult,
   type Plan,
@@ -21,10 +23,10 @@ const [planFile, scenarioArg, secondsArg] = process.argv.slice(2);
 const seconds = secondsArg === undefined ? null : Number(secondsArg);
 if (
   !planFile ||
-  (scenarioArg !== "bare" && scenarioArg !== "vote" && scenarioArg !== "post") ||
+  (scenarioArg !== "bare" && scenarioArg !== "vote" && scenarioArg !== "post" && scenarioArg !== "mixed") ||
   (seconds !== null && !(seconds > 0))
 ) {
-  console.error("usage: load.ts <plan.json> <bare|vote|post> [seconds]");
+  console.error("usage: load.ts <plan.json> <bare|vote|post|mixed> [seconds]");
   process.exit(2);
 }
 const scenario: Scenario = scenarioArg;
@@ -33,6 +35,7 @@ const plan = JSON.parse(readFileSync(planFile, "utf8")) as Plan;
 let next = 0;
 const votes: AckedVote[] = [];
 const posts: string[] = [];
+const acts: AckedAct[] = [];
 const refusals: string[] = [];
 const refused = (status: number, body: string): void => {
   if (status >= 300 && refusals.length < 5) refusals.push(`${status} ${body.slice(0, 300)}`);
@@ -47,53 +50,79 @@ const json = (cookie: string): Record<string, string> => ({
   cookie,
 });
 
+const mixed: autocannon.RequestSpec = {
+  method: "POST",
+  setupRequest: (req, context) => {
+    const k = next++;
+    context.k = k;
+    const w = mixedAt(plan, k);
+    const [path, cookie, body] =
+      w.kind === "vote"
+        ? [`/api/games/${w.voter.game}/votes`, w.voter.cookie, { color: w.color, target: w.target }]
+        : w.kind === "post"
+          ? [`/api/games/${w.poster.game}/posts`, w.poster.cookie, { text: w.text }]
+          : [`/api/games/${w.actor.game}/actions`, w.actor.cookie, w.action];
+    return { ...req, path, headers: json(cookie), body: JSON.stringify(body) };
+  },
+  onResponse: (status, body, context) => {
+    refused(status, body);
+    if (status < 200 || status >= 300) return;
+    const w = mixedAt(plan, indexOf(context));
+    if (w.kind === "vote") votes.push([w.voter.game, w.voter.seat, w.color, w.target]);
+    else if (w.kind === "post") posts.push((JSON.parse(body) as { id: string }).id);
+    else acts.push([w.actor.game, w.actor.seat]);
+  },
+};
+
 const requests: autocannon.RequestSpec[] =
-  scenario === "bare"
-    ? [{ method: "GET", path: "/api/health", onResponse: refused }]
-    : scenario === "vote"
-      ? [
-          {
-            method: "POST",
-            setupRequest: (req, context) => {
-              const k = next++;
-              context.k = k;
-              const { voter, color, target } = voteAt(plan, k);
-              return {
-                ...req,
-                path: `/api/games/${voter.game}/votes`,
-                headers: json(voter.cookie),
-                body: JSON.stringify({ color, target }),
-              };
+  scenario === "mixed"
+    ? [mixed]
+    : scenario === "bare"
+      ? [{ method: "GET", path: "/api/health", onResponse: refused }]
+      : scenario === "vote"
+        ? [
+            {
+              method: "POST",
+              setupRequest: (req, context) => {
+                const k = next++;
+                context.k = k;
+                const { voter, color, target } = voteAt(plan, k);
+                return {
+                  ...req,
+                  path: `/api/games/${voter.game}/votes`,
+                  headers: json(voter.cookie),
+                  body: JSON.stringify({ color, target }),
+                };
+              },
+              onResponse: (status, body, context) => {
+                refused(status, body);
+                if (status < 200 || status >= 300) return;
+                const { voter, color, target } = voteAt(plan, indexOf(context));
+                votes.push([voter.game, voter.seat, color, target]);
+              },
             },
-            onResponse: (status, body, context) => {
-              refused(status, body);
-              if (status < 200 || status >= 300) return;
-              const { voter, color, target } = voteAt(plan, indexOf(context));
-              votes.push([voter.game, voter.seat, color, target]);
+          ]
+        : [
+            {
+              method: "POST",
+              setupRequest: (req, context) => {
+                const k = next++;
+                context.k = k;
+                const { poster, text } = postAt(plan, k);
+                return {
+                  ...req,
+                  path: `/api/games/${poster.game}/posts`,
+                  headers: json(poster.cookie),
+                  body: JSON.stringify({ text }),
+                };
+              },
+              onResponse: (status, body) => {
+                refused(status, body);
+                if (status < 200 || status >= 300) return;
+                posts.push((JSON.parse(body) as { id: string }).id);
+              },
             },
-          },
-        ]
-      : [
-          {
-            method: "POST",
-            setupRequest: (req, context) => {
-              const k = next++;
-              context.k = k;
-              const { poster, text } = postAt(plan, k);
-              return {
-                ...req,
-                path: `/api/games/${poster.game}/posts`,
-                headers: json(poster.cookie),
-                body: JSON.stringify({ text }),
-              };
-            },
-            onResponse: (status, body) => {
-              refused(status, body);
-              if (status < 200 || status >= 300) return;
-              posts.push((JSON.parse(body) as { id: string }).id);
-            },
-          },
-        ];
+          ];
 
 const latencies: number[] = [];
 const run = autocannon({
@@ -125,5 +154,6 @@ const result: LoadResult = {
   refusals,
   votes,
   posts,
+  acts,
 };
 process.stdout.write(JSON.stringify(result));

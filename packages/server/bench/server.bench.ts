@@ -1,52 +1,86 @@
 /**
  * `npm run bench:server`: the server under load, on a temporary database.
  *
- *   tsx packages/server/bench/server.bench.ts [--games 20] [--seconds 10] [--connections 50] [--crash]
- *     [--profile DIR]
+ *   tsx packages/server/bench/server.bench.ts [--only SECTIONS] [--pg] [--games 20] [--seconds 10]
+ *     [--connections 50] [--crash] [--profile DIR] [--streams N] [--stream-rate N] [--tools N]
+ *     [--fanout-viewers N] [--fanout-votes N] [--storm-viewers N] [--storm-votes N]
+ *     [--capacity-games N] [--capacity-seconds N] [--capacity-pace X] [--health-rate N]
  *
+ * Sections (all by default; `--only load,streams,tools,fanout,storm,capacity` runs those alone; `memory`
+ * is a name for `capacity`, which measures it):
  * 1. Starts the real server (bin/start.ts) as a child process on a free port with a temporary DATA_DIR and
- *    no rate limits, and waits for /api/health.
- * 2. Over HTTP, sets up the games: a GM and 17 players each, automatic mode, started, night 1 closed by
- *    the GM, so every game is in day 1. Each player's GameDetail says whether they live and may vote.
- * 3. Runs the load from a separate process (load.ts, autocannon): after an unmeasured warm-up of the bare
+ *    no rate limits, and waits for /api/health. With --pg it runs on PostgreSQL instead: a fresh database
+ *    on 127.0.0.1:5432 (PG_ADMIN_URL, by default postgres://postgres@127.0.0.1:5432/postgres, else user
+ *    root), given to the server as DATABASE_URL, dropped at the end.
+ * 2. load: over HTTP, sets up the games: a GM and 17 players each, automatic mode, started, night 1 closed
+ *    by the GM, so every game is in day 1. Each player's GameDetail says whether they live and may vote.
+ *    Runs the load from a separate process (load.ts, autocannon): after an unmeasured warm-up of the bare
  *    endpoint, bare (GET /api/health), vote, post, and bare again; the bare figure is the median of its two
- *    runs, as the machine is noisy.
- * 4. Prints requests/s and p50/p99 latency per scenario and whether the target is met: votes at no less
- *    than half the bare endpoint's throughput, with p99 under 50 ms.
- * 5. Stops the server (SIGTERM, or SIGKILL with --crash) and reads the SQLite file: every acknowledged vote
- *    and post must be on disk.
+ *    runs, as the machine is noisy. Prints requests/s and p50/p99 latency per scenario and whether the
+ *    target is met: votes at no less than half the bare endpoint's throughput, with p99 under 50 ms.
+ * 3. streams (--streams N, 1000 by default, 0 skips it): on a game of its own, 10 KB posts and votes at
+ *    --stream-rate requests/s (50 by default; 0 = as fast as possible) with no stream open, then the same
+ *    with N anonymous streams open on that game, held by a separate process (streams.ts) that opens 8 from
+ *    each of N/8 loopback addresses (127.1.0.x), so the server's stream caps are met, not raised. Every
+ *    stream must receive every item, in order, and none may be refused or closed.
+ * 4. tools (--tools N rounds, 3 by default, 0 skips it): the bare endpoint alone, then while one client
+ *    (tools-client.ts, its own process) sends ~5 MB vote counts to /api/tools/votecount back to back,
+ *    alternated N times; the figures are the medians of each kind. The counts run in the server's worker
+ *    threads (issue 11, finding 2), so the bare endpoint should barely notice them.
+ * 5. fanout, storm, capacity (issue 19, scale.ts): a vote reaching --fanout-viewers (1000) anonymous viewers
+ *    of one game, --fanout-votes (200) times, p99 from the vote's 2xx to the last viewer under 100 ms; the
+ *    reconnect storm, --storm-viewers (500) viewers each refetching the game when a vote arrives,
+ *    --storm-votes (20) times, p99 from the vote's 2xx to the last refetch under 500 ms; --capacity-games
+ *    (500) games of 17 with every player's page open (a logged-in stream each) and writes at
+ *    --capacity-pace (0.5) per game per second for --capacity-seconds (30) s, against the same writes with
+ *    no stream open: write p99 under 50 ms and GET /api/health p99 (--health-rate 10 per second) under
+ *    20 ms; and the server's memory (VmRSS) at the start, per active game and per open stream.
+ * 6. Stops the server (SIGTERM, or SIGKILL with --crash) and reads the store (the SQLite file, or the
+ *    PostgreSQL tables): every acknowledged vote, post and night action must be stored.
+ * A missed target is printed as "NOT met"; a lost acknowledged write, a refused stream, a stream with a gap
+ * or a refused write makes the run exit 1.
  * --profile DIR writes the server's CPU profile (node --cpu-prof) into DIR when it stops.
- * 6. The streams section (--streams N, 1000 by default, 0 skips it): on a game of its own, 10 KB posts and
- *    votes at --stream-rate requests/s (50 by default; 0 = as fast as possible) with no stream open, then the
- *    same with N anonymous streams open on that game, held by a separate process (streams.ts) that opens
- *    8 from each of N/8 loopback addresses (127.1.0.x), so the server's stream caps are met, not raised.
- *    Every stream must receive every item, in order, and none may be refused or closed.
- * 7. The tools section (--tools N rounds, 3 by default, 0 skips it): the bare endpoint alone, then while one
- *    client (tools-client.ts, its own process) sends ~5 MB vote counts to /api/tools/votecount back to
- *    back, alternated N times; the figures are the medians of each kind. The counts run in the server's
- *    worker threads (issue 11, finding 2), so the bare endpoint should barely notice them.
- * The temporary directory and the child processes are removed on exit, even on failure.
+ * The temporary directory, the child processes and the PostgreSQL database are removed on exit, even on
+ * failure.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer as createNetServer } from "node:net";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import type { GameDetail } from "@forum-mafia/protocol";
 import Database from "better-sqlite3";
-import { NICKS } from "../test/play.ts";
-import type { AckedVote, LoadResult, Plan, Poster, Scenario, StreamStats, Voter } from "./plan.ts";
+import pg from "pg";
+import {
+  ROOT,
+  cleanUp,
+  cpuMs,
+  exited,
+  interleave,
+  median,
+  printTable,
+  removeOnExit,
+  rowOf,
+  rssMb,
+  runLoad,
+  setUpGame,
+  started,
+  startServer,
+  track,
+  untrack,
+  type Measured,
+  type Row,
+  type RunningServer,
+} from "./harness.ts";
+import type { AckedAct, AckedVote, LoadResult, Plan, StreamStats } from "./plan.ts";
+import { capacitySection, oneGameSection, type SectionResult } from "./scale.ts";
 import type { ToolClientStats } from "./tools-client.ts";
 
-const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-const START = join(ROOT, "packages/server/bin/start.ts");
-const LOAD = join(ROOT, "packages/server/bench/load.ts");
 const STORE_SOURCE = join(ROOT, "packages/server/src/sqlite-store.ts");
 
-const PASSWORD = "bench password 1";
 const TARGET_RATIO = 0.5;
 const TARGET_P99_MS = 50;
+
+const SECTIONS = ["load", "streams", "tools", "fanout", "storm", "capacity"] as const;
+type Section = (typeof SECTIONS)[number];
 
 interface Args {
   games: number;
@@ -57,7 +91,31 @@ interface Args {
   streams: number;
   streamRate: number;
   tools: number;
+  only: Set<Section>;
+  pg: boolean;
+  fanoutViewers: number;
+  fanoutVotes: number;
+  stormViewers: number;
+  stormVotes: number;
+  capacityGames: number;
+  capacitySeconds: number;
+  capacityPace: number;
+  healthRate: number;
 }
+
+/** Flags taking a positive integer, and the field each sets. */
+const COUNTS = {
+  "--games": "games",
+  "--seconds": "seconds",
+  "--connections": "connections",
+  "--fanout-viewers": "fanoutViewers",
+  "--fanout-votes": "fanoutVotes",
+  "--storm-viewers": "stormViewers",
+  "--storm-votes": "stormVotes",
+  "--capacity-games": "capacityGames",
+  "--capacity-seconds": "capacitySeconds",
+  "--health-rate": "healthRate",
+} as const satisfies Record<string, keyof Args>;
 
 function parseArgs(argv: readonly string[]): Args {
   const args: Args = {
@@ -69,11 +127,25 @@ function parseArgs(argv: readonly string[]): Args {
     streams: 1000,
     streamRate: 50,
     tools: 3,
+    only: new Set(SECTIONS),
+    pg: false,
+    fanoutViewers: 1000,
+    fanoutVotes: 200,
+    stormViewers: 500,
+    stormVotes: 20,
+    capacityGames: 500,
+    capacitySeconds: 30,
+    capacityPace: 0.5,
+    healthRate: 10,
   };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     if (flag === "--crash") {
       args.crash = true;
+      continue;
+    }
+    if (flag === "--pg") {
+      args.pg = true;
       continue;
     }
     if (flag === "--profile") {
@@ -82,45 +154,89 @@ function parseArgs(argv: readonly string[]): Args {
       args.profile = resolve(dir);
       continue;
     }
-    if (flag === "--streams" || flag === "--stream-rate") {
+    if (flag === "--only") {
+      const names = (argv[++i] ?? "").split(",").map((s) => (s.trim() === "memory" ? "capacity" : s.trim()));
+      const known: readonly string[] = SECTIONS;
+      const bad = names.filter((n) => !known.includes(n));
+      if (names.length === 0 || bad.length > 0)
+        throw new Error(
+          `--only: expected sections from ${SECTIONS.join(",")} (or memory), got ${bad.join(",")}`,
+        );
+      args.only = new Set(SECTIONS.filter((s) => names.includes(s)));
+      continue;
+    }
+    if (flag === "--capacity-pace") {
+      const value = Number(argv[++i]);
+      if (!(value > 0)) throw new Error(`${flag}: expected a number > 0 (writes per game per second)`);
+      args.capacityPace = value;
+      continue;
+    }
+    if (flag === "--streams" || flag === "--stream-rate" || flag === "--tools") {
       const value = Number(argv[++i]);
       if (!Number.isInteger(value) || value < 0) throw new Error(`${flag}: expected an integer ≥ 0`);
       if (flag === "--streams") args.streams = value;
-      else args.streamRate = value;
+      else if (flag === "--stream-rate") args.streamRate = value;
+      else args.tools = value;
       continue;
     }
-    if (flag === "--tools") {
-      const value = Number(argv[++i]);
-      if (!Number.isInteger(value) || value < 0) throw new Error(`${flag}: expected an integer ≥ 0`);
-      args.tools = value;
-      continue;
-    }
-    const name = flag.replace(/^--/, "");
-    if (name !== "games" && name !== "seconds" && name !== "connections")
+    if (!(flag in COUNTS))
       throw new Error(
-        `unknown flag ${flag} (flags: --games N, --seconds N, --connections N, --crash, --profile DIR, ` +
-          `--streams N, --stream-rate N, --tools N)`,
+        `unknown flag ${flag} (flags: --only ${SECTIONS.join(",")}, --pg, --crash, --profile DIR, --streams N, ` +
+          `--stream-rate N, --tools N, --capacity-pace X, ${Object.keys(COUNTS)
+            .map((f) => `${f} N`)
+            .join(", ")})`,
       );
     const value = Number(argv[++i]);
     if (!Number.isInteger(value) || value < 1) throw new Error(`${flag}: expected a positive integer`);
-    args[name] = value;
+    args[COUNTS[flag as keyof typeof COUNTS]] = value;
   }
+  if (args.streams === 0) args.only.delete("streams");
+  if (args.tools === 0) args.only.delete("tools");
   return args;
 }
 
-// ——— processes and clean-up ———
+// ——— PostgreSQL (--pg) ———
 
-const children = new Set<ChildProcess>();
-let tempDir: string | null = null;
-/** The server, once started: its output explains a failure. */
-const started: { server: RunningServer | null } = { server: null };
+/** The database the run made, to drop at the end. */
+let made: { admin: string; name: string } | null = null;
 
-function cleanUp(): void {
-  for (const child of children)
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  children.clear();
-  if (tempDir) rmSync(tempDir, { recursive: true, force: true });
-  tempDir = null;
+async function adminQuery(admin: string, sql: string): Promise<void> {
+  const c = new pg.Client({ connectionString: admin, connectionTimeoutMillis: 5000 });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+/** A fresh database on 127.0.0.1:5432 (trust auth, user postgres or root); its URL. */
+async function createDatabase(): Promise<string> {
+  const candidates = process.env.PG_ADMIN_URL
+    ? [process.env.PG_ADMIN_URL]
+    : ["postgres://postgres@127.0.0.1:5432/postgres", "postgres://root@127.0.0.1:5432/postgres"];
+  const name = `fm_bench_${process.pid}_${Date.now().toString(36)}`;
+  const errors: string[] = [];
+  for (const admin of candidates) {
+    try {
+      await adminQuery(admin, `CREATE DATABASE ${name}`);
+    } catch (error) {
+      errors.push(`${admin}: ${String(error)}`);
+      continue;
+    }
+    made = { admin, name };
+    const url = new URL(admin);
+    url.pathname = `/${name}`;
+    return url.toString();
+  }
+  throw new Error(`--pg: could not create a database:\n${errors.join("\n")}`);
+}
+
+async function dropDatabase(): Promise<void> {
+  if (!made) return;
+  const { admin, name } = made;
+  made = null;
+  await adminQuery(admin, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 }
 
 for (const [signal, code] of [
@@ -129,263 +245,9 @@ for (const [signal, code] of [
 ] as const)
   process.on(signal, () => {
     cleanUp();
-    process.exit(code);
+    void dropDatabase().finally(() => process.exit(code));
   });
 process.on("exit", cleanUp);
-
-/** A free TCP port: listen on an ephemeral one, note it, let it go. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createNetServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const address = s.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      s.close(() => (port ? resolve(port) : reject(new Error("no port"))));
-    });
-  });
-}
-
-function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  if (child.exitCode !== null || child.signalCode !== null)
-    return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
-  return new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
-}
-
-interface RunningServer {
-  readonly child: ChildProcess;
-  readonly url: string;
-  /** The last of its output, to explain a failure. */
-  readonly output: () => string;
-}
-
-async function startServer(dataDir: string, profile: string | null): Promise<RunningServer> {
-  const port = await freePort();
-  const profiling = profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [];
-  const child = spawn(process.execPath, [...profiling, "--import", "tsx", START], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, RATE_LIMIT: "0" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.add(child);
-  let log = "";
-  const keep = (chunk: Buffer): void => {
-    log = (log + chunk.toString("utf8")).slice(-4000);
-  };
-  child.stdout!.on("data", keep);
-  child.stderr!.on("data", keep);
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`the server exited while starting:\n${log}`);
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`the server did not answer /api/health in 60 s:\n${log}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  started.server = { child, url, output: () => log };
-  return started.server;
-}
-
-// ——— setting up the games over HTTP ———
-
-/** At most this many set-up requests at once: the set-up is not what is measured. */
-const SETUP_CONCURRENCY = 32;
-let inFlight = 0;
-const waiting: (() => void)[] = [];
-async function limited<T>(run: () => Promise<T>): Promise<T> {
-  if (inFlight >= SETUP_CONCURRENCY) await new Promise<void>((r) => waiting.push(r));
-  inFlight++;
-  try {
-    return await run();
-  } finally {
-    inFlight--;
-    waiting.shift()?.();
-  }
-}
-
-/** A user of the API over real HTTP, keeping its session cookie. */
-class User {
-  cookie = "";
-  constructor(
-    private readonly url: string,
-    readonly nick: string,
-  ) {}
-
-  call<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
-    return limited(() => this.send<T>(method, path, body));
-  }
-
-  private async send<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
-    const res = await fetch(this.url + path, {
-      method,
-      headers: {
-        ...(this.cookie ? { cookie: this.cookie } : {}),
-        ...(body !== undefined ? { "content-type": "application/json" } : {}),
-      },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    }).catch((error: unknown) => {
-      throw new Error(`${this.nick}: ${method} ${path}: ${String(error)}`, {
-        cause: error instanceof Error ? error.cause : undefined,
-      });
-    });
-    const session = res.headers.getSetCookie().find((c) => c.startsWith("fm_session="));
-    if (session) this.cookie = session.split(";")[0]!;
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${this.nick}: ${method} ${path}: ${res.status} ${text}`);
-    return (text ? JSON.parse(text) : null) as T;
-  }
-
-  async register(): Promise<void> {
-    await this.call("POST", "/api/register", { nick: this.nick, password: PASSWORD });
-  }
-}
-
-interface Table {
-  readonly id: string;
-  readonly voters: Voter[];
-  readonly posters: Poster[];
-}
-
-/** One game in day 1: the GM and 17 players registered, signed up, dealt, and night 1 closed by the GM. */
-async function setUpGame(url: string, g: number): Promise<Table> {
-  const gm = new User(url, `Ведущий ${g + 1}`);
-  await gm.register();
-  const { id } = await gm.call<{ id: string }>("POST", "/api/games", {
-    title: `Нагрузка ${g + 1}`,
-    night: { amount: 12, unit: "hours" },
-    day: { amount: 24, unit: "hours" },
-    mode: "automatic",
-  });
-  const players = NICKS.map((name) => new User(url, `${name}${g + 1}`));
-  await Promise.all(players.map((p) => p.register()));
-  for (const p of players) await p.call("POST", `/api/games/${id}/signup`);
-  await gm.call("POST", `/api/games/${id}/start`, { deal: "random" });
-  await gm.call("POST", `/api/games/${id}/gm/close`);
-
-  const voters: Voter[] = [];
-  const posters: Poster[] = [];
-  for (const p of players) {
-    const d = await p.call<GameDetail>("GET", `/api/games/${id}`);
-    if (!d.view || d.me.seat === null || d.view.phase.kind !== "day")
-      throw new Error(`${p.nick}: expected a seat in day 1, got ${JSON.stringify(d.view?.phase ?? null)}`);
-    const seats = d.view.seats;
-    const me = seats[d.me.seat]!;
-    if (!me.alive) continue;
-    const others = seats.filter((s) => s.alive && s.seat !== me.seat);
-    posters.push({ game: id, cookie: p.cookie, suspects: others.map((s) => s.name) });
-    if (!me.cannotVote)
-      voters.push({ game: id, cookie: p.cookie, seat: me.seat, targets: others.map((s) => s.seat) });
-  }
-  return { id, voters, posters };
-}
-
-/** Round robin across games: the first player of every game, then the second of every game, and so on. */
-function interleave<T>(lists: readonly (readonly T[])[]): T[] {
-  const out: T[] = [];
-  const longest = Math.max(0, ...lists.map((l) => l.length));
-  for (let i = 0; i < longest; i++) for (const l of lists) if (i < l.length) out.push(l[i]!);
-  return out;
-}
-
-// ——— the load ———
-
-async function runLoad(planFile: string, scenario: Scenario, seconds?: number): Promise<LoadResult> {
-  const extra = seconds === undefined ? [] : [String(seconds)];
-  const child = spawn(process.execPath, ["--import", "tsx", LOAD, planFile, scenario, ...extra], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.add(child);
-  const out: Buffer[] = [];
-  let err = "";
-  child.stdout!.on("data", (c: Buffer) => out.push(c));
-  child.stderr!.on("data", (c: Buffer) => (err += c.toString("utf8")));
-  const { code, signal } = await exited(child);
-  children.delete(child);
-  if (code !== 0) throw new Error(`the load generator (${scenario}) failed: ${code ?? signal}\n${err}`);
-  return JSON.parse(Buffer.concat(out).toString("utf8")) as LoadResult;
-}
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-
-/** Ticks per second of /proc's CPU times (USER_HZ). */
-const CLOCK_TICKS = ((): number => {
-  try {
-    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/** The CPU time (user + system) a process has used so far, in ms; null where /proc is not available. */
-function cpuMs(pid: number | undefined): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // utime and stime are fields 14 and 15 of stat(5), i.e. 12 and 13 after the state field.
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * One measured run, with the server's CPU time (all its threads) per response: steadier than requests/s
- * when other work shares the machine.
- */
-interface Measured {
-  readonly load: LoadResult;
-  /** Microseconds of server CPU per response; null where it cannot be read. */
-  readonly cpuUs: number | null;
-}
-
-interface Row {
-  readonly name: string;
-  readonly rps: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly cpuUs: number | null;
-  readonly non2xx: number;
-  readonly errors: number;
-}
-
-const rowOf = (name: string, m: Measured): Row => ({
-  name,
-  rps: m.load.requestsPerSecond,
-  p50: m.load.p50,
-  p99: m.load.p99,
-  cpuUs: m.cpuUs,
-  non2xx: m.load.non2xx,
-  errors: m.load.errors,
-});
-
-function printTable(rows: readonly Row[]): void {
-  const head = ["scenario", "requests/s", "p50 ms", "p99 ms", "server CPU µs/req", "non-2xx", "errors"];
-  const cells = rows.map((r) => [
-    r.name,
-    r.rps.toFixed(0),
-    r.p50.toFixed(2),
-    r.p99.toFixed(2),
-    r.cpuUs === null ? "?" : r.cpuUs.toFixed(0),
-    String(r.non2xx),
-    String(r.errors),
-  ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: readonly string[]): string =>
-    c.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join("  ");
-  console.log(line(head));
-  for (const c of cells) console.log(line(c));
-}
 
 // ——— durability ———
 
@@ -394,75 +256,121 @@ interface Durability {
   readonly lines: string[];
 }
 
-/**
- * Every acknowledged write must be on disk. Votes carry no id, so they are compared as a multiset of
- * (game, seat, colour, target): each must be stored at least as often as it was acknowledged. Posts are
- * compared by id. A request cut off by the end of a run may be stored without having been answered, so
- * the store may hold up to one unanswered write per connection and run more than was acknowledged.
- */
-function checkDurability(
-  file: string,
-  acked: { votes: AckedVote[]; posts: string[] },
-  slack: number,
-): Durability {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+/** A stored log entry, as the durability check reads it. */
+type Entry =
+  | { kind: "vote"; seat: number; vote: { color: string; target: number } }
+  | { kind: "post"; id: string; vote: unknown }
+  | { kind: "act"; seat: number }
+  | { kind: "other" };
+
+/** Every game's log entries, from the SQLite file or the PostgreSQL database, and a line on the store. */
+async function readEntries(
+  where: { sqlite: string } | { pg: string },
+): Promise<{ rows: { game: string; entry: Entry }[]; about: string }> {
+  if ("sqlite" in where) {
+    const db = new Database(where.sqlite, { readonly: true, fileMustExist: true });
+    try {
+      const journal = String(db.pragma("journal_mode", { simple: true }));
+      const rows = db.prepare(`SELECT game_id, body FROM game_entries`).all() as {
+        game_id: string;
+        body: string;
+      }[];
+      const sync = /pragma\("synchronous\s*=\s*(\w+)"\)/.exec(readFileSync(STORE_SOURCE, "utf8"))?.[1] ?? "?";
+      return {
+        rows: rows.map((r) => ({ game: r.game_id, entry: JSON.parse(r.body) as Entry })),
+        about: `journal_mode: ${journal} (read from the file); synchronous: ${sync} (per connection: set by the server on open, src/sqlite-store.ts)`,
+      };
+    } finally {
+      db.close();
+    }
+  }
+  const c = new pg.Client({ connectionString: where.pg });
+  await c.connect();
   try {
-    const journal = String(db.pragma("journal_mode", { simple: true }));
-    const rows = db.prepare(`SELECT game_id, body FROM game_entries`).all() as {
-      game_id: string;
-      body: string;
-    }[];
-    const storedVotes = new Map<string, number>();
-    const storedPosts = new Set<string>();
-    let voteEntries = 0;
-    let postEntries = 0;
-    let postsWithVote = 0;
-    for (const row of rows) {
-      const e = JSON.parse(row.body) as
-        | { kind: "vote"; seat: number; vote: { color: string; target: number } }
-        | { kind: "post"; id: string; vote: unknown }
-        | { kind: "other" };
-      if (e.kind === "vote") {
-        voteEntries++;
-        const key = `${row.game_id}|${e.seat}|${e.vote.color}|${e.vote.target}`;
-        storedVotes.set(key, (storedVotes.get(key) ?? 0) + 1);
-      } else if (e.kind === "post") {
-        postEntries++;
-        storedPosts.add(e.id);
-        if (e.vote !== null) postsWithVote++;
-      }
-    }
-    const ackedVotes = new Map<string, number>();
-    for (const [game, seat, color, target] of acked.votes) {
-      const key = `${game}|${seat}|${color}|${target}`;
-      ackedVotes.set(key, (ackedVotes.get(key) ?? 0) + 1);
-    }
-    let missingVotes = 0;
-    for (const [key, n] of ackedVotes) missingVotes += Math.max(0, n - (storedVotes.get(key) ?? 0));
-    const missingPosts = acked.posts.filter((id) => !storedPosts.has(id)).length;
-    const extraVotes = voteEntries - (acked.votes.length - missingVotes);
-    const extraPosts = postEntries - (acked.posts.length - missingPosts);
-    const sync = /pragma\("synchronous\s*=\s*(\w+)"\)/.exec(readFileSync(STORE_SOURCE, "utf8"))?.[1] ?? "?";
-    const ok =
-      missingVotes === 0 &&
-      missingPosts === 0 &&
-      postsWithVote === 0 &&
-      extraVotes <= slack &&
-      extraPosts <= slack;
+    const r = await c.query<{ game_id: string; body: Entry }>(`SELECT game_id, body FROM game_entries`);
+    const commit = await c.query<{ synchronous_commit: string }>(`SHOW synchronous_commit`);
     return {
-      ok,
-      lines: [
-        `votes: ${acked.votes.length} acknowledged, ${voteEntries} stored, ${missingVotes} acknowledged but missing` +
-          `, ${extraVotes} stored but unanswered (cut off at the end of a run)`,
-        `posts: ${acked.posts.length} acknowledged, ${postEntries} stored, ${missingPosts} acknowledged but missing` +
-          `, ${extraPosts} stored but unanswered; ${postsWithVote} posts cast a vote (expected 0)`,
-        `journal_mode: ${journal} (read from the file); synchronous: ${sync} (per connection: set by the server on open, src/sqlite-store.ts)`,
-        `every acknowledged write is on disk: ${ok ? "yes" : "NO"}`,
-      ],
+      rows: r.rows.map((row) => ({ game: row.game_id, entry: row.body })),
+      about: `PostgreSQL game_entries read after the server stopped; synchronous_commit: ${commit.rows[0]?.synchronous_commit ?? "?"}`,
     };
   } finally {
-    db.close();
+    await c.end();
   }
+}
+
+/**
+ * Every acknowledged write must be stored. Votes carry no id, so they are compared as a multiset of
+ * (game, seat, colour, target): each must be stored at least as often as it was acknowledged. Night
+ * actions are compared as a multiset of (game, seat). Posts are compared by id. A request cut off by the
+ * end of a run may be stored without having been answered, so the store may hold up to one unanswered
+ * write per connection and run more than was acknowledged.
+ */
+async function checkDurability(
+  where: { sqlite: string } | { pg: string },
+  acked: { votes: AckedVote[]; posts: string[]; acts: AckedAct[] },
+  slack: number,
+): Promise<Durability> {
+  const { rows, about } = await readEntries(where);
+  const storedVotes = new Map<string, number>();
+  const storedActs = new Map<string, number>();
+  const storedPosts = new Set<string>();
+  let voteEntries = 0;
+  let postEntries = 0;
+  let actEntries = 0;
+  let postsWithVote = 0;
+  const bump = (m: Map<string, number>, key: string): void => {
+    m.set(key, (m.get(key) ?? 0) + 1);
+  };
+  for (const { game, entry: e } of rows) {
+    if (e.kind === "vote") {
+      voteEntries++;
+      bump(storedVotes, `${game}|${e.seat}|${e.vote.color}|${e.vote.target}`);
+    } else if (e.kind === "post") {
+      postEntries++;
+      storedPosts.add(e.id);
+      if (e.vote !== null) postsWithVote++;
+    } else if (e.kind === "act") {
+      actEntries++;
+      bump(storedActs, `${game}|${e.seat}`);
+    }
+  }
+  const missing = (keys: readonly string[], stored: Map<string, number>): number => {
+    const want = new Map<string, number>();
+    for (const k of keys) bump(want, k);
+    let n = 0;
+    for (const [key, count] of want) n += Math.max(0, count - (stored.get(key) ?? 0));
+    return n;
+  };
+  const missingVotes = missing(
+    acked.votes.map(([game, seat, color, target]) => `${game}|${seat}|${color}|${target}`),
+    storedVotes,
+  );
+  const missingActs = missing(
+    acked.acts.map(([game, seat]) => `${game}|${seat}`),
+    storedActs,
+  );
+  const missingPosts = acked.posts.filter((id) => !storedPosts.has(id)).length;
+  const extraVotes = voteEntries - (acked.votes.length - missingVotes);
+  const extraPosts = postEntries - (acked.posts.length - missingPosts);
+  const ok =
+    missingVotes === 0 &&
+    missingPosts === 0 &&
+    missingActs === 0 &&
+    postsWithVote === 0 &&
+    extraVotes <= slack &&
+    extraPosts <= slack;
+  return {
+    ok,
+    lines: [
+      `votes: ${acked.votes.length} acknowledged, ${voteEntries} stored, ${missingVotes} acknowledged but missing` +
+        `, ${extraVotes} stored but unanswered (cut off at the end of a run)`,
+      `posts: ${acked.posts.length} acknowledged, ${postEntries} stored, ${missingPosts} acknowledged but missing` +
+        `, ${extraPosts} stored but unanswered; ${postsWithVote} posts cast a vote (expected 0)`,
+      `night actions: ${acked.acts.length} acknowledged, ${actEntries} stored (set-up's included), ${missingActs} acknowledged but missing`,
+      about,
+      `every acknowledged write is stored: ${ok ? "yes" : "NO"}`,
+    ],
+  };
 }
 
 // ——— the streams section (issue 11, finding 3) ———
@@ -485,7 +393,7 @@ async function holdStreams(
     ["--import", "tsx", STREAMS, url, game, String(count), String(STREAMS_PER_ADDRESS)],
     { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] },
   );
-  children.add(child);
+  track(child);
   let out = "";
   let err = "";
   child.stderr!.on("data", (c: Buffer) => (err += c.toString("utf8")));
@@ -519,7 +427,7 @@ async function holdStreams(
       child.stdin!.end();
       const stats = JSON.parse(await line("its report")) as StreamStats;
       await gone;
-      children.delete(child);
+      untrack(child);
       return stats;
     },
   };
@@ -610,7 +518,7 @@ async function sendBigCounts(url: string): Promise<{ stop: () => Promise<ToolCli
     cwd: ROOT,
     stdio: ["pipe", "pipe", "pipe"],
   });
-  children.add(child);
+  track(child);
   let out = "";
   let err = "";
   child.stderr!.on("data", (c: Buffer) => (err += c.toString("utf8")));
@@ -626,7 +534,7 @@ async function sendBigCounts(url: string): Promise<{ stop: () => Promise<ToolCli
     stop: async () => {
       child.stdin!.end();
       const { code, signal } = await gone;
-      children.delete(child);
+      untrack(child);
       if (code !== 0) throw new Error(`the tool client failed: ${code ?? signal}\n${err}`);
       return JSON.parse(out.slice("started\n".length)) as ToolClientStats;
     },
@@ -717,17 +625,14 @@ async function toolsSection(
   return { failed };
 }
 
-// ——— main ———
+// ——— the load section ———
 
-async function main(): Promise<number> {
-  const args = parseArgs(process.argv.slice(2));
-  tempDir = mkdtempSync(join(tmpdir(), "fm-bench-"));
-  const dataDir = join(tempDir, "data");
-  console.log(
-    `bench:server: ${args.games} games, ${args.connections} connections, ${args.seconds} s per scenario; data in ${dataDir}`,
-  );
-
-  const server = await startServer(dataDir, args.profile);
+/** Bare, vote and post on `args.games` games in day 1: throughput and latency against the bare endpoint. */
+async function loadSection(
+  server: RunningServer,
+  dir: string,
+  args: Args,
+): Promise<{ results: LoadResult[]; failed: boolean; target: string }> {
   const setupStart = Date.now();
   const tables = await Promise.all(Array.from({ length: args.games }, (_, g) => setUpGame(server.url, g)));
   const plan: Plan = {
@@ -738,10 +643,10 @@ async function main(): Promise<number> {
     posters: interleave(tables.map((t) => t.posters)),
   };
   console.log(
-    `set up ${tables.length} games in day 1 in ${((Date.now() - setupStart) / 1000).toFixed(1)} s: ` +
-      `${plan.voters.length} voters, ${plan.posters.length} posters`,
+    `load: set up ${tables.length} games in day 1 in ${((Date.now() - setupStart) / 1000).toFixed(1)} s: ` +
+      `${plan.voters.length} voters, ${plan.posters.length} posters; ${args.connections} connections, ${args.seconds} s per scenario`,
   );
-  const planFile = join(tempDir, "plan.json");
+  const planFile = join(dir, "plan-load.json");
   writeFileSync(planFile, JSON.stringify(plan));
 
   // A short unmeasured run first, so the first measured one does not pay for the JIT's warm-up.
@@ -792,9 +697,8 @@ async function main(): Promise<number> {
         ` (a vote needs ≤ 2× for the target when the server is the bottleneck)`,
     );
   const met = voteRatio >= TARGET_RATIO && vote.load.p99 < TARGET_P99_MS;
-  console.log(
-    `target (vote ≥ ${TARGET_RATIO * 100}% of bare, vote p99 < ${TARGET_P99_MS} ms): ${met ? "met" : "NOT met"}`,
-  );
+  const target = `load (vote ≥ ${TARGET_RATIO * 100}% of bare, vote p99 ${vote.load.p99.toFixed(1)} ms < ${TARGET_P99_MS} ms): ${met ? "met" : "NOT met"}`;
+  console.log(`target ${target}`);
 
   let failed = false;
   for (const r of results) {
@@ -807,37 +711,115 @@ async function main(): Promise<number> {
       for (const body of r.refusals) console.log(`  ${body}`);
     }
   }
+  return { results, failed, target };
+}
 
-  let streamRuns = 0;
-  if (args.streams > 0) {
-    const section = await streamsSection(server, tempDir, args);
-    results.push(...section.results);
-    streamRuns = section.results.length;
+// ——— main ———
+
+/** Nicks are numbered by game: each section's games get numbers of their own. */
+const FANOUT_GAME = 100_000;
+const STORM_GAME = 100_001;
+const CAPACITY_FIRST_GAME = 200_000;
+
+async function main(): Promise<number> {
+  const args = parseArgs(process.argv.slice(2));
+  const tempDir = mkdtempSync(join(tmpdir(), "fm-bench-"));
+  removeOnExit(tempDir);
+  const dataDir = join(tempDir, "data");
+  const databaseUrl = args.pg ? await createDatabase() : null;
+  console.log(
+    `bench:server: ${[...args.only].join(", ")}; store: ${made ? `PostgreSQL, database ${made.name}` : `SQLite in ${dataDir}`}`,
+  );
+
+  const server = await startServer(dataDir, args.profile, databaseUrl);
+  console.log(`server RSS at start (0 games): ${rssMb(server.child.pid)?.toFixed(1) ?? "?"} MB`);
+  const acked: { votes: AckedVote[]; posts: string[]; acts: AckedAct[] } = { votes: [], posts: [], acts: [] };
+  let slack = 0;
+  let failed = false;
+  const targets: string[] = [];
+  const add = (r: SectionResult): void => {
+    acked.votes.push(...r.votes);
+    acked.posts.push(...r.posts);
+    acked.acts.push(...r.acts);
+    slack += r.slack;
+    targets.push(...r.targets);
+    if (r.failed) failed = true;
+  };
+  const addLoads = (results: readonly LoadResult[], connections: number): void => {
+    for (const r of results) {
+      acked.votes.push(...r.votes);
+      acked.posts.push(...r.posts);
+      acked.acts.push(...r.acts);
+      slack += connections;
+    }
+  };
+
+  if (args.only.has("load")) {
+    console.log("");
+    const section = await loadSection(server, tempDir, args);
+    addLoads(section.results, args.connections);
+    targets.push(section.target);
     if (section.failed) failed = true;
   }
-  if (args.tools > 0 && (await toolsSection(server, planFile, args.tools)).failed) failed = true;
+  if (args.only.has("streams")) {
+    const section = await streamsSection(server, tempDir, args);
+    addLoads(section.results, STREAM_CONNECTIONS);
+    if (section.failed) failed = true;
+  }
+  if (args.only.has("tools")) {
+    const planFile = join(tempDir, "plan-bare.json");
+    const plan: Plan = {
+      url: server.url,
+      connections: args.connections,
+      seconds: args.seconds,
+      voters: [],
+      posters: [],
+    };
+    writeFileSync(planFile, JSON.stringify(plan));
+    if ((await toolsSection(server, planFile, args.tools)).failed) failed = true;
+  }
+  if (args.only.has("fanout"))
+    add(await oneGameSection(server, tempDir, "fanout", FANOUT_GAME, args.fanoutViewers, args.fanoutVotes));
+  if (args.only.has("storm"))
+    add(await oneGameSection(server, tempDir, "storm", STORM_GAME, args.stormViewers, args.stormVotes));
+  if (args.only.has("capacity"))
+    add(
+      await capacitySection(server, tempDir, {
+        games: args.capacityGames,
+        seconds: args.capacitySeconds,
+        pace: args.capacityPace,
+        healthRate: args.healthRate,
+        g: CAPACITY_FIRST_GAME,
+        earlier: SECTIONS.some((s) => s !== "capacity" && args.only.has(s)),
+      }),
+    );
 
-  // Durability: stop the server, then read what it left on disk.
+  // Durability: stop the server, then read what it left in the store.
   server.child.kill(args.crash ? "SIGKILL" : "SIGTERM");
   const stop = await Promise.race([
     exited(server.child),
     new Promise<null>((r) => setTimeout(() => r(null), 30_000).unref()),
   ]);
   if (stop === null) throw new Error(`the server did not stop within 30 s of SIGTERM:\n${server.output()}`);
-  children.delete(server.child);
+  untrack(server.child);
   console.log("");
   console.log(
     `server stopped by ${args.crash ? "SIGKILL (a crash)" : "SIGTERM"}: ` +
       `${stop.signal ? `signal ${stop.signal}` : `exit code ${stop.code}`}`,
   );
   if (!args.crash && stop.code !== 0) failed = true;
-  const durability = checkDurability(
-    join(dataDir, "forum-mafia.sqlite"),
-    { votes: results.flatMap((r) => [...r.votes]), posts: results.flatMap((r) => [...r.posts]) },
-    args.connections + streamRuns * STREAM_CONNECTIONS,
+  const durability = await checkDurability(
+    databaseUrl ? { pg: databaseUrl } : { sqlite: join(dataDir, "forum-mafia.sqlite") },
+    acked,
+    slack,
   );
   for (const line of durability.lines) console.log(line);
   if (!durability.ok) failed = true;
+
+  console.log("");
+  console.log(`targets (${made ? "PostgreSQL" : "SQLite"}):`);
+  for (const t of targets) console.log(`  ${t}`);
+  console.log(`bench:server: ${failed ? "FAILED (see above)" : "no failures"}`);
   return failed ? 1 : 0;
 }
 
@@ -854,5 +836,11 @@ try {
     );
 } finally {
   cleanUp();
+  try {
+    await dropDatabase();
+  } catch (error) {
+    console.error(`bench:server: could not drop the database: ${String(error)}`);
+    code = 1;
+  }
 }
 process.exit(code);
