@@ -104,8 +104,13 @@ const channelsKey = (you: YourState | null): string => you?.channels.map((c) => 
 /** How long a stream ended with a reset may take to flush it before it is cut off (a client that stopped reading). */
 const END_GRACE_MS = 10_000;
 
-/** How many socket writes one turn of the event loop does at most (about 25 µs each on this machine). */
-const WRITE_SLICE = 256;
+/**
+ * How many socket writes one turn of the event loop does at most: about 25 µs each on this machine, most of
+ * it in the writev that Node does at the end of the turn (so they are counted, not timed). A write request
+ * waits for a few turns (its request, the group commit, the fsync's answer), so long turns add up in every
+ * writer's latency (the bench's capacity run: 256 a turn tripled a write's median).
+ */
+const WRITE_SLICE = 64;
 
 const KEEP_ALIVE = ": keep-alive\n\n";
 const RESET = "event: reset\ndata: {}\n\n";
