@@ -121,6 +121,20 @@ export function randomAction(r: () => number, form: ActionForm): Record<string, 
 }
 
 /**
+ * One player's night: an action from the player's form (now and then none, for P2), a pass if the server
+ * refuses it. Returns the detail the player read first.
+ */
+export async function nightTurn(p: Client, id: string, r: () => number): Promise<GameDetail> {
+  const d = await detail(p, id);
+  if (!d.form || r() < 0.05) return d;
+  const action = randomAction(r, d.form);
+  if (!action) return d;
+  const res = await p.post(`/api/games/${id}/actions`, action);
+  if (res.status !== 200) await p.post(`/api/games/${id}/actions`, { act: "pass" });
+  return d;
+}
+
+/**
  * One night: every player with a form acts (now and then someone forgets, for P2), then the deadline
  * passes; in review mode the GM reads the draft, answers the council if asked, and publishes.
  */
@@ -130,54 +144,52 @@ export async function playNight(
   r: () => number,
   mode: "automatic" | "review",
 ): Promise<void> {
-  for (const p of table.players) {
-    const d = await detail(p, table.id);
-    if (!d.form || r() < 0.05) continue;
-    const action = randomAction(r, d.form);
-    if (!action) continue;
-    const res = await p.post(`/api/games/${table.id}/actions`, action);
-    if (res.status !== 200) await p.post(`/api/games/${table.id}/actions`, { act: "pass" });
-  }
+  for (const p of table.players) await nightTurn(p, table.id, r);
   await t.clock.advance(NIGHT_MS);
-  if (mode === "review") {
-    const draft = (await table.gm.get<NightDraft>(`/api/games/${table.id}/gm/draft`)).body;
-    if (draft.blocked) {
-      // F2: an answer other than the rules' (M2c) needs a reason.
-      const answer = pick(r, ["yes", "no"]);
-      const differs = draft.councilSuggested !== null && answer !== draft.councilSuggested;
-      const body = differs ? { answer, reason: "ведущий решил иначе" } : { answer };
-      expectOk(await table.gm.post(`/api/games/${table.id}/gm/council`, body));
-    }
-    expectOk(await table.gm.post(`/api/games/${table.id}/gm/publish`));
+  if (mode === "review") await reviewNight(table.gm, table.id, r);
+}
+
+/** Review mode: the GM reads the draft, answers the council if asked (with a reason where it differs, F2), and publishes. */
+export async function reviewNight(gm: Client, id: string, r: () => number): Promise<void> {
+  const draft = (await gm.get<NightDraft>(`/api/games/${id}/gm/draft`)).body;
+  if (draft.blocked) {
+    // F2: an answer other than the rules' (M2c) needs a reason.
+    const answer = pick(r, ["yes", "no"]);
+    const differs = draft.councilSuggested !== null && answer !== draft.councilSuggested;
+    const body = differs ? { answer, reason: "ведущий решил иначе" } : { answer };
+    expectOk(await gm.post(`/api/games/${id}/gm/council`, body));
   }
+  expectOk(await gm.post(`/api/games/${id}/gm/publish`));
 }
 
 /** One day: the living vote, some by a one-tap call, some by a coloured nick in a post (V2); then the deadline. */
 export async function playDay(t: TestServer, table: Table, r: () => number): Promise<void> {
-  for (const p of table.players) {
-    const d = await detail(p, table.id);
-    if (!d.view || d.me.seat === null || d.summary.status !== "running" || d.view.phase.kind !== "day")
-      continue;
-    const me = d.view.seats[d.me.seat]!;
-    if (!me.alive) continue;
-    if (r() < 0.3) {
-      expectOk(
-        await p.post(`/api/games/${table.id}/posts`, {
-          text: `Думаю, думаю… [b]${pick(r, NICKS)}[/b] подозрителен.`,
-        }),
-      );
-    }
-    if (me.cannotVote || r() < 0.05) continue;
-    const targets = d.view.seats.filter((s) => s.alive && s.seat !== d.me.seat);
-    const target = pick(r, targets);
-    const color = r() < 0.8 ? "red" : "blue";
-    const res =
-      r() < 0.5
-        ? await p.post(`/api/games/${table.id}/votes`, { color, target: target.seat })
-        : await p.post(`/api/games/${table.id}/posts`, { text: `[color=${color}]${target.name}[/color]` });
-    expectOk(res);
-  }
+  for (const p of table.players) await dayTurn(p, table.id, r);
   await t.clock.advance(DAY_MS);
+}
+
+/** One player's day, if the player lives: a post now and then, and a vote by a one-tap call or a coloured nick (V2). */
+export async function dayTurn(p: Client, id: string, r: () => number): Promise<void> {
+  const d = await detail(p, id);
+  if (!d.view || d.me.seat === null || d.summary.status !== "running" || d.view.phase.kind !== "day") return;
+  const me = d.view.seats[d.me.seat]!;
+  if (!me.alive) return;
+  if (r() < 0.3) {
+    expectOk(
+      await p.post(`/api/games/${id}/posts`, {
+        text: `Думаю, думаю… [b]${pick(r, NICKS)}[/b] подозрителен.`,
+      }),
+    );
+  }
+  if (me.cannotVote || r() < 0.05) return;
+  const targets = d.view.seats.filter((s) => s.alive && s.seat !== d.me.seat);
+  const target = pick(r, targets);
+  const color = r() < 0.8 ? "red" : "blue";
+  const res =
+    r() < 0.5
+      ? await p.post(`/api/games/${id}/votes`, { color, target: target.seat })
+      : await p.post(`/api/games/${id}/posts`, { text: `[color=${color}]${target.name}[/color]` });
+  expectOk(res);
 }
 
 /** Play until someone wins; returns the number of phases played. */

@@ -5,7 +5,7 @@ import { applyStreamItem, type StreamItem } from "@forum-mafia/protocol/stream";
 import { describe, expect, it } from "vitest";
 import { Client } from "./client.ts";
 import { settle, testServer, type TestServer } from "./harness.ts";
-import { DAY_MS, expectOk, NICKS, NIGHT_MS, pick, randomAction, rng } from "./play.ts";
+import { dayTurn, DAY_MS, expectOk, NICKS, NIGHT_MS, nightTurn, pick, reviewNight, rng } from "./play.ts";
 
 /**
  * Issue 19: the live stream carries what changed, and a client that applies each item to the detail it
@@ -232,14 +232,7 @@ const detailOf = async (c: Client, id: string): Promise<GameDetail> =>
 async function night(g: Game, r: () => number, mode: "automatic" | "review"): Promise<void> {
   const seated = g.players.slice(0, 17);
   for (const [i, p] of seated.entries()) {
-    const d = await detailOf(p, g.id);
-    if (d.form && r() > 0.05) {
-      const action = randomAction(r, d.form);
-      if (action) {
-        const res = await p.post(`/api/games/${g.id}/actions`, action);
-        if (res.status !== 200) await p.post(`/api/games/${g.id}/actions`, { act: "pass" });
-      }
-    }
+    const d = await nightTurn(p, g.id, r);
     const writable = d.channels.filter((c) => c.canPost);
     if (writable.length > 0 && r() < 0.3)
       expectOk(await p.post(`/api/games/${g.id}/channels/${pick(r, writable).id}`, { text: `ночью ${i}` }));
@@ -251,40 +244,14 @@ async function night(g: Game, r: () => number, mode: "automatic" | "review"): Pr
   await g.t.clock.advance(NIGHT_MS);
   if (mode === "review") {
     await check(g, "the night in review");
-    const draft = (
-      await g.gm.get<{ blocked: unknown; councilSuggested: string | null }>(`/api/games/${g.id}/gm/draft`)
-    ).body;
-    if (draft.blocked) {
-      const answer = pick(r, ["yes", "no"]);
-      const differs = draft.councilSuggested !== null && answer !== draft.councilSuggested;
-      expectOk(
-        await g.gm.post(`/api/games/${g.id}/gm/council`, differs ? { answer, reason: "иначе" } : { answer }),
-      );
-    }
-    expectOk(await g.gm.post(`/api/games/${g.id}/gm/publish`));
+    await reviewNight(g.gm, g.id, r);
   }
 }
 
 /** A day: posts and votes (by tap and by a coloured nick), a hidden and restored post, a pause and an extension. */
 async function day(g: Game, r: () => number, dayNo: number): Promise<void> {
-  const seated = g.players.slice(0, 17);
-  for (const [i, p] of seated.entries()) {
-    const d = await detailOf(p, g.id);
-    if (!d.view || d.me.seat === null || d.summary.status !== "running" || d.view.phase.kind !== "day")
-      continue;
-    const me = d.view.seats[d.me.seat]!;
-    if (!me.alive) continue;
-    if (r() < 0.3)
-      expectOk(await p.post(`/api/games/${g.id}/posts`, { text: `Думаю… [b]${pick(r, NICKS)}[/b]` }));
-    if (me.cannotVote || r() < 0.05) continue;
-    const targets = d.view.seats.filter((s) => s.alive && s.seat !== d.me.seat);
-    const target = pick(r, targets);
-    const color = r() < 0.8 ? "red" : "blue";
-    const res =
-      r() < 0.5
-        ? await p.post(`/api/games/${g.id}/votes`, { color, target: target.seat })
-        : await p.post(`/api/games/${g.id}/posts`, { text: `[color=${color}]${target.name}[/color]` });
-    expectOk(res);
+  for (const [i, p] of g.players.slice(0, 17).entries()) {
+    await dayTurn(p, g.id, r);
     if (i === 6) await check(g, `mid-day ${dayNo}`);
   }
   const posts = (await g.gm.get<{ posts: PostView[] }>(`/api/games/${g.id}/posts?after=0&limit=500`)).body
