@@ -1,6 +1,7 @@
 import type { Viewer } from "@forum-mafia/engine";
 import type { Room } from "./room.ts";
 import { mayReceive } from "./seen.ts";
+import { viewerKey } from "./viewer.ts";
 
 /**
  * Issue 19: where each viewer's own stream stands. A viewer's stream holds the room's feed items that
@@ -14,8 +15,6 @@ interface Count {
 }
 
 const COUNTS = new WeakMap<Room, Map<string, Count>>();
-
-export const viewerKey = (v: Viewer): string => (v.kind === "player" ? `seat:${v.seat}` : v.kind);
 
 /** How many of the room's feed items (all of them, applied so far) this viewer's stream holds. */
 export function streamLength(room: Room, viewer: Viewer): number {

@@ -9,6 +9,7 @@ import {
   type Viewer,
 } from "@forum-mafia/engine";
 import type { FeedEntry, Room } from "./room.ts";
+import { viewerKey } from "./viewer.ts";
 
 /**
  * What one viewer may see of a room's game: the one bridge from a room's match to what is sent (STYLE.md,
@@ -76,13 +77,11 @@ function viewNow(room: Room, f: Folds, who: Viewer): GameView {
   return fold.view();
 }
 
-const keyOf = (v: Viewer): string => (v.kind === "player" ? `seat:${v.seat}` : v.kind);
-
 export function seenBy(room: Room, viewer: Viewer): Seen | null {
   if (!room.match) return null;
   const who = effective(room, viewer);
   const f = foldsOf(room);
-  const key = keyOf(who);
+  const key = viewerKey(who);
   const kept = f.seen.get(key);
   if (kept && kept.events === room.events.length) return kept.seen;
   const roles = f.roles;

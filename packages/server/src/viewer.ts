@@ -9,3 +9,6 @@ export function viewerOf(room: Room, userId: string | null): Viewer {
   const seat = userId === null ? null : room.seatOf(userId);
   return seat === null ? { kind: "public" } : { kind: "player", seat };
 }
+
+/** One string per viewer: the GM, a seat, or the public (the key of what is kept per viewer). */
+export const viewerKey = (v: Viewer): string => (v.kind === "player" ? `seat:${v.seat}` : v.kind);

@@ -37,8 +37,8 @@ import { gmTable } from "./gm-views.ts";
 import { notices } from "./notices.ts";
 import { postView, type Room } from "./room.ts";
 import { mayReceive, seenBy, type Seen } from "./seen.ts";
-import { streamLength, viewerKey } from "./positions.ts";
-import { viewerOf } from "./viewer.ts";
+import { streamLength } from "./positions.ts";
+import { viewerKey, viewerOf } from "./viewer.ts";
 
 /**
  * The responses a player, a spectator or the public is sent, each built from what its viewer may see: a
