@@ -738,19 +738,25 @@ async function main(): Promise<number> {
   let slack = 0;
   let failed = false;
   const targets: string[] = [];
+  // One at a time: a run acknowledges a hundred thousand votes, too many to pass as arguments (push(...)).
+  const gather = (r: {
+    votes: readonly AckedVote[];
+    posts: readonly string[];
+    acts: readonly AckedAct[];
+  }): void => {
+    for (const v of r.votes) acked.votes.push(v);
+    for (const p of r.posts) acked.posts.push(p);
+    for (const a of r.acts) acked.acts.push(a);
+  };
   const add = (r: SectionResult): void => {
-    acked.votes.push(...r.votes);
-    acked.posts.push(...r.posts);
-    acked.acts.push(...r.acts);
+    gather(r);
     slack += r.slack;
     targets.push(...r.targets);
     if (r.failed) failed = true;
   };
   const addLoads = (results: readonly LoadResult[], connections: number): void => {
     for (const r of results) {
-      acked.votes.push(...r.votes);
-      acked.posts.push(...r.posts);
-      acked.acts.push(...r.acts);
+      gather(r);
       slack += connections;
     }
   };
