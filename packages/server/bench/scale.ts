@@ -4,8 +4,7 @@
  * - fanout: one game in day 1, `viewers` anonymous streams (viewers.ts, its own process); one player votes
  *   `votes` times, one vote at a time, moving to the next target each time so each vote changes the votes
  *   list. For each vote: from its 2xx (noted by this process) to the moment the last viewer received its
- *   vote item (noted by the viewer holder), on one clock (performance.timeOrigin + performance.now(), same
- *   machine). The next vote is sent once every viewer has the last one, after a short pause.
+ *   vote item (noted by the viewer holder), on one clock (the machine's monotonic clock, process.hrtime). The next vote is sent once every viewer has the last one, after a short pause.
  * - storm: the same with `viewers` viewers who each fetch the game's detail when the vote item arrives (as
  *   the web app did for every item before issue 19): from the vote's 2xx to the last fetch's completion.
  * - capacity: `games` games of 17 players, half left in night 1 and half in day 1; writes at a forum's
@@ -61,7 +60,12 @@ export interface SectionResult {
   readonly targets: string[];
 }
 
-const now = (): number => performance.timeOrigin + performance.now();
+/**
+ * The machine's monotonic clock (CLOCK_MONOTONIC, one for every process), in ms. Not timeOrigin + now():
+ * each process fixes its timeOrigin from the wall clock when it starts, and the wall clock is slewed while
+ * the bench runs, so two processes started minutes apart disagree by up to a second.
+ */
+const now = (): number => Number(process.hrtime.bigint()) / 1e6;
 const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 // ——— the viewer holder ———
