@@ -209,6 +209,29 @@ export async function playToEnd(
   throw new Error("the game did not end in 60 phases");
 }
 
+/**
+ * Read a server-sent events body, handing each block (the lines up to a blank line) to `take`, until the
+ * body ends or `stop` says so. A failed read (the stream aborted, the server gone) is thrown.
+ */
+export async function sseBlocks(
+  body: ReadableStream<Uint8Array>,
+  take: (block: string) => void,
+  stop: () => boolean = () => false,
+): Promise<void> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done || stop()) return;
+    buffer += decoder.decode(value, { stream: true });
+    for (let i = buffer.indexOf("\n\n"); i >= 0; i = buffer.indexOf("\n\n")) {
+      take(buffer.slice(0, i));
+      buffer = buffer.slice(i + 2);
+    }
+  }
+}
+
 /** One server-sent event as a client received it. */
 export interface SseEvent {
   readonly id: number;
@@ -252,19 +275,8 @@ export class SseStream {
   }
 
   private async pump(body: ReadableStream<Uint8Array>): Promise<void> {
-    const reader = body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = "";
     try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        for (let i = buffer.indexOf("\n\n"); i >= 0; i = buffer.indexOf("\n\n")) {
-          this.block(buffer.slice(0, i));
-          buffer = buffer.slice(i + 2);
-        }
-      }
+      await sseBlocks(body, (block) => this.block(block));
     } catch {
       // aborted by close(), or the server went away: either way the stream is over
     }

@@ -5,7 +5,18 @@ import { applyStreamItem, type StreamItem } from "@forum-mafia/protocol/stream";
 import { describe, expect, it } from "vitest";
 import { Client } from "./client.ts";
 import { settle, testServer, type TestServer } from "./harness.ts";
-import { dayTurn, DAY_MS, expectOk, NICKS, NIGHT_MS, nightTurn, pick, reviewNight, rng } from "./play.ts";
+import {
+  dayTurn,
+  DAY_MS,
+  expectOk,
+  NICKS,
+  NIGHT_MS,
+  nightTurn,
+  pick,
+  reviewNight,
+  rng,
+  sseBlocks,
+} from "./play.ts";
 
 /**
  * Issue 19: the live stream carries what changed, and a client that applies each item to the detail it
@@ -81,20 +92,14 @@ class Mirror {
   }
 
   private async pump(body: ReadableStream<Uint8Array>, abort: AbortController): Promise<void> {
-    const reader = body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = "";
     try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done || abort.signal.aborted) break;
-        buffer += decoder.decode(value, { stream: true });
-        for (let i = buffer.indexOf("\n\n"); i >= 0; i = buffer.indexOf("\n\n")) {
-          const block = buffer.slice(0, i);
-          buffer = buffer.slice(i + 2);
+      await sseBlocks(
+        body,
+        (block) => {
           if (this.abort === abort) this.take(parse(block));
-        }
-      }
+        },
+        () => abort.signal.aborted,
+      );
     } catch {
       // aborted: a new stream took its place
     }
