@@ -71,11 +71,19 @@ export function gameDetail(
   read: ReadState | null = null,
 ): GameDetail {
   const shared = sharedDetail(room, viewer, lang);
-  const mine = mineOf(room, viewer, userId);
+  const own = ownPart(room, viewer, userId, read);
+  return { ...shared, summary: { ...shared.summary, mine: own.me.kind }, me: own.me, unread: own.unread };
+}
+
+/** The asking user's own part of the detail: their place in the game and what they have not read. */
+function ownPart(
+  room: Room,
+  viewer: Viewer,
+  userId: string | null,
+  read: ReadState | null,
+): Pick<GameDetail, "me" | "unread"> {
   return {
-    ...shared,
-    summary: { ...shared.summary, mine },
-    me: { kind: mine, seat: viewer.kind === "player" ? viewer.seat : null },
+    me: { kind: mineOf(room, viewer, userId), seat: viewer.kind === "player" ? viewer.seat : null },
     unread: userId !== null && read !== null ? unreadView(room, viewer, read) : null,
   };
 }
@@ -102,10 +110,8 @@ export function gameDetailJson(
     kept = { seq: room.seq, feed: room.feed.length, summary, rest: json.slice(1, -1) };
     byKey.set(key, kept);
   }
-  const mine = mineOf(room, viewer, userId);
-  const unread = userId !== null && read !== null ? unreadView(room, viewer, read) : null;
-  const me = { kind: mine, seat: viewer.kind === "player" ? viewer.seat : null };
-  return `{"summary":${JSON.stringify({ ...kept.summary, mine })},"me":${JSON.stringify(me)},"unread":${JSON.stringify(unread)},${kept.rest}}`;
+  const { me, unread } = ownPart(room, viewer, userId, read);
+  return `{"summary":${JSON.stringify({ ...kept.summary, mine: me.kind })},"me":${JSON.stringify(me)},"unread":${JSON.stringify(unread)},${kept.rest}}`;
 }
 
 type SharedDetail = Omit<GameDetail, "me" | "unread" | "summary"> & { readonly summary: PublicSummary };
