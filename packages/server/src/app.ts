@@ -1,7 +1,7 @@
 import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
 import helmet from "@fastify/helmet";
-import rateLimit from "@fastify/rate-limit";
+import rateLimit, { type FastifyRateLimitStoreCtor } from "@fastify/rate-limit";
 import swagger from "@fastify/swagger";
 import fastifyStatic from "@fastify/static";
 import swaggerUi from "@fastify/swagger-ui";
@@ -21,7 +21,10 @@ import type { Demo } from "./demo.ts";
 import type { Games } from "./games.ts";
 import { openApiDocument, swaggerSpec, type RouteDoc } from "./openapi.ts";
 import type { Store } from "./store.ts";
+import { LocalCluster, type Cluster } from "./cluster.ts";
 import { Streams } from "./stream.ts";
+import { PgStore } from "./pg-store.ts";
+import { SharedLimits } from "./shared-limits.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { channelRoutes } from "./routes/channels.ts";
 import { route, type MailContext, type RouteContext } from "./routes/context.ts";
@@ -41,6 +44,8 @@ import { estimateRoutes } from "./routes/estimate.ts";
 
 export interface AppOptions {
   readonly store: Store;
+  /** Issue 20: the other instances on the same database (LocalCluster when alone, e.g. on SQLite). */
+  readonly cluster?: Cluster;
   readonly clock: Clock;
   readonly games: Games;
   readonly demo: Demo;
@@ -168,8 +173,15 @@ function sendPathError(error: FastifyError, _req: FastifyRequest, reply: Fastify
     .send({ error: { code: error.code || "bad-request", message } });
 }
 
-/** Cookies, security headers, compression and the rate limiter: before every route. */
-async function registerPlugins(app: FastifyInstance, limit: number): Promise<void> {
+/**
+ * Cookies, security headers, compression and the rate limiter: before every route. `counts` is where the
+ * rate limits count: in this process by default, in the database when instances share it (issue 20).
+ */
+async function registerPlugins(
+  app: FastifyInstance,
+  limit: number,
+  counts: FastifyRateLimitStoreCtor | null,
+): Promise<void> {
   // CSRF: only JSON bodies are accepted (a cross-site form cannot send one without a CORS preflight, which
   // this server never grants), the session cookie is SameSite=Lax, and a foreign Origin is refused.
   app.removeContentTypeParser("text/plain");
@@ -186,6 +198,7 @@ async function registerPlugins(app: FastifyInstance, limit: number): Promise<voi
       timeWindow: 60_000,
       // After the session is read, so the key is the user (a forged cookie cannot dodge the limit).
       hook: "preHandler",
+      ...(counts ? { store: counts } : {}),
       keyGenerator: (req) => (req.user ? `user:${req.user.id}` : `ip:${req.ip}`),
       errorResponseBuilder: (_req, ctx) => ({
         statusCode: 429,
@@ -253,8 +266,20 @@ async function serveWebApp(app: FastifyInstance, webRoot: string): Promise<void>
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { store, clock, games } = opts;
-  const accounts = new Accounts(store, clock);
+  const cluster = opts.cluster ?? new LocalCluster();
+  // Issue 20: the demo bots play on the cluster's leader only.
+  opts.demo.follow(cluster);
+  const accounts = new Accounts(store, clock, cluster);
   const streams = new Streams(games, clock, accounts, opts.streamLimits);
+  // Issue 20: a session revoked on any instance ends its streams here; after notifications may have been
+  // lost, every session with a stream here is read again.
+  const unhear = [
+    accounts.onRevoke((key) => streams.closeSession(key)),
+    cluster.onResync(() => streams.recheckSessions()),
+  ];
+  // Issue 20: instances sharing PostgreSQL count rate limits and failed logins there, together.
+  const shared =
+    store instanceof PgStore ? await SharedLimits.open(store.clientConfig, () => clock.now()) : null;
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: BODY_LIMIT,
@@ -267,9 +292,19 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   const limit = opts.rateLimit ?? 600;
   const publicUrl = opts.publicUrl ? new URL(opts.publicUrl) : null;
-  await registerPlugins(app, limit);
+  await registerPlugins(app, limit, shared?.rateStore() ?? null);
   app.decorateRequest("user", null);
   app.addHook("onRequest", guard(publicUrl, accounts));
+  // Issue 20: a game's routes read the log past the room first (on a shared store), so they see what other
+  // instances on the same database acknowledged; a game not built yet (one new to this instance, or a
+  // finished one not needed since the start) is built from its log. A failure here is left to the route
+  // (which answers 404 for an unknown game, or the store's 503).
+  app.addHook("preHandler", async (req) => {
+    const params: unknown = req.params;
+    const id = typeof params === "object" && params !== null && "id" in params ? params.id : undefined;
+    if (typeof id === "string" && req.routeOptions.url?.startsWith("/api/games/:id"))
+      await games.fresh(id).catch(() => {});
+  });
   app.setErrorHandler(sendError);
   const webRoot = opts.webRoot && existsSync(join(opts.webRoot, "index.html")) ? opts.webRoot : null;
   app.setNotFoundHandler((req, reply) => {
@@ -290,6 +325,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     app,
     store,
     clock,
+    cluster,
     games,
     demo: opts.demo,
     accounts,
@@ -299,7 +335,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     docs,
     mail: opts.mail ?? null,
   };
-  authRoutes(ctx);
+  authRoutes(ctx, shared?.loginLimiter(clock));
   gamesRoutes(ctx);
   nightRoutes(ctx);
   threadRoutes(ctx);
@@ -331,6 +367,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(swagger, { mode: "static", specification: swaggerSpec(document) });
   await app.register(swaggerUi, { routePrefix: "/api/docs" });
-  app.addHook("onClose", async () => streams.closeAll());
+  app.addHook("onClose", async () => {
+    for (const u of unhear) u();
+    accounts.close();
+    streams.closeAll();
+    await shared?.close();
+  });
   return app;
 }

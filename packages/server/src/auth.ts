@@ -3,6 +3,7 @@ import { hash, verify } from "@node-rs/argon2";
 import { checkNick, nickKey, nickSkeleton } from "@forum-mafia/forum";
 import { nanoid } from "nanoid";
 import type { Clock } from "./clock.ts";
+import type { Cluster } from "./cluster.ts";
 import { isTimeZone } from "./deadline.ts";
 import { isReservedNick } from "./demo.ts";
 import { ApiError, badRequest, conflict } from "./errors.ts";
@@ -17,20 +18,67 @@ const CACHE_SIZE = 50_000;
 
 const tokenHash = (token: string): string => createHash("sha256").update(token).digest("hex");
 
-/** Accounts and sessions: argon2id password hashes, and session tokens kept only as their SHA-256. */
+/** Revocations remembered for the session reads under way, at most; past it every such read starts again. */
+const MAX_REVOKED = 10_000;
+
+interface Cached {
+  readonly user: UserRecord;
+  readonly key: string;
+  readonly expiresAt: number;
+  readonly checkedAt: number;
+}
+
+/**
+ * Accounts and sessions: argon2id password hashes, and session tokens kept only as their SHA-256.
+ *
+ * Issue 20: a session revoked on any instance (logout) is told to every instance on the cluster's `session`
+ * topic (its key, the token's SHA-256, never the token), and each forgets it at once: no wait for CACHE_MS.
+ */
 export class Accounts {
   /** A hash to verify against when the nick is unknown, so both failures take the same time. */
   private dummy: Promise<string> | null = null;
   /**
-   * Recently checked sessions, so a request costs no database read. An entry is trusted for CACHE_MS only:
-   * a logout on another server of a PostgreSQL deployment takes effect here within that time.
+   * Recently checked sessions by token, so a request costs no database read. An entry is trusted for
+   * CACHE_MS at most; a revocation heard from any instance drops it at once, and after notifications may
+   * have been lost (onResync) the whole cache goes.
    */
-  private readonly cache = new Map<string, { user: UserRecord; expiresAt: number; checkedAt: number }>();
+  private readonly cache = new Map<string, Cached>();
+  /** The cached tokens by session key: a revocation names the key. */
+  private readonly tokens = new Map<string, string>();
+  /**
+   * A read of a session may have begun before a revocation was heard and end after it, holding the row as
+   * it was: it must neither cache nor trust it. Each revocation heard gets a number (`heard`); a read notes
+   * the number when it starts and checks the revocations after it when it ends.
+   */
+  private heard = 0;
+  private readonly revokedAt = new Map<string, number>();
+  /** The number of the last resync (every session may have been revoked meanwhile). */
+  private resyncedAt = 0;
+  private reading = 0;
+  private readonly revokeHandlers = new Set<(key: string) => void>();
+  private readonly unsubscribe: (() => void)[];
 
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-  ) {}
+    private readonly cluster: Cluster,
+  ) {
+    this.unsubscribe = [
+      cluster.subscribe("session", (key) => this.revoked(key)),
+      cluster.onResync(() => this.forgetAll()),
+    ];
+  }
+
+  /** Stop hearing revocations (the app is closing). */
+  close(): void {
+    for (const u of this.unsubscribe) u();
+  }
+
+  /** Called with the key of every session revoked on any instance (this one too), once it is gone. */
+  onRevoke(handler: (key: string) => void): () => void {
+    this.revokeHandlers.add(handler);
+    return () => this.revokeHandlers.delete(handler);
+  }
 
   async register(nick: string, password: string, timeZone: string | undefined): Promise<UserRecord> {
     const clean = nick.trim().replace(/\s+/g, " ");
@@ -87,28 +135,58 @@ export class Accounts {
     return undefined;
   }
 
-  /** The session's user; null for a missing, forged or expired token. */
+  /** The session's user; null for a missing, forged, expired or revoked token. */
   async userOf(token: string | undefined): Promise<UserRecord | null> {
     const known = this.cachedUser(token);
     if (known !== undefined) return known;
+    const key = tokenHash(token!);
+    this.drop(token!);
+    // A read that a resync overtook is made again: it may hold a session revoked meanwhile.
+    for (let attempt = 0; ; attempt++) {
+      const mark = this.heard;
+      this.reading++;
+      try {
+        const found = await this.read(key);
+        if ((this.revokedAt.get(key) ?? 0) > mark) return null;
+        if (this.resyncedAt > mark && attempt < 2) continue;
+        if (found && this.resyncedAt <= mark) this.remember(token!, key, found.user, found.expiresAt);
+        return found?.user ?? null;
+      } finally {
+        // With no read under way, no revocation needs remembering.
+        if (--this.reading === 0) this.revokedAt.clear();
+      }
+    }
+  }
+
+  private async read(key: string): Promise<{ user: UserRecord; expiresAt: number } | null> {
     const now = this.clock.now();
-    this.cache.delete(token!);
-    const s = await this.store.session(tokenHash(token!));
+    const s = await this.store.session(key);
     if (!s) return null;
     if (s.expiresAt <= now) {
-      await this.store.deleteSession(tokenHash(token!));
+      // Expired, not revoked: every instance knows the expiry already (its cache and streams keep it).
+      await this.store.deleteSession(key);
       return null;
     }
     const user = await this.store.userById(s.userId);
-    if (!user) return null;
-    if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(token!, { user, expiresAt: s.expiresAt, checkedAt: now });
-    return user;
+    return user ? { user, expiresAt: s.expiresAt } : null;
+  }
+
+  private remember(token: string, key: string, user: UserRecord, expiresAt: number): void {
+    if (this.cache.size >= CACHE_SIZE) this.drop(this.cache.keys().next().value!);
+    this.cache.set(token, { user, key, expiresAt, checkedAt: this.clock.now() });
+    this.tokens.set(key, token);
+  }
+
+  private drop(token: string): void {
+    const hit = this.cache.get(token);
+    if (!hit) return;
+    this.cache.delete(token);
+    if (this.tokens.get(hit.key) === token) this.tokens.delete(hit.key);
   }
 
   /** After a profile change: the next request reads the user again. */
   forgetUser(userId: string): void {
-    for (const [token, hit] of this.cache) if (hit.user.id === userId) this.cache.delete(token);
+    for (const [token, hit] of this.cache) if (hit.user.id === userId) this.drop(token);
   }
 
   /** A session's key, as the store and the live streams know it: the token's SHA-256, never the token. */
@@ -122,9 +200,41 @@ export class Accounts {
     return s && s.expiresAt > this.clock.now() ? s.expiresAt : null;
   }
 
+  /**
+   * Log out: the session's row is deleted, then every instance is told (this one too), and each forgets it
+   * and ends its streams. Rejects if the others could not be told, so the user can log out again.
+   */
   async closeSession(token: string | undefined): Promise<void> {
     if (!token) return;
-    this.cache.delete(token);
-    await this.store.deleteSession(tokenHash(token));
+    this.drop(token);
+    await this.revoke(tokenHash(token));
+  }
+
+  /** A revocation: delete the row, then tell every instance. */
+  private async revoke(key: string): Promise<void> {
+    await this.store.deleteSession(key);
+    await this.cluster.publish("session", key);
+  }
+
+  /** A revocation heard from an instance (this one too): the session is forgotten, its streams end. */
+  private revoked(key: string): void {
+    const token = this.tokens.get(key);
+    if (token !== undefined) this.drop(token);
+    if (this.reading > 0) {
+      this.revokedAt.set(key, ++this.heard);
+      // Too many to remember: every read under way starts again instead.
+      if (this.revokedAt.size > MAX_REVOKED) {
+        this.resyncedAt = this.heard;
+        this.revokedAt.clear();
+      }
+    }
+    for (const h of [...this.revokeHandlers]) h(key);
+  }
+
+  /** Revocations may have been missed: every session is read again on its next request. */
+  private forgetAll(): void {
+    this.cache.clear();
+    this.tokens.clear();
+    this.resyncedAt = ++this.heard;
   }
 }

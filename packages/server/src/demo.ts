@@ -5,6 +5,7 @@ import { DEFAULT_OPTIONS, DEFAULT_ROLES } from "@forum-mafia/protocol";
 import { nickKey, nickSkeleton } from "@forum-mafia/forum";
 import { nanoid } from "nanoid";
 import type { Clock } from "./clock.ts";
+import type { Cluster } from "./cluster.ts";
 import { DemoTalk } from "./demo-talk.ts";
 import { ApiError } from "./errors.ts";
 import type { Games } from "./games.ts";
@@ -56,6 +57,11 @@ interface Accounts {
  * Issue 12: a demo is made in one commit (created, 17 signups, started: all or nothing) and marked as a demo
  * in its `created` entry; it is its player's own (out of everyone else's lobby list, closed to signups). The
  * accounts are looked up once, however many games ask at the same time.
+ *
+ * Issue 20: the bots play on one instance only, the cluster's leader. Any instance creates a demo game (a
+ * request); the leader hears every game's commits (Games calls its listeners for entries other instances
+ * wrote too) and its bots play. When leadership arrives the bots resume what they owe in every demo game;
+ * when it is lost their timers stop, and the next leader resumes them (a move already made is not repeated).
  */
 export class Demo {
   /** The accounts, once known (for the checks that cannot wait). */
@@ -66,13 +72,22 @@ export class Demo {
   /** The bots' moves under way, and whether the server is stopping. */
   private readonly moving = new Set<Promise<void>>();
   private stopped = false;
+  /**
+   * Whether this instance's bots play: it is the cluster's leader. Alone with its store it always is; on a
+   * shared store not until a cluster says so (follow).
+   */
+  private leading: boolean;
   private readonly talk: DemoTalk;
+  private following: Cluster | null = null;
+  private unlead: () => void = () => {};
 
   constructor(
     private readonly games: Games,
     private readonly store: Store,
     private readonly clock: Clock,
+    cluster?: Cluster,
   ) {
+    this.leading = !store.shared;
     this.talk = new DemoTalk(games, clock, (work, what) => this.track(work, what));
     this.talk.isHuman = (room, seat) => {
       const user = room.seatUsers[seat];
@@ -80,12 +95,47 @@ export class Demo {
     };
     games.listen((room, from, to) => {
       this.onCommit(room);
-      if (this.known && !this.stopped && this.isDemo(room)) this.talk.heard(room, this.known.bots, from, to);
+      if (this.known && this.playing && this.isDemo(room)) this.talk.heard(room, this.known.bots, from, to);
+    });
+    if (cluster) this.follow(cluster);
+  }
+
+  /** Play only while this instance leads the cluster (issue 20); called at once with the current state. */
+  follow(cluster: Cluster): void {
+    if (this.following === cluster) return;
+    this.unlead();
+    this.following = cluster;
+    this.unlead = cluster.onLeader((leader) => {
+      if (leader === this.leading) return;
+      this.leading = leader;
+      // A new leader first reads what the others wrote (its rooms may be behind), then plays what is owed.
+      if (leader)
+        this.track(
+          this.games.freshAll().then(() => this.resume()),
+          "resuming the demo games as the leader",
+        );
+      else this.pause();
     });
   }
 
-  /** After a restart: let the bots move in every running demo game (a move already made is not repeated). */
+  /** Whether the bots move now: this instance leads, and is not stopping. */
+  private get playing(): boolean {
+    return this.leading && !this.stopped;
+  }
+
+  /** Leadership is lost: every planned moment is cancelled, and the next leader plays them. */
+  private pause(): void {
+    this.talk.stop();
+    // Forgotten, so that a leadership regained resumes every phase (resume skips what was done).
+    this.lastPhase.clear();
+  }
+
+  /**
+   * After a restart, or when this instance becomes the leader: let the bots move in every running demo game
+   * (a move already made is not repeated).
+   */
   resume(): void {
+    if (!this.playing) return;
     const rooms = [...this.games.rooms.values()];
     // Games from before the mark are known by their GM, the demo GM's account: learn it first.
     if (!rooms.some((room) => room.demo || room.gmNick === GM_NICK)) return;
@@ -181,7 +231,7 @@ export class Demo {
   }
 
   private onCommit(room: Room): void {
-    if (this.stopped || room.status !== "running" || !room.match) return;
+    if (!this.playing || room.status !== "running" || !room.match) return;
     if (!this.known) {
       // A restarted server learns the accounts on its first look (resume), once for every game.
       if (room.demo || room.gmNick === GM_NICK) this.track(this.accounts().then(() => this.onCommit(room)));
@@ -214,6 +264,7 @@ export class Demo {
   /** No more moves: for a clean shutdown, before the store closes. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.unlead();
     this.talk.stop();
     await this.idle();
   }
@@ -225,13 +276,13 @@ export class Demo {
     if (room.match!.state.phase.kind === "night") await this.act(room, id, key, this.known.bots);
     const now = this.games.rooms.get(id);
     const phase = now?.match?.state.phase;
-    if (!this.stopped && now && phase && `${phase.kind}${phase.number}` === key)
+    if (this.playing && now && phase && `${phase.kind}${phase.number}` === key)
       this.talk.plan(now, this.known.bots);
   }
 
   private async act(room: Room, id: string, key: string, bots: readonly UserRecord[]): Promise<void> {
     for (const bot of bots) {
-      if (this.stopped) return;
+      if (!this.playing) return;
       const seat = room.seatOf(bot.id);
       if (seat === null) continue;
       const now = room.match!.state.phase;

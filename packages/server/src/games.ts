@@ -31,7 +31,9 @@ import type { Clock } from "./clock.ts";
 import type { Entry, EntryBody } from "./entries.ts";
 import { ApiError, badRequest, conflict, forbidden, notFound, refused } from "./errors.ts";
 import { Room } from "./room.ts";
-import type { Store, UserRecord } from "./store.ts";
+import { SeqConflict, type Store, type UserRecord } from "./store.ts";
+import type { Cluster } from "./cluster.ts";
+import { archiveOf, involves, parseArchived, type Archived } from "./archive.ts";
 import { viewerOf, type Viewer } from "./viewer.ts";
 import { checkDraft, councilSuggestion } from "./draft.ts";
 
@@ -48,6 +50,40 @@ export const WIRE_MATCHES_ENGINE: [
 
 /** The vote a post holds (V2), or why the engine would refuse it. */
 type PostVoteCheck = { readonly vote: Vote } | { readonly refused: Rejection };
+
+/** How often a command is decided again after other instances wrote first, before it gives up (503). */
+const MAX_ATTEMPTS = 8;
+
+/**
+ * One run of a read at a time, shared by everyone who asks while it runs, except that a caller who arrives
+ * during a run waits for the next one: the run under way may have started before what the caller knows of
+ * (a write acknowledged by another instance) was committed.
+ */
+class Coalesced {
+  private running: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
+
+  get idle(): boolean {
+    return this.running === null && this.queued === null;
+  }
+
+  run(work: () => Promise<void>): Promise<void> {
+    if (!this.running) {
+      const current = work().finally(() => {
+        if (this.running === current) this.running = null;
+      });
+      this.running = current;
+      return current;
+    }
+    this.queued ??= this.running
+      .catch(() => {})
+      .then(() => {
+        this.queued = null;
+        return this.run(work);
+      });
+    return this.queued;
+  }
+}
 
 /** Told of the feed items [from, to) of a room once the entries that made them are durable. */
 type Listener = (room: Room, from: number, to: number) => void;
@@ -67,6 +103,21 @@ export class Games {
   private readonly rebuilt = new Map<string, Promise<void>>();
   private closing = false;
   private readonly listeners = new Set<Listener>();
+  /** Issue 20: the last command queued for each game (shared stores: one at a time per game). */
+  private readonly turns = new Map<string, Promise<void>>();
+  /** Issue 20: each game's read of its log under way (shared stores only). */
+  private readonly catching = new Map<string, Coalesced>();
+  /** Issue 20: the read of which games changed (the lists), and where the last one stopped. */
+  private readonly listing = new Coalesced();
+  private cursor = 0;
+  /** Issue 20: every game id in creation order, built or not. */
+  private readonly order: string[] = [];
+  /** Issue 20: the finished games known by their archived summary; built when first needed. */
+  private readonly archive = new Map<string, Archived>();
+  /** The games whose archived summary is in the store (or being written). */
+  private readonly archived = new Set<string>();
+  /** Whether a game is a demo (issue 12): the Demo's test, set once it exists (server.ts). */
+  isDemo: (room: Room) => boolean = (room) => room.demo;
   private readonly onDeadlineChange: (room: Room) => void;
 
   constructor(
@@ -79,12 +130,179 @@ export class Games {
     this.onDeadlineChange = onDeadlineChange;
   }
 
+  /**
+   * Issue 20: what a start reads. The running games and those in signup are built from their logs; a
+   * finished game is known by its archived summary (archive.ts) and built the first time a request needs
+   * it (`fresh`). A game that ended before its summary was kept is read once, and its summary kept then.
+   */
   async load(): Promise<void> {
-    for (const { id, entries } of await this.store.loadAll()) this.rebuild(id, entries);
+    const live: string[] = [];
+    for (const row of await this.store.gameIndex()) {
+      this.order.push(row.id);
+      const archived = row.meta === null ? null : parseArchived(row.meta);
+      if (archived) this.archive.set(row.id, archived);
+      else live.push(row.id);
+    }
+    const logs = await Promise.all(live.map((id) => this.store.entriesFrom(id, 0)));
+    live.forEach((id, i) => this.rebuild(id, logs[i]!));
+    for (const id of live) {
+      const room = this.rooms.get(id);
+      if (room) this.keepArchived(room);
+    }
+  }
+
+  /**
+   * Every game, newest first: its room when built, else its archived summary (a finished game no request
+   * has needed since the start). The lists read this.
+   */
+  list(): { readonly id: string; readonly room: Room | null; readonly archived: Archived | null }[] {
+    const out: { id: string; room: Room | null; archived: Archived | null }[] = [];
+    for (let i = this.order.length - 1; i >= 0; i--) {
+      const id = this.order[i]!;
+      const room = this.rooms.get(id) ?? null;
+      const archived = room ? null : (this.archive.get(id) ?? null);
+      if (room || archived) out.push({ id, room, archived });
+    }
+    return out;
+  }
+
+  /**
+   * The built rooms, newest first, with the finished games the user was in built now (a user's own games:
+   * «Мои игры» and a profile need more of them than a summary). A game that cannot be read is left out.
+   */
+  async roomsOf(user: { readonly id: string; readonly nick: string }): Promise<Room[]> {
+    const entries = this.list();
+    const rooms = await Promise.all(
+      entries.map(
+        ({ id, room, archived }) =>
+          room ?? (archived && involves(archived, user) ? this.fresh(id).catch(() => null) : null),
+      ),
+    );
+    return rooms.filter((r): r is Room => r !== null);
+  }
+
+  /** A finished game's summary is kept in the store once (the next start then skips its log). */
+  private keepArchived(room: Room): void {
+    if (room.status !== "ended" || this.archived.has(room.id)) return;
+    this.archived.add(room.id);
+    this.store.saveGameMeta(room.id, JSON.stringify(archiveOf(room, this.isDemo(room)))).catch((error) => {
+      this.archived.delete(room.id);
+      console.error(`game ${room.id}: its summary could not be kept: ${String(error)}`);
+    });
   }
 
   private async reload(id: string): Promise<void> {
     this.rebuild(id, await this.store.entries(id));
+  }
+
+  /**
+   * Issue 20: follow the other instances on the same database. Each `game` notification names a game and
+   * its log's length; a room that is behind is caught up from the log (its streams then send the new items,
+   * with the ids a single instance gives: they are feed positions, and the feed is a function of the log).
+   * A game this instance has not seen yet is built. After notifications may have been lost, every game
+   * that changed meanwhile is read again.
+   */
+  follow(cluster: Cluster): void {
+    if (!cluster.shared) return;
+    cluster.subscribe("game", (payload) => {
+      const at = payload.lastIndexOf(":");
+      const id = payload.slice(0, at);
+      const length = Number(payload.slice(at + 1));
+      const room = this.rooms.get(id);
+      if (room && room.seq >= length) return;
+      this.catchUp(id).catch((error: unknown) => {
+        console.error(`game ${id}: could not be read after a notification: ${String(error)}`);
+      });
+    });
+    cluster.onResync(() => {
+      this.freshAll().catch((error: unknown) => {
+        console.error(`the games could not be read again after a lost notification: ${String(error)}`);
+      });
+    });
+  }
+
+  /**
+   * The room as the log has it now. On a shared store (issue 20) the log is read first (only what is past
+   * the room), so nothing another instance acknowledged is missing from the answer: what a single instance
+   * would give. Alone with its store, the room is the log.
+   */
+  async fresh(id: string): Promise<Room> {
+    if (this.store.shared || (this.archive.has(id) && !this.rooms.has(id))) await this.catchUp(id);
+    return this.room(id);
+  }
+
+  /** Issue 20: every game made fresh (the lists of games), with one query for the games that changed. */
+  freshAll(): Promise<void> {
+    if (!this.store.shared) return Promise.resolve();
+    return this.listing.run(async () => {
+      const { cursor, games } = await this.store.changedSince(this.cursor);
+      this.cursor = cursor;
+      const behind: string[] = [];
+      for (const g of games) {
+        const room = this.rooms.get(g.id);
+        if (room) {
+          if (room.seq < g.seq) behind.push(g.id);
+          continue;
+        }
+        if (this.archive.has(g.id)) continue;
+        const archived = g.meta === null ? null : parseArchived(g.meta);
+        if (!archived) behind.push(g.id);
+        else {
+          this.archive.set(g.id, archived);
+          this.archived.add(g.id);
+          if (!this.order.includes(g.id)) this.order.push(g.id);
+        }
+      }
+      await Promise.all(behind.map((id) => this.catchUp(id)));
+    });
+  }
+
+  /** Read the game's log past its room, once for everyone who asks meanwhile (see Coalesced). */
+  private catchUp(id: string): Promise<void> {
+    let c = this.catching.get(id);
+    if (!c) {
+      c = new Coalesced();
+      this.catching.set(id, c);
+    }
+    const mine = c;
+    return mine
+      .run(() => this.readLog(id))
+      .finally(() => {
+        if (this.catching.get(id) === mine && mine.idle) this.catching.delete(id);
+      });
+  }
+
+  private async readLog(id: string): Promise<void> {
+    // This instance's own writes first: they check the log themselves, and the room is ahead of it meanwhile.
+    await this.writes.get(id)?.catch(() => {});
+    await this.rebuilt.get(id);
+    const room = this.rooms.get(id);
+    const from = room?.seq ?? 0;
+    const entries = await this.store.entriesFrom(id, from);
+    if (entries.length === 0) return;
+    // A write or a rebuild started meanwhile: it is checked against the log itself (a write that missed
+    // these entries conflicts, and the room is rebuilt from the log).
+    if (this.rooms.get(id) !== room || this.writes.has(id) || this.reloading.has(id)) return;
+    if (!room) {
+      // A finished game built on demand is only read; a game new to this instance is told like a commit.
+      const archived = this.archive.has(id);
+      this.rebuild(id, entries);
+      const built = this.rooms.get(id);
+      if (!built) return;
+      if (!this.order.includes(id)) this.order.push(id);
+      if (archived) this.archived.add(id);
+      else this.advanced(built, 0);
+      return;
+    }
+    if (room.seq !== from) return;
+    this.applyDurable(room, entries);
+  }
+
+  /** The room's feed grew from `before` with entries already durable: the scheduler and listeners hear. */
+  private advanced(room: Room, before: number): void {
+    this.keepArchived(room);
+    this.onDeadlineChange(room);
+    for (const l of this.listeners) l(room, before, room.feed.length);
   }
 
   /**
@@ -132,7 +350,7 @@ export class Games {
 
   /** Resolves when every write under way has been answered (tests, and a clean shutdown). */
   async idle(): Promise<void> {
-    await Promise.all([...this.writes.values()].map((w) => w.catch(() => {})));
+    await Promise.all([...this.writes.values(), ...this.turns.values()].map((w) => w.catch(() => {})));
   }
 
   /**
@@ -167,8 +385,81 @@ export class Games {
     return room;
   }
 
+  /**
+   * One command: `decide` checks it against the room and says what to append (or throws the refusal).
+   * Alone with its store, the check and the apply are one step of the event loop, so the game's commands
+   * take effect in one order, and the store commits them in that order (pipelined: a command need not wait
+   * for the previous one's disk write).
+   */
+  private async run(id: string, decide: (room: Room) => readonly EntryBody[]): Promise<void> {
+    if (this.store.shared) return this.runShared(id, decide);
+    const room = this.room(id);
+    await this.commit(room, decide(room));
+  }
+
+  /**
+   * Issue 20: one command on a store other instances write too. This instance runs one command of a game
+   * at a time: the room is caught up with the log, the command decided against it, and its entries
+   * appended with the expected sequence number; only once they are durable are they applied to the room,
+   * so the room is never ahead of the log and a lost race costs no rebuild. If another instance appended
+   * first (SeqConflict), the room is caught up again and the command decided again against it: never
+   * applied as checked against a stale state. A command that keeps losing gives up with a 503.
+   */
+  private async runShared(id: string, decide: (room: Room) => readonly EntryBody[]): Promise<void> {
+    const previous = this.turns.get(id) ?? Promise.resolve();
+    let done!: () => void;
+    const turn = previous.then(() => new Promise<void>((resolve) => (done = resolve)));
+    this.turns.set(id, turn);
+    await previous;
+    try {
+      for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+        const room = await this.fresh(id);
+        const bodies = decide(room);
+        if (bodies.length === 0) return;
+        const at = this.clock.now();
+        const entries = bodies.map((b): Entry => ({ at, ...b }));
+        const seq = room.seq;
+        const write = this.store.append(id, seq, entries);
+        this.writes.set(id, write);
+        try {
+          await write;
+        } catch (error) {
+          if (error instanceof SeqConflict) continue;
+          console.error(`game ${id}: the store refused entries ${seq}+: ${String(error)}`);
+          throw new ApiError(503, "store/unavailable", "the game could not be saved: retry");
+        } finally {
+          if (this.writes.get(id) === write) this.writes.delete(id);
+        }
+        // Durable: applied now, before anything else of this game runs (a read of the log meanwhile saw
+        // this write under way and left the room alone).
+        if (this.rooms.get(id) === room && room.seq === seq) this.applyDurable(room, entries);
+        else await this.catchUp(id);
+        return;
+      }
+      throw new ApiError(503, "game/busy", "the game is changing too fast right now: retry");
+    } finally {
+      done();
+      if (this.turns.get(id) === turn) this.turns.delete(id);
+    }
+  }
+
+  /** Entries already durable, applied to the room; its streams, the scheduler and the listeners hear. */
+  private applyDurable(room: Room, entries: readonly Entry[]): void {
+    const before = room.feed.length;
+    try {
+      for (const e of entries) room.apply(e);
+    } catch (error) {
+      // The log holds entries this room cannot apply: a bug. It is rebuilt from the log (and says so).
+      void this.setAside(room.id);
+      throw error;
+    }
+    room.durable = room.feed.length;
+    this.advanced(room, before);
+  }
+
   /** Apply entries in memory at once (so the next command sees them), answer once they are on disk. */
   private async commit(room: Room, bodies: readonly EntryBody[]): Promise<void> {
+    if (bodies.length === 0) return;
     const at = this.clock.now();
     const entries = bodies.map((b): Entry => ({ at, ...b }));
     const seq = room.seq;
@@ -190,13 +481,15 @@ export class Games {
     } catch (error) {
       // Memory is ahead of the disk: the room is set aside and rebuilt from its log, which holds exactly
       // what was acknowledged. The writes chained after this one fail too, and their callers hear so.
+      // Only the room that failed is set aside: a later write's failure may arrive after the rebuild.
       console.error(`game ${room.id}: the store refused entries ${seq}+: ${String(error)}`);
-      void this.setAside(room.id);
+      if (this.rooms.get(room.id) === room) void this.setAside(room.id);
       throw new ApiError(503, "store/unavailable", "the game could not be saved: reload it, then retry");
     } finally {
       if (this.writes.get(room.id) === write) this.writes.delete(room.id);
     }
     room.durable = Math.max(room.durable, feedAfter);
+    this.keepArchived(room);
     this.onDeadlineChange(room);
     // Only this commit's items: later commits may already have grown the feed, and they tell their own.
     for (const l of this.listeners) l(room, feedBefore, feedAfter);
@@ -238,6 +531,17 @@ export class Games {
       for (const p of demo.players) bodies.push({ kind: "signup", userId: p.id, nick: p.nick });
       bodies.push({ kind: "started", seed: this.newSeed(), hand: null });
     }
+    this.order.push(id);
+    if (this.store.shared) {
+      // Issue 20: durable first, then built (a new id: no other instance writes it).
+      const at = this.clock.now();
+      const entries = bodies.map((b): Entry => ({ at, ...b }));
+      await this.store.append(id, 0, entries);
+      const room = new Room(id);
+      this.rooms.set(id, room);
+      this.applyDurable(room, entries);
+      return id;
+    }
     const room = new Room(id);
     this.rooms.set(id, room);
     await this.commit(room, bodies);
@@ -245,27 +549,39 @@ export class Games {
   }
 
   async signup(user: UserRecord, id: string): Promise<void> {
-    const room = this.room(id);
-    // A demo game refuses signups before this (Demo.refuseSignup, which also knows the older demos).
-    if (room.status !== "signup") throw conflict("game/started", "signups are closed: the game has started");
-    if (room.gmId === user.id) throw conflict("signup/gm", "the GM cannot play in their own game");
-    if (room.signups.some((s) => s.userId === user.id))
-      throw conflict("signup/twice", "you have already signed up");
-    await this.commit(room, [{ kind: "signup", userId: user.id, nick: user.nick }]);
+    await this.run(id, (room) => {
+      // A demo game refuses signups before this (Demo.refuseSignup, which also knows the older demos).
+      if (room.status !== "signup")
+        throw conflict("game/started", "signups are closed: the game has started");
+      if (room.gmId === user.id) throw conflict("signup/gm", "the GM cannot play in their own game");
+      if (room.signups.some((s) => s.userId === user.id))
+        throw conflict("signup/twice", "you have already signed up");
+      return [{ kind: "signup", userId: user.id, nick: user.nick }];
+    });
   }
 
   async withdraw(user: UserRecord, id: string): Promise<void> {
-    const room = this.room(id);
-    if (room.seatOf(user.id) !== null)
-      throw conflict("game/started", "the game has started: ask the GM for a replacement (P4)", "P4");
-    // Before the start anyone may withdraw; after it, the reserve list may still shrink.
-    if (!room.signups.some((s) => s.userId === user.id))
-      throw conflict("signup/none", "you are not signed up");
-    await this.commit(room, [{ kind: "withdraw", userId: user.id }]);
+    await this.run(id, (room) => {
+      if (room.seatOf(user.id) !== null)
+        throw conflict("game/started", "the game has started: ask the GM for a replacement (P4)", "P4");
+      // Before the start anyone may withdraw; after it, the reserve list may still shrink.
+      if (!room.signups.some((s) => s.userId === user.id))
+        throw conflict("signup/none", "you are not signed up");
+      return [{ kind: "withdraw", userId: user.id }];
+    });
   }
 
   async start(user: UserRecord, id: string, deal: "random" | { hand: readonly RoleId[] }): Promise<void> {
-    const room = this.gmRoom(user, id);
+    // F1: a fresh secret seed; its SHA-256 is published at once, the seed itself at the end. Drawn once,
+    // so a retry after another instance's write deals the same.
+    const seed = this.newSeed();
+    await this.run(id, (room) => {
+      this.mustBeGm(user, room);
+      return [{ kind: "started", seed, hand: this.checkStart(room, deal) }];
+    });
+  }
+
+  private checkStart(room: Room, deal: "random" | { hand: readonly RoleId[] }): RoleId[] | null {
     if (room.status !== "signup") throw conflict("game/started", "the game has already started");
     const seats = room.settings.seats;
     if (room.signups.length < seats)
@@ -283,9 +599,7 @@ export class Games {
         );
       hand = [...deal.hand];
     }
-    // F1: a fresh secret seed; its SHA-256 is published at once, the seed itself at the end.
-    const seed = this.newSeed();
-    await this.commit(room, [{ kind: "started", seed, hand }]);
+    return hand;
   }
 
   private playerSeat(user: UserRecord, room: Room): number {
@@ -297,24 +611,26 @@ export class Games {
   }
 
   async act(user: UserRecord, id: string, action: NightAction): Promise<void> {
-    const room = this.room(id);
-    const seat = this.playerSeat(user, room);
-    const m = room.match!;
-    const r = submitNightAction(m.state, m.night, seat, action);
-    if (isRejection(r)) throw refused(r);
-    // M2c: without a GM the council answers only the questions of the rules' list (council.ts).
-    if (action.act === "council" && room.settings.mode === "automatic") {
-      const unlisted = checkListedQuestion(action.question);
-      if (unlisted) throw refused(unlisted);
-    }
-    await this.commit(room, [{ kind: "act", seat, action }]);
+    await this.run(id, (room) => {
+      const seat = this.playerSeat(user, room);
+      const m = room.match!;
+      const r = submitNightAction(m.state, m.night, seat, action);
+      if (isRejection(r)) throw refused(r);
+      // M2c: without a GM the council answers only the questions of the rules' list (council.ts).
+      if (action.act === "council" && room.settings.mode === "automatic") {
+        const unlisted = checkListedQuestion(action.question);
+        if (unlisted) throw refused(unlisted);
+      }
+      return [{ kind: "act", seat, action }];
+    });
   }
 
   async vote(user: UserRecord, id: string, v: Vote): Promise<void> {
-    const room = this.room(id);
-    const seat = this.playerSeat(user, room);
-    this.checkVote(room, seat, v);
-    await this.commit(room, this.withEarlyClose(room, [{ kind: "vote", seat, vote: v }], seat, v));
+    await this.run(id, (room) => {
+      const seat = this.playerSeat(user, room);
+      this.checkVote(room, seat, v);
+      return this.withEarlyClose(room, [{ kind: "vote", seat, vote: v }], seat, v);
+    });
   }
 
   private checkVote(room: Room, seat: number, v: Vote): void {
@@ -332,13 +648,14 @@ export class Games {
   }
 
   async post(user: UserRecord, id: string, text: string): Promise<string> {
-    const room = this.room(id);
-    const { seat, isGm, vote } = this.readPost(room, user, text);
-    if (vote && "refused" in vote) throw refused(vote.refused);
-    const v = vote?.vote ?? null;
     const postId = nanoid(12);
-    const bodies: EntryBody[] = [{ kind: "post", id: postId, seat: isGm ? null : seat, text, vote: v }];
-    await this.commit(room, v && seat !== null ? this.withEarlyClose(room, bodies, seat, v) : bodies);
+    await this.run(id, (room) => {
+      const { seat, isGm, vote } = this.readPost(room, user, text);
+      if (vote && "refused" in vote) throw refused(vote.refused);
+      const v = vote?.vote ?? null;
+      const bodies: EntryBody[] = [{ kind: "post", id: postId, seat: isGm ? null : seat, text, vote: v }];
+      return v && seat !== null ? this.withEarlyClose(room, bodies, seat, v) : bodies;
+    });
     return postId;
   }
 
@@ -418,65 +735,79 @@ export class Games {
   }
 
   async message(user: UserRecord, id: string, channel: ChannelId, text: string): Promise<void> {
-    const room = this.room(id);
-    if (room.status === "signup")
-      throw conflict("game/not-started", "the channels open when the game starts");
-    const isGm = room.gmId === user.id;
-    const seat = room.seatOf(user.id);
-    if (!isGm) {
-      if (seat === null) throw forbidden("not-a-player", "you hold no seat in this game");
-      const may = channelsOf(room, seat).find((c) => c.id === channel);
-      if (!may) throw forbidden("channel/not-member", `you are not a member of the channel ${channel}`, "G6");
-      if (!may.canPost)
-        throw forbidden("channel/dead", `the dead cannot write in a channel of the living`, "G7");
-    } else if (channel.startsWith("gm:") && !room.match!.state.players[Number(channel.slice(3))]) {
-      throw notFound(`no seat ${channel.slice(3)}`);
-    }
-    await this.commit(room, [{ kind: "message", id: nanoid(12), channel, seat: isGm ? null : seat, text }]);
+    const messageId = nanoid(12);
+    await this.run(id, (room) => {
+      if (room.status === "signup")
+        throw conflict("game/not-started", "the channels open when the game starts");
+      const isGm = room.gmId === user.id;
+      const seat = room.seatOf(user.id);
+      if (!isGm) {
+        if (seat === null) throw forbidden("not-a-player", "you hold no seat in this game");
+        const may = channelsOf(room, seat).find((c) => c.id === channel);
+        if (!may)
+          throw forbidden("channel/not-member", `you are not a member of the channel ${channel}`, "G6");
+        if (!may.canPost)
+          throw forbidden("channel/dead", `the dead cannot write in a channel of the living`, "G7");
+      } else if (channel.startsWith("gm:") && !room.match!.state.players[Number(channel.slice(3))]) {
+        throw notFound(`no seat ${channel.slice(3)}`);
+      }
+      return [{ kind: "message", id: messageId, channel, seat: isGm ? null : seat, text }];
+    });
   }
 
   // ——— the GM ———
 
   gmRoom(user: UserRecord, id: string): Room {
-    const room = this.room(id);
+    return this.mustBeGm(user, this.room(id));
+  }
+
+  private mustBeGm(user: UserRecord, room: Room): Room {
     if (room.gmId !== user.id) throw forbidden("not-the-gm", "only the game's GM may do this");
     return room;
   }
 
-  private runningRoom(user: UserRecord, id: string): Room {
-    const room = this.gmRoom(user, id);
+  private mustRun(user: UserRecord, room: Room): Room {
+    this.mustBeGm(user, room);
     if (room.status !== "running") throw conflict("game/not-running", "the game is not running");
     return room;
   }
 
   async extend(user: UserRecord, id: string, minutes: number): Promise<void> {
-    const room = this.runningRoom(user, id);
-    if (room.deadline === null && room.remaining === null)
-      throw conflict(
-        "clock/no-deadline",
-        "the phase has no deadline to extend: the night is awaiting your review",
-      );
-    await this.commit(room, [{ kind: "extend", ms: minutes * 60_000 }]);
+    await this.run(id, (room) => {
+      this.mustRun(user, room);
+      if (room.deadline === null && room.remaining === null)
+        throw conflict(
+          "clock/no-deadline",
+          "the phase has no deadline to extend: the night is awaiting your review",
+        );
+      return [{ kind: "extend", ms: minutes * 60_000 }];
+    });
   }
 
   async pause(user: UserRecord, id: string): Promise<void> {
-    const room = this.runningRoom(user, id);
-    if (room.paused) throw conflict("clock/paused", "the game is already paused");
-    await this.commit(room, [{ kind: "pause" }]);
+    await this.run(id, (room) => {
+      this.mustRun(user, room);
+      if (room.paused) throw conflict("clock/paused", "the game is already paused");
+      return [{ kind: "pause" }];
+    });
   }
 
   async resume(user: UserRecord, id: string): Promise<void> {
-    const room = this.runningRoom(user, id);
-    if (!room.paused) throw conflict("clock/not-paused", "the game is not paused");
-    await this.commit(room, [{ kind: "resume" }]);
+    await this.run(id, (room) => {
+      this.mustRun(user, room);
+      if (!room.paused) throw conflict("clock/not-paused", "the game is not paused");
+      return [{ kind: "resume" }];
+    });
   }
 
   /** Close the phase now (the GM), or at its deadline (the scheduler). */
   async closePhase(user: UserRecord, id: string): Promise<void> {
-    const room = this.runningRoom(user, id);
-    if (room.resultsPending)
-      throw conflict("night/pending", "the night is closed and awaits your review: publish it");
-    await this.commit(room, [this.phaseEnd(room)]);
+    await this.run(id, (room) => {
+      this.mustRun(user, room);
+      if (room.resultsPending)
+        throw conflict("night/pending", "the night is closed and awaits your review: publish it");
+      return [this.phaseEnd(room)];
+    });
   }
 
   private phaseEnd(room: Room): EntryBody {
@@ -484,16 +815,21 @@ export class Games {
     return room.settings.mode === "review" ? { kind: "intakeClosed" } : { kind: "publishNight" };
   }
 
-  /** The scheduler: the deadline has come. */
+  /**
+   * The scheduler: the deadline has come. Checked again against the log as it stands (issue 20: another
+   * instance may have closed the phase, or a GM extended it), so a deadline fires once.
+   */
   async deadlinePassed(id: string): Promise<void> {
-    const room = this.rooms.get(id);
-    if (!room || room.status !== "running" || room.paused || room.deadline === null) return;
-    if (room.deadline > this.clock.now()) return;
-    await this.commit(room, [this.phaseEnd(room)]);
+    if (!this.rooms.has(id) && !this.store.shared) return;
+    await this.run(id, (room) => {
+      if (room.status !== "running" || room.paused || room.deadline === null) return [];
+      if (room.deadline > this.clock.now()) return [];
+      return [this.phaseEnd(room)];
+    });
   }
 
-  private reviewRoom(user: UserRecord, id: string): Room {
-    const room = this.runningRoom(user, id);
+  private mustReview(user: UserRecord, room: Room): Room {
+    this.mustRun(user, room);
     if (room.phase!.kind !== "night") throw conflict("night/not-night", "it is not night");
     return room;
   }
@@ -508,15 +844,17 @@ export class Games {
     answer: "yes" | "no" | "rejected",
     reason?: string,
   ): Promise<void> {
-    const room = this.reviewRoom(user, id);
-    const suggested = councilSuggestion(room);
-    if (suggested !== null && answer !== suggested && !reason)
-      throw badRequest(
-        "reason",
-        `reason: the rules answer "${suggested}" to this council question; a different answer needs a reason`,
-        "F2",
-      );
-    await this.commit(room, [{ kind: "council", answer, ...(reason ? { reason } : {}) }]);
+    await this.run(id, (room) => {
+      this.mustReview(user, room);
+      const suggested = councilSuggestion(room);
+      if (suggested !== null && answer !== suggested && !reason)
+        throw badRequest(
+          "reason",
+          `reason: the rules answer "${suggested}" to this council question; a different answer needs a reason`,
+          "F2",
+        );
+      return [{ kind: "council", answer, ...(reason ? { reason } : {}) }];
+    });
   }
 
   async fixRolls(
@@ -525,44 +863,52 @@ export class Games {
     rolls: Record<string, boolean | undefined>,
     reason: string,
   ): Promise<void> {
-    const room = this.reviewRoom(user, id);
-    const fixed = Object.fromEntries(Object.entries(rolls).filter(([, v]) => v !== undefined)) as Record<
-      string,
-      boolean
-    >;
-    if (Object.keys(fixed).length === 0)
-      throw badRequest("rolls", "rolls: name at least one roll to fix", "F2");
-    await this.commit(room, [{ kind: "fixRolls", rolls: fixed, reason }]);
+    await this.run(id, (room) => {
+      this.mustReview(user, room);
+      const fixed = Object.fromEntries(Object.entries(rolls).filter(([, v]) => v !== undefined)) as Record<
+        string,
+        boolean
+      >;
+      if (Object.keys(fixed).length === 0)
+        throw badRequest("rolls", "rolls: name at least one roll to fix", "F2");
+      return [{ kind: "fixRolls", rolls: fixed, reason }];
+    });
   }
 
   async reopenMafia(user: UserRecord, id: string, reason: string): Promise<void> {
-    const room = this.reviewRoom(user, id);
-    if (!room.resultsPending)
-      throw conflict(
-        "night/intake-open",
-        "the night's intake is still open: the mafia can still change its action",
-        "G10",
-      );
-    await this.commit(room, [{ kind: "reopenMafia", reason }]);
+    await this.run(id, (room) => {
+      this.mustReview(user, room);
+      if (!room.resultsPending)
+        throw conflict(
+          "night/intake-open",
+          "the night's intake is still open: the mafia can still change its action",
+          "G10",
+        );
+      return [{ kind: "reopenMafia", reason }];
+    });
   }
 
   async publish(user: UserRecord, id: string): Promise<void> {
-    const room = this.reviewRoom(user, id);
-    if (!room.resultsPending)
-      throw conflict(
-        "night/intake-open",
-        "the night has not closed yet: close it first (or wait for the deadline)",
-      );
-    const blocked = checkDraft(room);
-    if (blocked) throw conflict("night/draft-blocked", blocked, "M2c");
-    await this.commit(room, [{ kind: "publishNight" }]);
+    await this.run(id, (room) => {
+      this.mustReview(user, room);
+      if (!room.resultsPending)
+        throw conflict(
+          "night/intake-open",
+          "the night has not closed yet: close it first (or wait for the deadline)",
+        );
+      const blocked = checkDraft(room);
+      if (blocked) throw conflict("night/draft-blocked", blocked, "M2c");
+      return [{ kind: "publishNight" }];
+    });
   }
 
   async modkill(user: UserRecord, id: string, seat: number, reason: string): Promise<void> {
-    const room = this.runningRoom(user, id);
-    const bad = checkModkill(room.match!.state, seat);
-    if (bad) throw refused(bad);
-    await this.commit(room, [{ kind: "modkill", seat, reason }]);
+    await this.run(id, (room) => {
+      this.mustRun(user, room);
+      const bad = checkModkill(room.match!.state, seat);
+      if (bad) throw refused(bad);
+      return [{ kind: "modkill", seat, reason }];
+    });
   }
 
   async replace(
@@ -572,39 +918,44 @@ export class Games {
     substitute: UserRecord,
     reason: string,
   ): Promise<void> {
-    const room = this.runningRoom(user, id);
-    const state = room.match!.state;
-    const p = state.players[seat];
-    if (!p) throw notFound(`no seat ${seat}`);
-    if (!p.alive) throw conflict("replace/dead", `${p.name} is dead: only a living player is replaced`, "P4");
-    if (substitute.id === room.gmId) throw conflict("replace/gm", "the GM cannot take a seat", "P4");
-    if (room.seatOf(substitute.id) !== null)
-      throw conflict("replace/playing", `${substitute.nick} already plays in this game`, "P4");
-    const bad = checkNewName(
-      state.players.filter((_, i) => i !== seat),
-      substitute.nick,
-    );
-    if (bad) throw refused(bad);
-    await this.commit(room, [
-      { kind: "replace", seat, userId: substitute.id, nick: substitute.nick, reason },
-    ]);
+    await this.run(id, (room) => {
+      this.mustRun(user, room);
+      const state = room.match!.state;
+      const p = state.players[seat];
+      if (!p) throw notFound(`no seat ${seat}`);
+      if (!p.alive)
+        throw conflict("replace/dead", `${p.name} is dead: only a living player is replaced`, "P4");
+      if (substitute.id === room.gmId) throw conflict("replace/gm", "the GM cannot take a seat", "P4");
+      if (room.seatOf(substitute.id) !== null)
+        throw conflict("replace/playing", `${substitute.nick} already plays in this game`, "P4");
+      const bad = checkNewName(
+        state.players.filter((_, i) => i !== seat),
+        substitute.nick,
+      );
+      if (bad) throw refused(bad);
+      return [{ kind: "replace", seat, userId: substitute.id, nick: substitute.nick, reason }];
+    });
   }
 
   async hide(user: UserRecord, id: string, postId: string, reason: string): Promise<void> {
-    const room = this.gmRoom(user, id);
-    const post = room.postById.get(postId);
-    if (!post) throw notFound(`no post ${postId}`);
-    if (post.hidden) throw conflict("post/hidden", "the post is already hidden");
-    await this.commit(room, [{ kind: "hide", postId, reason }]);
+    await this.run(id, (room) => {
+      this.mustBeGm(user, room);
+      const post = room.postById.get(postId);
+      if (!post) throw notFound(`no post ${postId}`);
+      if (post.hidden) throw conflict("post/hidden", "the post is already hidden");
+      return [{ kind: "hide", postId, reason }];
+    });
   }
 
   /** F2: the GM restores a hidden post, with a reason (published with the log, R3). */
   async restore(user: UserRecord, id: string, postId: string, reason: string): Promise<void> {
-    const room = this.gmRoom(user, id);
-    const post = room.postById.get(postId);
-    if (!post) throw notFound(`no post ${postId}`);
-    if (!post.hidden) throw conflict("post/not-hidden", "the post is not hidden");
-    await this.commit(room, [{ kind: "unhide", postId, reason }]);
+    await this.run(id, (room) => {
+      this.mustBeGm(user, room);
+      const post = room.postById.get(postId);
+      if (!post) throw notFound(`no post ${postId}`);
+      if (!post.hidden) throw conflict("post/not-hidden", "the post is not hidden");
+      return [{ kind: "unhide", postId, reason }];
+    });
   }
 
   viewer(user: UserRecord | null, room: Room): Viewer {

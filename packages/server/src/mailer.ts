@@ -90,6 +90,9 @@ export interface MailerOptions {
   readonly siteUrl: string;
 }
 
+/** How often the leader looks at the outbox on a shared database (issue 20). */
+const MAIL_POLL_MS = 10_000;
+
 export class Mailer {
   readonly siteUrl: string;
   readonly from: string;
@@ -101,6 +104,9 @@ export class Mailer {
   private again = false;
   private stopped = false;
   private timer: { at: number; cancel: () => void } | null = null;
+  /** Issue 20: only the leader of the instances on one database sends, so no mail goes out twice. */
+  private sending = true;
+  private poll: NodeJS.Timeout | null = null;
 
   constructor(opts: MailerOptions) {
     this.store = opts.store;
@@ -162,14 +168,30 @@ export class Mailer {
     return out;
   }
 
-  /** Start sending: what was left queued (a restart) goes out now or at its next attempt. */
-  start(): void {
+  /**
+   * Start sending (what was left queued by a restart goes out now or at its next attempt) when this
+   * instance leads the ones sharing its database (issue 20), stop when it no longer does (only queue). Another instance's mail is queued without a word to the leader, so on a shared database the
+   * leader looks at the outbox every MAIL_POLL_MS as well.
+   */
+  lead(leader: boolean, shared: boolean): void {
+    this.sending = leader;
+    if (this.poll) clearInterval(this.poll);
+    this.poll = null;
+    if (!leader) {
+      this.timer?.cancel();
+      this.timer = null;
+      return;
+    }
+    if (shared) {
+      this.poll = setInterval(() => this.kick(), MAIL_POLL_MS);
+      this.poll.unref();
+    }
     this.kick();
   }
 
   /** Run the worker now, or once more after the run under way. */
   kick(): void {
-    if (this.stopped) return;
+    if (this.stopped || !this.sending) return;
     if (this.running !== null) {
       this.again = true;
       return;
@@ -195,6 +217,7 @@ export class Mailer {
 
   async close(): Promise<void> {
     this.stopped = true;
+    if (this.poll) clearInterval(this.poll);
     this.timer?.cancel();
     this.timer = null;
     await this.idle();
@@ -203,7 +226,7 @@ export class Mailer {
 
   private async work(): Promise<void> {
     for (;;) {
-      if (this.stopped) return;
+      if (this.stopped || !this.sending) return;
       const due = await this.store.dueMail(this.clock.now(), BATCH);
       if (due.length === 0) break;
       for (const m of due) {

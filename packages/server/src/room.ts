@@ -251,16 +251,18 @@ export class Room {
       room.syncEvents();
     },
     post: (room, entry) => {
-      const post: Post = {
-        id: entry.id,
-        seat: entry.seat,
-        author: room.nameOf(entry.seat),
-        text: entry.text,
-        html: renderBBCode(entry.text),
-        at: entry.at,
-        hidden: null,
-        vote: entry.vote,
-      };
+      const post: Post = withHtml(
+        {
+          id: entry.id,
+          seat: entry.seat,
+          author: room.nameOf(entry.seat),
+          text: entry.text,
+          at: entry.at,
+          hidden: null,
+          vote: entry.vote,
+        },
+        entry.text,
+      );
       room.posts.push(post);
       room.postById.set(post.id, post);
       room.push(EVERYONE, { type: "post", post: postView(post) });
@@ -270,14 +272,18 @@ export class Room {
       }
     },
     message: (room, entry) => {
-      room.addMessage({
-        id: entry.id,
-        channel: entry.channel,
-        seat: entry.seat,
-        author: room.nameOf(entry.seat),
-        html: renderBBCode(entry.text),
-        at: entry.at,
-      });
+      room.addMessage(
+        withHtml(
+          {
+            id: entry.id,
+            channel: entry.channel,
+            seat: entry.seat,
+            author: room.nameOf(entry.seat),
+            at: entry.at,
+          },
+          entry.text,
+        ),
+      );
     },
     hide: (room, entry) => {
       const post = room.postById.get(entry.postId)!;
@@ -381,14 +387,7 @@ export class Room {
       "",
       ...roleCard(role, "ru", this.match!.state.options),
     ].join("\n");
-    this.addMessage({
-      id: `role-${seat}`,
-      channel,
-      seat: null,
-      author: this.gmNick,
-      html: renderBBCode(text),
-      at,
-    });
+    this.addMessage(withHtml({ id: `role-${seat}`, channel, seat: null, author: this.gmNick, at }, text));
   }
 
   private addMessage(message: MessageView): void {
@@ -462,13 +461,28 @@ export class Room {
 
 /** A post as everyone sees it: a hidden post keeps its author and time, not its text. */
 export function postView(post: Post): PostView {
-  return {
+  const fields = {
     id: post.id,
     seat: post.seat,
     author: post.author,
-    html: post.hidden ? "" : post.html,
     at: post.at,
     hidden: post.hidden,
     vote: post.vote,
   };
+  if (post.hidden) return { ...fields, html: "" };
+  // Read from the post when the view is first read (sent, or serialised), not when the feed is built.
+  return Object.defineProperty(fields, "html", { enumerable: true, get: () => post.html }) as PostView;
+}
+
+/**
+ * Issue 20: `fields` with its `html` rendered from `text` the first time it is read, then kept. Replaying a
+ * log (a start, a room built on demand, a rebuild after another instance's write) renders nothing: a post
+ * is rendered when somebody is first sent it, once.
+ */
+function withHtml<T extends object>(fields: T, text: string): T & { readonly html: string } {
+  let html: string | undefined;
+  return Object.defineProperty(fields, "html", {
+    enumerable: true,
+    get: () => (html ??= renderBBCode(text)),
+  }) as T & { readonly html: string };
 }

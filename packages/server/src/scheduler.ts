@@ -5,10 +5,28 @@ import type { Room } from "./room.ts";
 /**
  * Advances phases at their deadlines. A deadline lives in the game's log (worked out from the entries), so
  * after a restart `armAll` finds it again, and a deadline that passed while the server was down fires at once.
+ *
+ * Issue 20: of the instances on one database only the leader (Cluster.onLeader) keeps timers. When it dies,
+ * the next leader arms every game from the log as it stands, so what fell due meanwhile fires at once; and
+ * `Games.deadlinePassed` decides against the log, so a deadline two instances both fire (while leadership
+ * changes hands) closes the phase once.
  */
 export class Scheduler {
   private readonly timers = new Map<string, { at: number; cancel: () => void }>();
   private stopped = false;
+  private leading = true;
+
+  /** Issue 20: this instance leads (arm every game) or no longer does (drop every timer). */
+  async lead(leader: boolean, games: Games): Promise<void> {
+    this.leading = leader;
+    if (!leader) {
+      for (const t of this.timers.values()) t.cancel();
+      this.timers.clear();
+      return;
+    }
+    await games.freshAll();
+    if (this.leading) this.armAll(games);
+  }
 
   constructor(
     private readonly clock: Clock,
@@ -22,7 +40,7 @@ export class Scheduler {
   arm(room: Room): void {
     // A room set aside is replaced by one rebuilt from its log, which is armed when it is back (the timers
     // are by game id, so the old room's timer, if any, fires for the new one).
-    if (this.stopped || room.retired) return;
+    if (this.stopped || !this.leading || room.retired) return;
     const at = room.status === "running" && !room.paused ? room.deadline : null;
     const current = this.timers.get(room.id);
     if (current && current.at === at) return;

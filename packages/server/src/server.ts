@@ -11,9 +11,15 @@ import { PgStore } from "./pg-store.ts";
 import { SqliteStore } from "./sqlite-store.ts";
 import type { Room } from "./room.ts";
 import type { Store } from "./store.ts";
+import { LocalCluster, PgCluster, type Cluster } from "./cluster.ts";
 
 export interface ServerOptions {
   readonly store: Store;
+  /**
+   * Issue 20: the other instances on the same database. By default a PgCluster when the store is shared
+   * (PostgreSQL), else a LocalCluster.
+   */
+  readonly cluster?: Cluster;
   readonly clock?: Clock;
   readonly rateLimit?: number;
   readonly logger?: boolean;
@@ -40,6 +46,7 @@ export interface ServerOptions {
 export interface Server {
   readonly app: FastifyInstance;
   readonly games: Games;
+  readonly cluster: Cluster;
   readonly scheduler: Scheduler;
   readonly demo: Demo;
   /** Issue 15: the outbox's mailer and the reminders, or null when e-mail is off (no SMTP_URL). */
@@ -51,6 +58,11 @@ export interface Server {
 /** The whole server: the games rebuilt from the store, the scheduler armed, the HTTP app. */
 export async function createServer(opts: ServerOptions): Promise<Server> {
   const clock = opts.clock ?? systemClock;
+  const cluster =
+    opts.cluster ??
+    (opts.store instanceof PgStore
+      ? await PgCluster.connect(opts.store.clientConfig, opts.store.namespace)
+      : new LocalCluster());
   let scheduler: Scheduler | null = null;
   let reminders: Reminders | null = null;
   const deadlineChanged = (room: Room): void => {
@@ -60,6 +72,7 @@ export async function createServer(opts: ServerOptions): Promise<Server> {
   const games = new Games(opts.store, clock, deadlineChanged, opts.seed);
   scheduler = new Scheduler(clock, (id) => games.deadlinePassed(id));
   const demo = new Demo(games, opts.store, clock);
+  games.isDemo = (room) => demo.isDemo(room);
   const mailer = opts.smtpUrl
     ? new Mailer({
         store: opts.store,
@@ -70,16 +83,24 @@ export async function createServer(opts: ServerOptions): Promise<Server> {
       })
     : null;
   await games.load();
-  scheduler.armAll(games);
+  games.follow(cluster);
+  // Issue 20: deadlines on the leader only (always this process on SQLite).
+  const sched = scheduler;
+  cluster.onLeader((leader) => {
+    sched.lead(leader, games).catch((error: unknown) => {
+      console.error(`the scheduler could not take over the deadlines: ${String(error)}`);
+    });
+  });
   if (mailer) {
     const r = new Reminders(games, opts.store, clock, mailer);
     await r.start();
     reminders = r;
-    mailer.start();
+    cluster.onLeader((leader) => mailer.lead(leader, cluster.shared));
   }
   demo.resume();
   const app = await buildApp({
     store: opts.store,
+    cluster,
     clock,
     games,
     demo,
@@ -96,6 +117,7 @@ export async function createServer(opts: ServerOptions): Promise<Server> {
   return {
     app,
     games,
+    cluster,
     scheduler: s,
     demo,
     mailer,
@@ -108,6 +130,7 @@ export async function createServer(opts: ServerOptions): Promise<Server> {
       await app.close();
       // After the app: a request under way may still queue a mail, which waits for the next start.
       await mailer?.close();
+      if (!opts.cluster) await cluster.close();
       await opts.store.close();
     },
   };

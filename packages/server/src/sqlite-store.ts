@@ -7,6 +7,7 @@ import type { Entry } from "./entries.ts";
 import {
   SeqConflict,
   setupNameKey,
+  type GameIndexRow,
   type MailRecord,
   type NotebookRecord,
   type SessionRecord,
@@ -127,6 +128,17 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
      published INTEGER NOT NULL
    );
    CREATE INDEX notebooks_owner ON notebooks (owner_id, updated_at);`,
+  // v7 (issue 20): each game's entry count (`seq`, kept by the append), its change number (`changed`, what
+  // changedSince reads; existing games get theirs in creation order) and the meta text Games keeps with
+  // it; and an index of the log by game, so one game's log is read without scanning every game's (an
+  // instance now builds a game's room when it first needs it, not every room on start).
+  `CREATE INDEX game_entries_game ON game_entries (game_id, seq);
+   ALTER TABLE games ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE games ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE games ADD COLUMN meta TEXT;
+   UPDATE games SET seq = (SELECT COALESCE(MAX(seq) + 1, 0) FROM game_entries WHERE game_id = games.id),
+     changed = position + 1;
+   CREATE INDEX games_changed ON games (changed);`,
 ];
 
 interface NotebookRow {
@@ -270,7 +282,11 @@ interface Pending {
  *   answered after an fsync.
  */
 export class SqliteStore implements Store {
+  /** This process is the file's only writer (issue 20): its rooms are the logs. */
+  readonly shared = false;
   private readonly db: Database.Database;
+  /** The last change number given (games.changed); this store is the only writer, so it counts in memory. */
+  private lastChange: number;
   private pending: Pending[] = [];
   private closed = false;
   private readonly next = new Map<string, number>();
@@ -293,6 +309,7 @@ export class SqliteStore implements Store {
     this.db.pragma("busy_timeout = 5000");
     this.db.function("nick_skeleton", { deterministic: true }, (nick: string) => nickSkeleton(nick));
     this.migrate();
+    this.lastChange = (this.sql(`SELECT MAX(changed) AS n FROM games`).get() as { n: number | null }).n ?? 0;
   }
 
   private readonly statements = new Map<string, Database.Statement>();
@@ -681,17 +698,12 @@ export class SqliteStore implements Store {
     for (const answer of group) answer(error);
   }
 
-  /**
-   * A game's next sequence number: known once its log has been read or written by this store; otherwise
-   * read from the log (a scan, once per game: the server reads every log on start, see loadAll).
-   */
+  /** A game's next sequence number: its entry count, kept in its row (0 for a new game), then in memory. */
   private nextSeq(gameId: string): number {
     let n = this.next.get(gameId);
     if (n === undefined) {
-      const row = this.sql(`SELECT MAX(seq) AS seq FROM game_entries WHERE game_id = ?`).get(gameId) as {
-        seq: number | null;
-      };
-      n = row.seq === null ? 0 : row.seq + 1;
+      const row = this.sql(`SELECT seq FROM games WHERE id = ?`).get(gameId) as { seq: number } | undefined;
+      n = row?.seq ?? 0;
       this.next.set(gameId, n);
     }
     return n;
@@ -706,7 +718,11 @@ export class SqliteStore implements Store {
     try {
       const insert = this.sql(`INSERT INTO game_entries (game_id, seq, body) VALUES (?, ?, ?)`);
       const newGame = this.sql(`INSERT INTO games (id, position) VALUES (?, (SELECT COUNT(*) FROM games))`);
+      const moved = this.sql(`UPDATE games SET seq = ?, changed = ? WHERE id = ?`);
+      let change = this.lastChange;
       this.db.transaction(() => {
+        // Each game's row is written once per batch, however many of its appends the batch holds.
+        const written = new Set<string>();
         for (const p of batch) {
           const expected = this.nextSeq(p.gameId);
           if (expected !== p.seq) {
@@ -717,8 +733,11 @@ export class SqliteStore implements Store {
           for (let i = 0; i < p.entries.length; i++)
             insert.run(p.gameId, p.seq + i, JSON.stringify(p.entries[i]));
           this.next.set(p.gameId, p.seq + p.entries.length);
+          written.add(p.gameId);
         }
+        for (const id of written) moved.run(this.next.get(id)!, ++change, id);
       })();
+      this.lastChange = change;
     } catch (error) {
       // Nothing of the batch is on disk: every caller hears so (the server then stops, see Games.commit).
       this.next.clear();
@@ -743,10 +762,37 @@ export class SqliteStore implements Store {
   }
 
   async entries(gameId: string): Promise<Entry[]> {
-    const rows = this.sql(`SELECT body FROM game_entries WHERE game_id = ? ORDER BY id`).all(gameId) as {
-      body: string;
-    }[];
+    return this.entriesFrom(gameId, 0);
+  }
+
+  async entriesFrom(gameId: string, from: number): Promise<Entry[]> {
+    const rows = this.sql(`SELECT body FROM game_entries WHERE game_id = ? AND seq >= ? ORDER BY seq`).all(
+      gameId,
+      from,
+    ) as { body: string }[];
     return rows.map((r) => JSON.parse(r.body) as Entry);
+  }
+
+  async gameIndex(): Promise<GameIndexRow[]> {
+    return this.sql(`SELECT id, seq, meta FROM games ORDER BY position`).all() as GameIndexRow[];
+  }
+
+  async saveGameMeta(gameId: string, meta: string): Promise<void> {
+    this.sql(`UPDATE games SET meta = ? WHERE id = ?`).run(meta, gameId);
+    await this.durable();
+  }
+
+  /**
+   * The games whose change number is past the cursor. Numbers are given in commit order (this process is
+   * the only writer and commits one batch at a time), so the largest one seen is a safe next cursor.
+   */
+  async changedSince(cursor: number): Promise<{ cursor: number; games: GameIndexRow[] }> {
+    const rows = this.sql(`SELECT id, seq, meta, changed FROM games WHERE changed > ? ORDER BY position`).all(
+      cursor,
+    ) as (GameIndexRow & { changed: number })[];
+    let next = cursor;
+    for (const r of rows) next = Math.max(next, r.changed);
+    return { cursor: next, games: rows.map(({ id, seq, meta }) => ({ id, seq, meta })) };
   }
 
   async loadAll(): Promise<{ id: string; entries: Entry[] }[]> {

@@ -178,8 +178,33 @@ export interface Store {
   /** Delete one of the owner's notebooks; false (nothing written) when the owner has none with that id. */
   deleteNotebook(ownerId: string, id: string): Promise<boolean>;
 
+  /**
+   * Issue 20: true when other processes may append to the same logs at the same time (PostgreSQL, which any
+   * number of instances may share); false when this process is the only writer (embedded SQLite). When
+   * true, Games reads the log before it trusts its memory, and a SeqConflict means another instance wrote.
+   */
+  readonly shared: boolean;
+
   /** Game ids in creation order. */
   gameIds(): Promise<string[]>;
+  /**
+   * Issue 20: every game in creation order, with its number of entries and the meta text Games last kept for
+   * it (saveGameMeta), or null. What an instance reads on start instead of every log.
+   */
+  gameIndex(): Promise<GameIndexRow[]>;
+  /**
+   * Issue 20: keep a short text with a game (Games keeps a finished game's summary there, so it is listed
+   * without reading its log). Replaces the previous one.
+   */
+  saveGameMeta(gameId: string, meta: string): Promise<void>;
+  /** Issue 20: a game's entries from index `from` on (the first `from` are already known); [] when none. */
+  entriesFrom(gameId: string, from: number): Promise<Entry[]>;
+  /**
+   * Issue 20: the games whose log grew after `cursor` (0 on the first call), with their number of entries
+   * now, in creation order, and the cursor to pass next time. One cheap query however many games there are
+   * (a change counter kept with each game), so a list of games can be made fresh on every read.
+   */
+  changedSince(cursor: number): Promise<{ readonly cursor: number; readonly games: readonly GameIndexRow[] }>;
   /**
    * Append entries to a game's log. `seq` is the number of entries the caller has already seen; the
    * append fails if the log has moved on. Resolves once the entries are durable.
@@ -190,6 +215,13 @@ export interface Store {
   loadAll(): Promise<{ id: string; entries: Entry[] }[]>;
 
   close(): Promise<void>;
+}
+
+export interface GameIndexRow {
+  readonly id: string;
+  /** The number of entries in its log. */
+  readonly seq: number;
+  readonly meta: string | null;
 }
 
 export class SeqConflict extends Error {

@@ -267,6 +267,21 @@ export class Streams {
     for (const c of this.bySession.get(session) ?? []) this.restart(c);
   }
 
+  /** Issue 20: revocations may have been missed (a lost notification): every session here is read again. */
+  recheckSessions(): void {
+    for (const session of [...this.bySession.keys()])
+      this.sessions.sessionExpiry(session).then(
+        (expiresAt) => {
+          if (expiresAt === null) this.closeSession(session);
+        },
+        (error: unknown) => {
+          // As when a stream opens: without a known session the streams cannot go on.
+          console.error(`stream: could not read a session: ${String(error)}`);
+          this.closeSession(session);
+        },
+      );
+  }
+
   closeAll(): void {
     clearInterval(this.keepAlive);
     this.unlisten();

@@ -60,7 +60,14 @@ class HeldStore implements Store {
   listNotebooks: Store["listNotebooks"] = (u) => this.inner.listNotebooks(u);
   updateNotebook: Store["updateNotebook"] = (u, id, v, c) => this.inner.updateNotebook(u, id, v, c);
   deleteNotebook: Store["deleteNotebook"] = (u, id) => this.inner.deleteNotebook(u, id);
+  get shared(): boolean {
+    return this.inner.shared;
+  }
   gameIds: Store["gameIds"] = () => this.inner.gameIds();
+  gameIndex: Store["gameIndex"] = () => this.inner.gameIndex();
+  saveGameMeta: Store["saveGameMeta"] = (id, meta) => this.inner.saveGameMeta(id, meta);
+  entriesFrom: Store["entriesFrom"] = (id, from) => this.inner.entriesFrom(id, from);
+  changedSince: Store["changedSince"] = (cursor) => this.inner.changedSince(cursor);
   entries: Store["entries"] = (id) => this.inner.entries(id);
   loadAll: Store["loadAll"] = () => this.inner.loadAll();
   close: Store["close"] = () => this.inner.close();

@@ -293,6 +293,63 @@ for (const [name, make, available] of backends) {
       }
     });
 
+    it("issue 20: indexes games with their entry count and meta, reads a log from a position, and lists the games changed since a cursor, across a reopen", async () => {
+      const b = await make();
+      let s = await b.open();
+      try {
+        expect(await s.gameIndex()).toEqual([]);
+        expect(await s.changedSince(0)).toEqual({ cursor: 0, games: [] });
+        await Promise.all([s.append("g1", 0, [entry(0), entry(1)]), s.append("g2", 0, [entry(5)])]);
+        // Two appends of one game in the same turn (as Games pipelines them) both go through.
+        await Promise.all([s.append("g1", 2, [entry(2)]), s.append("g1", 3, [entry(3), entry(4)])]);
+        expect(await s.gameIndex()).toEqual([
+          { id: "g1", seq: 5, meta: null },
+          { id: "g2", seq: 1, meta: null },
+        ]);
+        expect((await s.entriesFrom("g1", 3)).map((e) => e.at)).toEqual([3, 4]);
+        expect((await s.entriesFrom("g1", 0)).map((e) => e.at)).toEqual([0, 1, 2, 3, 4]);
+        expect(await s.entriesFrom("g1", 5)).toEqual([]);
+        expect(await s.entriesFrom("none", 0)).toEqual([]);
+
+        const first = await s.changedSince(0);
+        expect(first.games.map((g) => [g.id, g.seq])).toEqual([
+          ["g1", 5],
+          ["g2", 1],
+        ]);
+        expect(first.cursor).toBeGreaterThan(0);
+        expect(await s.changedSince(first.cursor)).toEqual({ cursor: first.cursor, games: [] });
+        await s.append("g2", 1, [entry(6)]);
+        await s.saveGameMeta("g1", '{"ended":true}');
+        const second = await s.changedSince(first.cursor);
+        expect(second.games).toEqual([{ id: "g2", seq: 2, meta: null }]);
+        expect(second.cursor).toBeGreaterThan(first.cursor);
+        expect((await s.gameIndex())[0]).toEqual({ id: "g1", seq: 5, meta: '{"ended":true}' });
+        await s.saveGameMeta("g1", "later");
+
+        await s.close();
+        s = await b.open();
+        // After a restart: the same index, a cursor still good, and new changes counted past it.
+        expect(await s.gameIndex()).toEqual([
+          { id: "g1", seq: 5, meta: "later" },
+          { id: "g2", seq: 2, meta: null },
+        ]);
+        expect((await s.changedSince(0)).games.map((g) => g.id)).toEqual(["g1", "g2"]);
+        expect((await s.changedSince(second.cursor)).games).toEqual([]);
+        await expect(s.append("g1", 4, [entry(9)])).rejects.toBeInstanceOf(SeqConflict);
+        await Promise.all([s.append("g3", 0, [entry(7)]), s.append("g1", 5, [entry(8)])]);
+        const third = await s.changedSince(second.cursor);
+        expect(third.games.map((g) => [g.id, g.seq])).toEqual([
+          ["g1", 6],
+          ["g3", 1],
+        ]);
+        expect(third.cursor).toBeGreaterThan(second.cursor);
+        expect((await s.entriesFrom("g1", 4)).map((e) => e.at)).toEqual([4, 8]);
+      } finally {
+        await s.close();
+        await b.cleanup();
+      }
+    });
+
     it("issue 15: keeps settings, finds them by the confirmation token's hash and the unsubscribe token, and lists confirmed addresses", async () => {
       const b = await make();
       let s = await b.open();
@@ -594,6 +651,12 @@ describe("the SQLite schema", () => {
       ].forEach(([g, n]) => put.run(g, n, JSON.stringify(entry(Number(n)))));
       old.close();
       const s = new SqliteStore(file);
+      // Issue 20: each game's entry count is filled from its log, and every game counts as changed.
+      expect(await s.gameIndex()).toEqual([
+        { id: "a", seq: 3, meta: null },
+        { id: "b", seq: 2, meta: null },
+      ]);
+      expect((await s.changedSince(0)).games.map((g) => g.id)).toEqual(["a", "b"]);
       expect((await s.loadAll()).map((g) => [g.id, g.entries.map((e) => e.at)])).toEqual([
         ["a", [0, 1, 2]],
         ["b", [0, 1]],

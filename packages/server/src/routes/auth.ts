@@ -2,7 +2,7 @@ import { nickKey } from "@forum-mafia/forum";
 import * as P from "@forum-mafia/protocol";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { SESSION_COOKIE, SESSION_DAYS } from "../auth.ts";
-import { LoginBackoff } from "../auth-limits.ts";
+import { LoginBackoff, type LoginLimiter } from "../auth-limits.ts";
 import { isTimeZone } from "../deadline.ts";
 import { ApiError } from "../errors.ts";
 import type { UserRecord } from "../store.ts";
@@ -15,8 +15,11 @@ const userView = (u: UserRecord): P.UserView => ({
   lang: u.lang,
 });
 
-/** Accounts: register, log in and out, the logged-in user and their profile. */
-export function authRoutes(ctx: RouteContext): void {
+/**
+ * Accounts: register, log in and out, the logged-in user and their profile. `logins` counts failed logins
+ * per nick: in this process by default, in the shared database when several instances share it (issue 20).
+ */
+export function authRoutes(ctx: RouteContext, logins: LoginLimiter = new LoginBackoff(ctx.clock)): void {
   const { accounts, store, streams, limit } = ctx;
   // Logging in and registering count by address, never by session: a session would give each new account
   // a bucket of its own, and so more guesses from the same address (issue 11). Guesses at one nick from
@@ -31,7 +34,6 @@ export function authRoutes(ctx: RouteContext): void {
           },
         }
       : {};
-  const backoff = new LoginBackoff(ctx.clock);
 
   const setSession = async (reply: FastifyReply, user: UserRecord): Promise<void> => {
     const s = await accounts.openSession(user.id);
@@ -69,11 +71,10 @@ export function authRoutes(ctx: RouteContext): void {
     handler: async (_req, reply, body) => {
       const b = body();
       const key = nickKey(b.nick);
-      backoff.check(key);
       // Counted before the password is checked, so parallel guesses cannot all slip past the check.
-      backoff.failed(key);
+      await logins.attempt(key);
       const user = await accounts.login(b.nick, b.password);
-      backoff.succeeded(key);
+      await logins.succeeded(key);
       await setSession(reply, user);
       return { user: userView(user) };
     },
@@ -85,9 +86,13 @@ export function authRoutes(ctx: RouteContext): void {
     tag: "accounts",
     handler: async (req, reply) => {
       const token = req.cookies[SESSION_COOKIE];
-      await accounts.closeSession(token);
-      // The session is gone: its live streams end now, not when their clients next reconnect.
-      if (token) streams.closeSession(accounts.sessionKey(token));
+      try {
+        // Every other instance is told, and ends its own streams of the session (issue 20).
+        await accounts.closeSession(token);
+      } finally {
+        // The session is gone: its live streams end now, not when their clients next reconnect.
+        if (token) streams.closeSession(accounts.sessionKey(token));
+      }
       reply.clearCookie(SESSION_COOKIE, { path: "/" });
       return { ok: true };
     },

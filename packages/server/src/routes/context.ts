@@ -1,4 +1,5 @@
 import type { Lang } from "@forum-mafia/engine";
+import type { Cluster } from "../cluster.ts";
 import * as P from "@forum-mafia/protocol";
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
 import { z } from "zod";
@@ -25,6 +26,8 @@ export interface RouteContext {
   readonly app: FastifyInstance;
   readonly store: Store;
   readonly clock: Clock;
+  /** Issue 20: the other instances on the same database. */
+  readonly cluster: Cluster;
   readonly games: Games;
   readonly demo: Demo;
   readonly accounts: Accounts;

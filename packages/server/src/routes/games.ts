@@ -1,5 +1,6 @@
 import { exportReplay } from "@forum-mafia/engine";
 import * as P from "@forum-mafia/protocol";
+import { archivedListed, archivedSummary } from "../archive.ts";
 import { conflict } from "../errors.ts";
 import { gameLog } from "../gm-views.ts";
 import type { Room } from "../room.ts";
@@ -24,16 +25,30 @@ export function gamesRoutes(ctx: RouteContext): void {
     summary: "Every game, newest first",
     tag: "games",
     handler: async (req) => {
+      await games.freshAll(); // issue 20: games other instances created or changed
       // A demo game is listed only for its own player (issue 12).
-      const rooms = [...games.rooms.values()].reverse().filter((r) => demo.listed(r, req.user?.id ?? null));
-      const list = rooms.map((room) => summaryOf(room, req.user?.id ?? null));
+      const userId = req.user?.id ?? null;
+      const list: P.GameSummary[] = [];
+      const rooms: (Room | null)[] = [];
+      for (const { room, archived } of games.list()) {
+        if (room && demo.listed(room, userId)) {
+          list.push(summaryOf(room, userId));
+          rooms.push(room);
+        } else if (archived && archivedListed(archived, userId)) {
+          // Issue 20: a finished game nobody has opened since the start is listed from its summary.
+          list.push(archivedSummary(archived, userId));
+          rooms.push(null);
+        }
+      }
       // Shown once durable, like every read; a game set aside meanwhile is left out until it is back.
       const live = await Promise.all(
         rooms.map((r) =>
-          games.settled(r).then(
-            () => true,
-            () => false,
-          ),
+          r === null
+            ? true
+            : games.settled(r).then(
+                () => true,
+                () => false,
+              ),
         ),
       );
       return { games: list.filter((_, i) => live[i]) };

@@ -17,13 +17,14 @@ export function meRoutes(ctx: RouteContext): void {
       "«Мои игры»: your games (playing, signed up, hosting, finished), what you owe, reminders due now",
     tag: "me",
     handler: async (req) => {
+      await games.freshAll(); // issue 20: games other instances created or changed
       const user = requireUser(req);
       const [marks, settings] = await Promise.all([store.userReadMarks(user.id), store.settings(user.id)]);
       const input = { offsets: settings?.before ?? P.DEFAULT_REMINDERS, now: clock.now() };
       const me = { id: user.id, nick: user.nick };
       // Newest first, like the lobby; built now, sent once durable (a game set aside meanwhile is left out).
       const parts: { room: Room; part: MyPart }[] = [];
-      for (const room of [...games.rooms.values()].reverse()) {
+      for (const room of await games.roomsOf(me)) {
         const part = myPart(room, me, marks[room.id] ?? {}, input);
         if (part) parts.push({ room, part });
       }

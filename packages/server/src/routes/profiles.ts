@@ -22,9 +22,10 @@ export function profileRoutes(ctx: RouteContext): void {
       const { nick } = parse(nickParams, req.params, "nick");
       const user = await store.userByNickKey(nickKey(nick));
       if (!user) throw notFound(`no user ${nick}`);
+      await games.freshAll(); // issue 20: games other instances changed
       // Newest first. A demo game (issue 12) is its player's own practice with bots: no record.
       const parts: { room: Room; part: ProfilePart }[] = [];
-      for (const room of [...games.rooms.values()].reverse()) {
+      for (const room of await games.roomsOf(user)) {
         if (demo.isDemo(room)) continue;
         const part = profilePart(room, user);
         if (part) parts.push({ room, part });

@@ -1,0 +1,248 @@
+import { createHash } from "node:crypto";
+import pg from "pg";
+
+/**
+ * Issue 20: what the instances sharing one database tell each other. Notifications carry positions and ids
+ * only, never a secret (PostgreSQL's NOTIFY payload is limited to 8 KB, and any session of the database may
+ * LISTEN):
+ * - `game`: `<gameId>:<entries>`, sent by the store in the transaction that appended them, so it is
+ *   delivered exactly when they are committed;
+ * - `session`: the SHA-256 (hex) of a revoked session's token, as stored: every instance forgets it and
+ *   closes its streams.
+ */
+export type Topic = "game" | "session";
+
+export interface Cluster {
+  /** False when this process is alone with its database (SQLite): everything stays in this process. */
+  readonly shared: boolean;
+  /** Tell every instance, this one included. Resolves once the database has taken it. */
+  publish(topic: Topic, payload: string): Promise<void>;
+  /** Called with each payload of the topic, from any instance (this one too). */
+  subscribe(topic: Topic, handler: (payload: string) => void): () => void;
+  /**
+   * Called after the notifications may have been missed (the listening connection was lost and is back):
+   * whoever keeps state from them reads it again.
+   */
+  onResync(handler: () => void): () => void;
+  /**
+   * The instance that runs the deadlines, the demo bots and the reminders: exactly one holds the leader's
+   * lock at a time. `handler` is called at once with the current state, then at each change.
+   */
+  onLeader(handler: (leader: boolean) => void): () => void;
+  readonly leader: boolean;
+  close(): Promise<void>;
+}
+
+/** The NOTIFY channel of a topic in one namespace (database and schema: tests share a database). */
+export function channelName(namespace: string, topic: Topic): string {
+  return `fm_${topic}_${namespace}`;
+}
+
+/** A short, identifier-safe name for the database and schema a store works in. */
+export function namespaceOf(database: string, schema: string): string {
+  return createHash("sha256").update(`${database}\u0000${schema}`).digest("hex").slice(0, 16);
+}
+
+/** The single process on an embedded database: it leads, and hears what it publishes. */
+export class LocalCluster implements Cluster {
+  readonly shared = false;
+  readonly leader = true;
+  private readonly handlers = new Map<Topic, Set<(payload: string) => void>>();
+
+  publish(topic: Topic, payload: string): Promise<void> {
+    for (const h of [...(this.handlers.get(topic) ?? [])]) queueMicrotask(() => h(payload));
+    return Promise.resolve();
+  }
+
+  subscribe(topic: Topic, handler: (payload: string) => void): () => void {
+    let set = this.handlers.get(topic);
+    if (!set) this.handlers.set(topic, (set = new Set()));
+    set.add(handler);
+    return () => set.delete(handler);
+  }
+
+  onResync(): () => void {
+    return () => {};
+  }
+
+  onLeader(handler: (leader: boolean) => void): () => void {
+    handler(true);
+    return () => {};
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** The advisory lock key of the leader (its second half is the namespace's hash). */
+const LEADER_LOCK = 7320;
+/** How often an instance that does not lead tries the leader's lock: a dead leader is replaced within it. */
+export const LEADER_RETRY_MS = 2_000;
+const TOPICS: readonly Topic[] = ["game", "session"];
+
+/**
+ * Instances on one PostgreSQL. Two connections of its own, outside the store's pool: one LISTENs to every
+ * topic, one holds the leader's session-level advisory lock. PostgreSQL releases that lock when the
+ * holder's connection ends, including when its process is killed (the kernel closes the socket), so the
+ * next instance to try takes it within LEADER_RETRY_MS.
+ */
+export class PgCluster implements Cluster {
+  readonly shared = true;
+  private listener: pg.Client | null = null;
+  private lockClient: pg.Client | null = null;
+  private isLeader = false;
+  private closed = false;
+  private readonly handlers = new Map<Topic, Set<(payload: string) => void>>();
+  private readonly resync = new Set<() => void>();
+  private readonly leaders = new Set<(leader: boolean) => void>();
+  private retry: NodeJS.Timeout | null = null;
+  /** The last notification sent on the listening connection. */
+  private sending: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly config: pg.ClientConfig,
+    readonly namespace: string,
+  ) {}
+
+  /** `config` as the store's (the same database and search_path); `namespace` the store's. */
+  static async connect(config: pg.ClientConfig, namespace: string): Promise<PgCluster> {
+    const cluster = new PgCluster(config, namespace);
+    await cluster.listen();
+    await cluster.tryLead();
+    return cluster;
+  }
+
+  get leader(): boolean {
+    return this.isLeader;
+  }
+
+  async publish(topic: Topic, payload: string): Promise<void> {
+    const args = [channelName(this.namespace, topic), payload];
+    const listener = this.listener;
+    if (listener) {
+      // One query at a time on a connection (pg queues them, but warns that this goes away in pg 9).
+      const sent = this.sending.then(() => listener.query("SELECT pg_notify($1, $2)", args));
+      this.sending = sent.then(
+        () => {},
+        () => {},
+      );
+      await sent;
+      return;
+    }
+    const c = new pg.Client(this.config);
+    await c.connect();
+    try {
+      await c.query("SELECT pg_notify($1, $2)", args);
+    } finally {
+      await c.end();
+    }
+  }
+
+  subscribe(topic: Topic, handler: (payload: string) => void): () => void {
+    let set = this.handlers.get(topic);
+    if (!set) this.handlers.set(topic, (set = new Set()));
+    set.add(handler);
+    return () => set.delete(handler);
+  }
+
+  onResync(handler: () => void): () => void {
+    this.resync.add(handler);
+    return () => this.resync.delete(handler);
+  }
+
+  onLeader(handler: (leader: boolean) => void): () => void {
+    this.leaders.add(handler);
+    handler(this.isLeader);
+    return () => this.leaders.delete(handler);
+  }
+
+  private async listen(): Promise<void> {
+    const c = new pg.Client(this.config);
+    const byChannel = new Map(TOPICS.map((t) => [channelName(this.namespace, t), t]));
+    c.on("notification", (n) => {
+      const topic = byChannel.get(n.channel);
+      if (!topic || n.payload === undefined) return;
+      for (const h of [...(this.handlers.get(topic) ?? [])]) h(n.payload);
+    });
+    const lost = (error?: Error): void => {
+      if (this.listener !== c) return;
+      this.listener = null;
+      if (this.closed) return;
+      console.error(`PostgreSQL: the notifications' connection was lost (${error?.message ?? "ended"})`);
+      this.schedule();
+    };
+    c.on("error", lost);
+    c.on("end", () => lost());
+    await c.connect();
+    for (const channel of byChannel.keys()) await c.query(`LISTEN "${channel}"`);
+    this.listener = c;
+  }
+
+  private async tryLead(): Promise<void> {
+    if (this.closed || this.isLeader) return;
+    try {
+      if (!this.lockClient) {
+        const c = new pg.Client(this.config);
+        const lost = (): void => {
+          if (this.lockClient !== c) return;
+          this.lockClient = null;
+          this.setLeader(false);
+          if (!this.closed) this.schedule();
+        };
+        c.on("error", lost);
+        c.on("end", lost);
+        await c.connect();
+        this.lockClient = c;
+      }
+      const r = await this.lockClient.query<{ ok: boolean }>(
+        "SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok",
+        [LEADER_LOCK, this.namespace],
+      );
+      if (r.rows[0]?.ok) this.setLeader(true);
+    } catch (error) {
+      console.error(`PostgreSQL: the leader's lock could not be tried: ${String(error)}`);
+    }
+    this.schedule();
+  }
+
+  private setLeader(leader: boolean): void {
+    if (this.isLeader === leader) return;
+    this.isLeader = leader;
+    for (const h of [...this.leaders]) h(leader);
+  }
+
+  /** The next round: reconnect what was lost (then resync), and try the lock unless this instance leads. */
+  private schedule(): void {
+    if (this.closed || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      void this.round();
+    }, LEADER_RETRY_MS);
+    this.retry.unref();
+  }
+
+  private async round(): Promise<void> {
+    if (this.closed) return;
+    if (!this.listener) {
+      try {
+        await this.listen();
+        for (const h of [...this.resync]) h();
+      } catch (error) {
+        console.error(`PostgreSQL: could not listen for notifications: ${String(error)}`);
+      }
+    }
+    if (!this.isLeader) await this.tryLead();
+    else if (!this.listener) this.schedule();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+    this.setLeader(false);
+    const clients = [this.listener, this.lockClient];
+    this.listener = null;
+    this.lockClient = null;
+    await Promise.allSettled(clients.map((c) => c?.end()));
+  }
+}
