@@ -52,7 +52,7 @@ export const WIRE_MATCHES_ENGINE: [
 type PostVoteCheck = { readonly vote: Vote } | { readonly refused: Rejection };
 
 /** How often a command is decided again after other instances wrote first, before it gives up (503). */
-const MAX_ATTEMPTS = 8;
+const MAX_ATTEMPTS = 20;
 
 /**
  * One run of a read at a time, shared by everyone who asks while it runs, except that a caller who arrives
@@ -424,7 +424,12 @@ export class Games {
         try {
           await write;
         } catch (error) {
-          if (error instanceof SeqConflict) continue;
+          if (error instanceof SeqConflict) {
+            // Another instance wrote first. A short random pause, growing with each loss, lets a burst of
+            // commands to one game from several instances (17 signups at once) settle instead of colliding.
+            await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 ** attempt)));
+            continue;
+          }
           console.error(`game ${id}: the store refused entries ${seq}+: ${String(error)}`);
           throw new ApiError(503, "store/unavailable", "the game could not be saved: retry");
         } finally {
