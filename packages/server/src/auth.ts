@@ -65,6 +65,7 @@ export class Accounts {
   ) {
     this.unsubscribe = [
       cluster.subscribe("session", (key) => this.revoked(key)),
+      cluster.subscribe("user", (userId) => this.forgetUser(userId)),
       cluster.onResync(() => this.forgetAll()),
     ];
   }
@@ -184,8 +185,16 @@ export class Accounts {
     if (this.tokens.get(hit.key) === token) this.tokens.delete(hit.key);
   }
 
-  /** After a profile change: the next request reads the user again. */
-  forgetUser(userId: string): void {
+  /**
+   * After a profile change: the next request reads the user again, on every instance (issue 20). Resolves
+   * once the others have been told.
+   */
+  async userChanged(userId: string): Promise<void> {
+    this.forgetUser(userId);
+    await this.cluster.publish("user", userId);
+  }
+
+  private forgetUser(userId: string): void {
     for (const [token, hit] of this.cache) if (hit.user.id === userId) this.drop(token);
   }
 

@@ -8,9 +8,10 @@ import pg from "pg";
  * - `game`: `<gameId>:<entries>`, sent by the store in the transaction that appended them, so it is
  *   delivered exactly when they are committed;
  * - `session`: the SHA-256 (hex) of a revoked session's token, as stored: every instance forgets it and
- *   closes its streams.
+ *   closes its streams;
+ * - `user`: the id of a user whose profile changed (time zone, language): every instance reads it again.
  */
-export type Topic = "game" | "session";
+export type Topic = "game" | "session" | "user";
 
 export interface Cluster {
   /** False when this process is alone with its database (SQLite): everything stays in this process. */
@@ -79,7 +80,7 @@ export class LocalCluster implements Cluster {
 const LEADER_LOCK = 7320;
 /** How often an instance that does not lead tries the leader's lock: a dead leader is replaced within it. */
 export const LEADER_RETRY_MS = 2_000;
-const TOPICS: readonly Topic[] = ["game", "session"];
+const TOPICS: readonly Topic[] = ["game", "session", "user"];
 
 /**
  * Instances on one PostgreSQL. Two connections of its own, outside the store's pool: one LISTENs to every
@@ -188,7 +189,9 @@ export class PgCluster implements Cluster {
           if (this.lockClient !== c) return;
           this.lockClient = null;
           this.setLeader(false);
-          if (!this.closed) this.schedule();
+          // An instance whose connection failed lets the others try first (they try every
+          // LEADER_RETRY_MS): the lead passes to an instance whose database connection is sound.
+          if (!this.closed) this.schedule(2 * LEADER_RETRY_MS);
         };
         c.on("error", lost);
         c.on("end", lost);
@@ -213,12 +216,16 @@ export class PgCluster implements Cluster {
   }
 
   /** The next round: reconnect what was lost (then resync), and try the lock unless this instance leads. */
-  private schedule(): void {
-    if (this.closed || this.retry) return;
+  private schedule(delay = LEADER_RETRY_MS): void {
+    if (this.closed) return;
+    if (this.retry) {
+      if (delay === LEADER_RETRY_MS) return;
+      clearTimeout(this.retry);
+    }
     this.retry = setTimeout(() => {
       this.retry = null;
       void this.round();
-    }, LEADER_RETRY_MS);
+    }, delay);
     this.retry.unref();
   }
 

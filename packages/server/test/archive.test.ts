@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { Client } from "./client.ts";
-import { testServer, type TestServer } from "./harness.ts";
+import { LiveServer, testServer, type TestServer } from "./harness.ts";
 import { expectOk, NICKS, playToEnd, setUpGame } from "./play.ts";
 
 /**
@@ -11,14 +11,13 @@ import { expectOk, NICKS, playToEnd, setUpGame } from "./play.ts";
  * server before it restarted, not something this code computes).
  */
 
-/** A TestServer that stays the same object across restarts (clients read `t.server.app` on each request). */
-class Live {
-  constructor(public cur: TestServer) {}
-  get server(): TestServer["server"] {
-    return this.cur.server;
+/** The live server, with its current instance in reach (to close it by hand). */
+class Live extends LiveServer {
+  get current(): TestServer {
+    return this.cur;
   }
-  get clock(): TestServer["clock"] {
-    return this.cur.clock;
+  set current(t: TestServer) {
+    this.cur = t;
   }
 }
 
@@ -69,7 +68,7 @@ describe("a finished game after a restart (issue 20)", () => {
     const player = table.players[3]!;
     const before = await answers(guest, player, table.gm, table.id, NICKS[3]!);
 
-    live.cur = await live.cur.restart();
+    await live.restart();
     const games = live.server.games;
     expect(games.rooms.has(table.id)).toBe(false);
     expect(games.rooms.size).toBe(1);
@@ -81,7 +80,7 @@ describe("a finished game after a restart (issue 20)", () => {
     const after = await answers(guest, player, table.gm, table.id, NICKS[3]!);
     expect(after).toEqual(before);
     expect(games.rooms.has(table.id)).toBe(true);
-    await live.cur.close();
+    await live.close();
   });
 
   it("a game that ended before its summary was kept is read once on start, and its summary kept then", async () => {
@@ -91,18 +90,18 @@ describe("a finished game after a restart (issue 20)", () => {
     await playToEnd(live, table, 5, "automatic");
     const guest = new Client(() => live.server.app);
     const lobby = (await guest.get("/api/games")).raw;
-    await live.cur.server.close();
+    await live.current.server.close();
     // As a database from before issue 20 holds it: no summary.
-    const db = new Database(live.cur.file);
+    const db = new Database(live.current.file);
     db.prepare("UPDATE games SET meta = NULL").run();
     db.close();
-    live.cur = await testServer({ dir: live.cur.dir, clock: live.cur.clock });
+    live.current = await testServer({ dir: live.current.dir, clock: live.current.clock });
     expect(live.server.games.rooms.has(table.id)).toBe(true);
     expect((await guest.get("/api/games")).raw).toBe(lobby);
     await live.server.games.idle();
-    live.cur = await live.cur.restart();
+    await live.restart();
     expect(live.server.games.rooms.has(table.id)).toBe(false);
     expect((await guest.get("/api/games")).raw).toBe(lobby);
-    await live.cur.close();
+    await live.close();
   });
 });

@@ -112,3 +112,30 @@ export async function testServer(
   };
   return t;
 }
+
+/**
+ * A TestServer that stays the same object across restarts, so clients made by setUpGame (which read
+ * `t.server.app` on every request) keep talking to the running server with their cookies.
+ */
+export class LiveServer implements TestServer {
+  constructor(protected cur: TestServer) {}
+  get server(): TestServer["server"] {
+    return this.cur.server;
+  }
+  get clock(): FakeClock {
+    return this.cur.clock;
+  }
+  get dir(): string {
+    return this.cur.dir;
+  }
+  get file(): string {
+    return this.cur.file;
+  }
+  async restart(): Promise<TestServer> {
+    this.cur = await this.cur.restart();
+    return this;
+  }
+  close(): Promise<void> {
+    return this.cur.close();
+  }
+}

@@ -1,10 +1,11 @@
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:https";
-import { createServer as listenOn, type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "./haproxy.ts";
 import { testServer, type TestServer } from "./harness.ts";
 
 /**
@@ -21,16 +22,6 @@ if (missing) {
   if (process.env.CI) throw new Error(`${why}: CI must run the proxy test`);
   console.warn(`${why}: the TLS proxy test is skipped`);
 }
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const s = listenOn();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
 
 interface Answer {
   status: number;

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { Viewer } from "../src/viewer.ts";
 import { streamFor } from "../src/views.ts";
 import { Client } from "./client.ts";
-import { FakeClock, settle, testServer, type TestServer } from "./harness.ts";
+import { FakeClock, LiveServer, settle, testServer } from "./harness.ts";
 import {
   DAY_MS,
   detail,
@@ -39,28 +39,8 @@ const ALL_ROLLS = {
   thugSilence: true,
 };
 
-/**
- * A TestServer that stays the same object across restarts, so clients made by setUpGame (which read
- * `t.server.app` on every request) keep talking to the running server with their cookies.
- */
-class Live implements TestServer {
-  constructor(private cur: TestServer) {}
-  get server(): TestServer["server"] {
-    return this.cur.server;
-  }
-  get clock(): FakeClock {
-    return this.cur.clock;
-  }
-  get dir(): string {
-    return this.cur.dir;
-  }
-  get file(): string {
-    return this.cur.file;
-  }
-  async restart(): Promise<TestServer> {
-    this.cur = await this.cur.restart();
-    return this;
-  }
+/** A LiveServer that can also stay down for a while. */
+class Live extends LiveServer {
   /** The server is down while `ms` pass, then starts on the same file and fires what fell due. */
   async down(ms: number): Promise<void> {
     await this.cur.server.close();
@@ -68,9 +48,6 @@ class Live implements TestServer {
     this.cur = await testServer({ dir: this.dir, clock: this.clock });
     await this.clock.advance(0);
     await settle();
-  }
-  close(): Promise<void> {
-    return this.cur.close();
   }
 }
 

@@ -118,7 +118,7 @@ export function authRoutes(ctx: RouteContext, logins: LoginLimiter = new LoginBa
       if (b.timeZone !== undefined && !isTimeZone(b.timeZone))
         throw new ApiError(400, "invalid", `timeZone: unknown time zone ${JSON.stringify(b.timeZone)}`);
       await store.updateUser(user.id, b);
-      accounts.forgetUser(user.id);
+      await accounts.userChanged(user.id);
       return { user: userView((await store.userById(user.id))!) };
     },
   });
