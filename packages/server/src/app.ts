@@ -295,15 +295,19 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await registerPlugins(app, limit, shared?.rateStore() ?? null);
   app.decorateRequest("user", null);
   app.addHook("onRequest", guard(publicUrl, accounts));
-  // Issue 20: a game's routes read the log past the room first (on a shared store), so they see what other
+  // Issue 20: a game's reads see the log past the room first (on a shared store), so they show what other
   // instances on the same database acknowledged; a game not built yet (one new to this instance, or a
   // finished one not needed since the start) is built from its log. A failure here is left to the route
   // (which answers 404 for an unknown game, or the store's 503).
   app.addHook("preHandler", async (req) => {
     const params: unknown = req.params;
     const id = typeof params === "object" && params !== null && "id" in params ? params.id : undefined;
-    if (typeof id === "string" && req.routeOptions.url?.startsWith("/api/games/:id"))
-      await games.fresh(id).catch(() => {});
+    const url = req.routeOptions.url ?? "";
+    if (typeof id !== "string" || !url.startsWith("/api/games/:id")) return;
+    // A command (a POST, but the preview, which only reads) is checked against the log by its own append
+    // (Games.runShared), so it reads nothing first when the game is here already.
+    const command = req.method === "POST" && !url.endsWith("/preview");
+    if (!command || !games.rooms.has(id)) await games.fresh(id).catch(() => {});
   });
   app.setErrorHandler(sendError);
   const webRoot = opts.webRoot && existsSync(join(opts.webRoot, "index.html")) ? opts.webRoot : null;

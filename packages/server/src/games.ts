@@ -399,11 +399,15 @@ export class Games {
 
   /**
    * Issue 20: one command on a store other instances write too. This instance runs one command of a game
-   * at a time: the room is caught up with the log, the command decided against it, and its entries
-   * appended with the expected sequence number; only once they are durable are they applied to the room,
-   * so the room is never ahead of the log and a lost race costs no rebuild. If another instance appended
-   * first (SeqConflict), the room is caught up again and the command decided again against it: never
-   * applied as checked against a stale state. A command that keeps losing gives up with a 503.
+   * at a time. The command is decided against the room as this instance holds it, without reading the log
+   * first, and its entries appended with the expected sequence number; only once they are durable are they
+   * applied to the room, so the room is never ahead of the log and a lost race costs no rebuild. The room
+   * may be behind (another instance wrote, and its notification is on the way):
+   * - an append decided on it conflicts (SeqConflict): the room is caught up from the log and the command
+   *   decided again, never applied as checked against a stale state;
+   * - a refusal (or "nothing to do") decided on it stands only once the room is known to be current: the
+   *   room is caught up and, if the log had moved, the command decided again.
+   * A command that keeps losing races gives up with a 503.
    */
   private async runShared(id: string, decide: (room: Room) => readonly EntryBody[]): Promise<void> {
     const previous = this.turns.get(id) ?? Promise.resolve();
@@ -412,28 +416,50 @@ export class Games {
     this.turns.set(id, turn);
     await previous;
     try {
+      let current = !this.rooms.has(id);
+      let room = current ? await this.fresh(id) : this.room(id);
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-        const room = await this.fresh(id);
-        const bodies = decide(room);
-        if (bodies.length === 0) return;
+        let bodies: readonly EntryBody[];
+        try {
+          bodies = decide(room);
+        } catch (refusal) {
+          if (current) throw refusal;
+          const seq = room.seq;
+          room = await this.fresh(id);
+          current = true;
+          if (room.seq === seq) throw refusal;
+          continue;
+        }
+        if (bodies.length === 0) {
+          if (current) return;
+          room = await this.fresh(id);
+          current = true;
+          continue;
+        }
         const at = this.clock.now();
         const entries = bodies.map((b): Entry => ({ at, ...b }));
         const seq = room.seq;
         const write = this.store.append(id, seq, entries);
         this.writes.set(id, write);
+        let lost = false;
         try {
           await write;
         } catch (error) {
-          if (error instanceof SeqConflict) {
-            // Another instance wrote first. A short random pause, growing with each loss, lets a burst of
-            // commands to one game from several instances (17 signups at once) settle instead of colliding.
-            await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 ** attempt)));
-            continue;
+          if (!(error instanceof SeqConflict)) {
+            console.error(`game ${id}: the store refused entries ${seq}+: ${String(error)}`);
+            throw new ApiError(503, "store/unavailable", "the game could not be saved: retry");
           }
-          console.error(`game ${id}: the store refused entries ${seq}+: ${String(error)}`);
-          throw new ApiError(503, "store/unavailable", "the game could not be saved: retry");
+          lost = true;
         } finally {
           if (this.writes.get(id) === write) this.writes.delete(id);
+        }
+        if (lost) {
+          // Another instance wrote first. A short random pause, growing with each loss, lets a burst of
+          // commands to one game from several instances (17 signups at once) settle instead of colliding.
+          await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 ** attempt)));
+          room = await this.fresh(id);
+          current = true;
+          continue;
         }
         // Durable: applied now, before anything else of this game runs (a read of the log meanwhile saw
         // this write under way and left the room alone).
