@@ -6,6 +6,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { createServer as createNetServer } from "node:net";
+import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ActionRequest, GameDetail } from "@forum-mafia/protocol";
@@ -68,8 +69,8 @@ export interface RunningServer {
   readonly output: () => string;
 }
 
-/** The server, once started: its output explains a failure. */
-export const started: { server: RunningServer | null } = { server: null };
+/** The servers, once started (the last in `server`): their output explains a failure. */
+export const started: { server: RunningServer | null; all: RunningServer[] } = { server: null, all: [] };
 
 /** Throws, with the server's last output, when the server has died. */
 export function assertAlive(server: RunningServer, during: string): void {
@@ -124,6 +125,7 @@ export async function startServer(
     await new Promise((r) => setTimeout(r, 100));
   }
   started.server = { child, url, output: () => log };
+  started.all.push(started.server);
   return started.server;
 }
 
@@ -349,6 +351,35 @@ export function machineCpu(): { busy: number; total: number } | null {
   }
 }
 
+/**
+ * How busy the machine is with other work before a run: its busy % over `ms`, and the load averages. A
+ * noisy neighbour (tests of other work on the same two cores) shows here, and in every figure after it.
+ */
+export async function idleCheck(ms = 2000): Promise<string> {
+  const a = machineCpu();
+  await new Promise((r) => setTimeout(r, ms));
+  const b = machineCpu();
+  const busy =
+    a === null || b === null || b.total === a.total ? null : ((b.busy - a.busy) / (b.total - a.total)) * 100;
+  return (
+    `machine before the run: ${busy === null ? "?" : busy.toFixed(0)}% busy over ${ms / 1000} s ` +
+    `(other processes), load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")}, ${availableParallelism()} cores`
+  );
+}
+
+/** The CPU time of every instance together, in ms; null when one cannot be read. */
+export function cpuOf(servers: readonly RunningServer[]): number | null {
+  let total = 0;
+  for (const s of servers) {
+    const ms = cpuMs(s.child.pid);
+    if (ms === null) return null;
+    total += ms;
+  }
+  return total;
+}
+
 /** A process's resident set size (VmRSS of /proc/<pid>/status) in MB; null where it cannot be read. */
 export function rssMb(pid: number | undefined): number | null {
   try {
@@ -369,6 +400,34 @@ export interface Measured {
   readonly load: LoadResult;
   /** Microseconds of server CPU per response; null where it cannot be read. */
   readonly cpuUs: number | null;
+  /** How busy the whole machine was meanwhile (every process, all cores), in %; absent where not read. */
+  readonly machinePercent?: number | null;
+}
+
+/**
+ * One load run on the plan's instances: its result, the instances' CPU time per response and how busy the
+ * machine was. Throws when an instance died during it.
+ */
+export async function measureLoad(
+  servers: readonly RunningServer[],
+  planFile: string,
+  scenario: Scenario,
+  seconds?: number,
+): Promise<Measured> {
+  const before = cpuOf(servers);
+  const machine0 = machineCpu();
+  const r = await runLoad(planFile, scenario, seconds);
+  const after = cpuOf(servers);
+  const machine1 = machineCpu();
+  for (const s of servers) assertAlive(s, `the ${scenario} run`);
+  return {
+    load: r,
+    cpuUs: before === null || after === null ? null : ((after - before) * 1000) / Math.max(1, r.responses),
+    machinePercent:
+      machine0 === null || machine1 === null || machine1.total === machine0.total
+        ? null
+        : ((machine1.busy - machine0.busy) / (machine1.total - machine0.total)) * 100,
+  };
 }
 
 export interface Row {
@@ -377,6 +436,8 @@ export interface Row {
   readonly p50: number;
   readonly p99: number;
   readonly cpuUs: number | null;
+  /** Absent: the column is left out of the table. */
+  readonly machinePercent?: number | null;
   readonly non2xx: number;
   readonly errors: number;
 }
@@ -387,6 +448,7 @@ export const rowOf = (name: string, m: Measured): Row => ({
   p50: m.load.p50,
   p99: m.load.p99,
   cpuUs: m.cpuUs,
+  ...(m.machinePercent !== undefined ? { machinePercent: m.machinePercent } : {}),
   non2xx: m.load.non2xx,
   errors: m.load.errors,
 });
@@ -401,14 +463,27 @@ export function printColumns(head: readonly string[], cells: readonly (readonly 
 }
 
 export function printTable(rows: readonly Row[]): void {
+  const machine = rows.some((r) => r.machinePercent !== undefined);
   printColumns(
-    ["scenario", "requests/s", "p50 ms", "p99 ms", "server CPU µs/req", "non-2xx", "errors"],
+    [
+      "scenario",
+      "requests/s",
+      "p50 ms",
+      "p99 ms",
+      "server CPU µs/req",
+      ...(machine ? ["machine busy %"] : []),
+      "non-2xx",
+      "errors",
+    ],
     rows.map((r) => [
       r.name,
       r.rps.toFixed(0),
       r.p50.toFixed(2),
       r.p99.toFixed(2),
       r.cpuUs === null ? "?" : r.cpuUs.toFixed(0),
+      ...(machine
+        ? [r.machinePercent === undefined || r.machinePercent === null ? "?" : r.machinePercent.toFixed(0)]
+        : []),
       String(r.non2xx),
       String(r.errors),
     ]),

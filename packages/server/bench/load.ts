@@ -3,7 +3,9 @@
  *   node --import tsx packages/server/bench/load.ts <plan.json> <bare|vote|post|mixed> [seconds]
  * It drives one scenario with autocannon for the plan's duration (or the seconds given) and prints one LoadResult as JSON on stdout.
  * Each request of the vote and post scenarios comes from the next player in turn (their session cookie),
- * and every acknowledged write is recorded so the driver can find it on disk afterwards.
+ * and every acknowledged write is recorded so the driver can find it on disk afterwards. With several
+ * instances (Plan.urls, issue 20) it runs one autocannon per instance, the connections split evenly, all
+ * taking their requests from one counter; their figures are added up and their latencies pooled.
  */
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
@@ -32,7 +34,7 @@ if (
 const scenario: Scenario = scenarioArg;
 const plan = JSON.parse(readFileSync(planFile, "utf8")) as Plan;
 
-let next = 0;
+let next = plan.offset ?? 0;
 const votes: AckedVote[] = [];
 const posts: string[] = [];
 const acts: AckedAct[] = [];
@@ -124,33 +126,45 @@ const requests: autocannon.RequestSpec[] =
             },
           ];
 
+// One autocannon per instance, the connections and the rate split evenly: the players' requests, taken in
+// turn from one counter, go to whichever connection is free next, as behind a round-robin proxy.
+const urls = plan.urls && plan.urls.length > 0 ? plan.urls : [plan.url];
 const latencies: number[] = [];
-const run = autocannon({
-  url: plan.url,
-  connections: plan.connections,
-  pipelining: 1,
-  duration: seconds ?? plan.seconds,
-  requests,
-  ...(plan.rate !== undefined ? { overallRate: plan.rate } : {}),
+const runs = urls.map((url) => {
+  const run = autocannon({
+    url,
+    connections: Math.max(1, Math.round(plan.connections / urls.length)),
+    pipelining: 1,
+    duration: seconds ?? plan.seconds,
+    requests,
+    ...(plan.rate !== undefined ? { overallRate: plan.rate / urls.length } : {}),
+  });
+  run.on("response", (_client, _status, _bytes, ms) => {
+    latencies.push(ms);
+  });
+  return run;
 });
-run.on("response", (_client, _status, _bytes, ms) => {
-  latencies.push(ms);
-});
-const r = await run;
+const results = await Promise.all(runs);
 
+const statusCodes: Record<string, number> = {};
+for (const r of results)
+  for (const [code, s] of Object.entries(r.statusCodeStats))
+    statusCodes[code] = (statusCodes[code] ?? 0) + s.count;
+const sum = (f: (r: (typeof results)[number]) => number): number => results.reduce((n, r) => n + f(r), 0);
 const sorted = Float64Array.from(latencies).sort();
 const result: LoadResult = {
   scenario,
-  requestsPerSecond: r.requests.average,
+  sent: next,
+  requestsPerSecond: sum((r) => r.requests.average),
   p50: percentile(sorted, 50),
   p99: percentile(sorted, 99),
   responses: sorted.length,
-  ok: r["2xx"],
-  non2xx: r.non2xx,
-  errors: r.errors,
-  timeouts: r.timeouts,
-  seconds: r.duration,
-  statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, s]) => [code, s.count])),
+  ok: sum((r) => r["2xx"]),
+  non2xx: sum((r) => r.non2xx),
+  errors: sum((r) => r.errors),
+  timeouts: sum((r) => r.timeouts),
+  seconds: Math.max(...results.map((r) => r.duration)),
+  statusCodes,
   refusals,
   votes,
   posts,

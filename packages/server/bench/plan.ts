@@ -41,6 +41,14 @@ export interface MixedGame {
 export interface Plan {
   /** e.g. http://127.0.0.1:40123 */
   readonly url: string;
+  /**
+   * Issue 20: several instances of one server (`url` among them): the connections and the rate are split
+   * evenly over them, and the players' requests, taken in turn, go to whichever instance's connection is
+   * free next, as behind a round-robin proxy. Without it every request goes to `url`.
+   */
+  readonly urls?: readonly string[];
+  /** The index of the first vote or post (runs repeated on one plan go on where the last one stopped). */
+  readonly offset?: number;
   readonly connections: number;
   readonly seconds: number;
   /** Interleaved across games, so consecutive requests go to different games. */
@@ -61,6 +69,8 @@ export type AckedAct = readonly [game: string, seat: number];
 
 export interface LoadResult {
   readonly scenario: Scenario;
+  /** Requests set up (answered or not): the next run's offset. */
+  readonly sent: number;
   /** Responses per second (autocannon's mean over its one-second samples). */
   readonly requestsPerSecond: number;
   /** Latency percentiles in milliseconds, over every response, from the request's write to its last byte. */
@@ -163,6 +173,8 @@ export interface StreamStats {
 /** What the viewer holder (viewers.ts) is asked to do: written as JSON by the driver. */
 export interface ViewerSpec {
   readonly url: string;
+  /** Issue 20: several instances (`url` among them); viewer k watches through the (k mod n)-th. */
+  readonly urls?: readonly string[];
   /**
    * fanout: anonymous viewers of one game, each vote item's arrival noted; storm: the same, and each viewer
    * fetches the game's detail when a vote item arrives (as the old app did for every item); count: one

@@ -1,7 +1,9 @@
 /**
  * Issue 19's sections of `npm run bench:server`: live updates that scale.
  *
- * - fanout: one game in day 1, `viewers` anonymous streams (viewers.ts, its own process); one player votes
+ * - fanout: one game in day 1, `viewers` anonymous streams (viewers.ts, its own process; spread evenly over
+ *   the instances when several share one database, issue 20, each vote then sent to the next instance in
+ *   turn); one player votes
  *   `votes` times, one vote at a time, moving to the next target each time so each vote changes the votes
  *   list. For each vote: from its 2xx (noted by this process) to the moment the last viewer received its
  *   vote item (noted by the viewer holder), on one clock (the machine's monotonic clock, process.hrtime). The next vote is sent once every viewer has the last one, after a short pause.
@@ -25,6 +27,7 @@ import {
   ROOT,
   assertAlive,
   cpuMs,
+  cpuOf,
   exited,
   machineCpu,
   printColumns,
@@ -58,6 +61,8 @@ export interface SectionResult {
   readonly slack: number;
   /** One line per target: what it is and whether it was met. */
   readonly targets: string[];
+  /** fanout and storm: the votes' latencies (ms) and how many were measured. */
+  readonly latency?: { readonly p50: number; readonly p99: number; readonly n: number };
 }
 
 /**
@@ -76,6 +81,8 @@ interface Holder {
   readonly pid: number | undefined;
   /** The line `<word> <k> <ms>` for the k-th vote, or null after `timeoutMs`. */
   readonly mark: (k: number, timeoutMs: number) => Promise<number | null>;
+  /** fanout over several instances: when each instance's viewers all had the k-th vote (by index). */
+  readonly marksAt: (k: number) => readonly (number | undefined)[];
   readonly stop: () => Promise<ViewerStats>;
 }
 
@@ -92,6 +99,7 @@ async function holdViewers(dir: string, spec: ViewerSpec): Promise<Holder> {
   child.stderr!.on("data", (c: Buffer) => (err = (err + c.toString("utf8")).slice(-4000)));
   const lines: string[] = [];
   const marks = new Map<number, number>();
+  const marksAt = new Map<number, (number | undefined)[]>();
   let wake: (() => void) | null = null;
   child.stdout!.on("data", (c: Buffer) => {
     out += c.toString("utf8");
@@ -99,8 +107,14 @@ async function holdViewers(dir: string, spec: ViewerSpec): Promise<Holder> {
       const line = out.slice(0, i);
       out = out.slice(i + 1);
       const m = /^(?:vote|done) (\d+) ([\d.]+)$/.exec(line);
+      const at = /^at (\d+) (\d+) ([\d.]+)$/.exec(line);
       if (m) marks.set(Number(m[1]), Number(m[2]));
-      else lines.push(line);
+      else if (at) {
+        const k = Number(at[1]);
+        const list = marksAt.get(k) ?? [];
+        list[Number(at[2])] = Number(at[3]);
+        marksAt.set(k, list);
+      } else lines.push(line);
     }
     wake?.();
   });
@@ -137,6 +151,7 @@ async function holdViewers(dir: string, spec: ViewerSpec): Promise<Holder> {
       }
       return marks.get(k) ?? null;
     },
+    marksAt: (k) => marksAt.get(k) ?? [],
     stop: async () => {
       child.stdin!.end();
       const line = await next("its report", 60_000);
@@ -206,7 +221,7 @@ function summary(xs: readonly number[]): { p50: number; p99: number; max: number
  * viewer's refetch (storm).
  */
 export async function oneGameSection(
-  server: RunningServer,
+  servers: readonly RunningServer[],
   dir: string,
   mode: "fanout" | "storm",
   g: number,
@@ -215,18 +230,21 @@ export async function oneGameSection(
 ): Promise<SectionResult> {
   console.log("");
   const target = mode === "fanout" ? FANOUT_TARGET_P99_MS : STORM_TARGET_P99_MS;
+  const server = servers[0]!;
+  const many = servers.length > 1 ? `, over ${servers.length} instances` : "";
   const table = await setUpGame(server.url, g, "day");
   if (table.voters.length === 0 || table.voters[0]!.targets.length < 2)
     throw new Error(`${mode}: the game's first voter has fewer than two targets`);
   console.log(
     mode === "fanout"
-      ? `fanout: one game, ${viewers} anonymous viewers (${ANONYMOUS_PER_ADDRESS} per address), ${votes} votes one at a time; ` +
-          `from each vote's 2xx to the last viewer's vote item`
-      : `storm: one game, ${viewers} anonymous viewers who each fetch GET /api/games/:id when a vote arrives; ` +
+      ? `fanout: one game, ${viewers} anonymous viewers (${ANONYMOUS_PER_ADDRESS} per address${many}), ${votes} votes one at a time` +
+          `${many ? ", each sent to the next instance in turn" : ""}; from each vote's 2xx to the last viewer's vote item`
+      : `storm: one game, ${viewers} anonymous viewers${many} who each fetch GET /api/games/:id when a vote arrives; ` +
           `${votes} votes one at a time; from each vote's 2xx to the last fetch's completion`,
   );
   const holder = await holdViewers(dir, {
     url: server.url,
+    urls: servers.map((s) => s.url),
     mode,
     game: table.id,
     count: viewers,
@@ -235,12 +253,15 @@ export async function oneGameSection(
   });
   const acked: AckedVote[] = [];
   const latencies: number[] = [];
+  /** Over several instances: to the last viewer on the instance that took the vote, and on the others. */
+  const local: number[] = [];
+  const remote: number[] = [];
   const problems: string[] = [];
-  const cpuBefore = cpuMs(server.child.pid);
+  const cpuBefore = cpuOf(servers);
   const holderBefore = cpuMs(holder.pid);
   const started = Date.now();
   for (let k = 1; k <= votes; k++) {
-    const sent = await vote(server.url, table, k);
+    const sent = await vote(servers[k % servers.length]!.url, table, k);
     if ("error" in sent) {
       problems.push(`vote ${k} refused: ${sent.error}`);
       break;
@@ -252,10 +273,20 @@ export async function oneGameSection(
       break;
     }
     latencies.push(at - sent.at);
-    assertAlive(server, `the ${mode} section`);
+    if (mode === "fanout" && servers.length > 1) {
+      // The viewers on the instance that took the vote, and those on the others (the notification's hop).
+      const sender = k % servers.length;
+      const each = holder.marksAt(k);
+      const own = each[sender];
+      const others = each.filter((_, i) => i !== sender);
+      if (own !== undefined) local.push(own - sent.at);
+      if (others.length === servers.length - 1 && others.every((x) => x !== undefined))
+        remote.push(Math.max(...(others as number[])) - sent.at);
+    }
+    for (const s of servers) assertAlive(s, `the ${mode} section`);
     await pause(mode === "fanout" ? 20 : 100);
   }
-  const cpuAfter = cpuMs(server.child.pid);
+  const cpuAfter = cpuOf(servers);
   const holderAfter = cpuMs(holder.pid);
   const elapsed = (Date.now() - started) / 1000;
   const stats = await holder.stop();
@@ -275,12 +306,16 @@ export async function oneGameSection(
       problems.push(`${stats.staleRefetches} fetched details did not hold the vote that caused the fetch`);
   }
   const s = summary(latencies);
+  const split = [
+    { label: "  to the viewers on the instance that took the vote", xs: local },
+    { label: "  to the viewers on the other instances", xs: remote },
+  ].filter((x) => x.xs.length > 0);
   console.log("");
   printColumns(
     ["scenario", "votes", "p50 ms", "p99 ms", "max ms", "server CPU ms/vote", "viewers' CPU ms/vote"],
     [
       [
-        `${mode}, ${stats.opened} viewers`,
+        `${mode}, ${stats.opened} viewers${many}`,
         String(latencies.length),
         s.p50.toFixed(1),
         s.p99.toFixed(1),
@@ -288,6 +323,10 @@ export async function oneGameSection(
         perVote(cpuBefore, cpuAfter, latencies.length),
         perVote(holderBefore, holderAfter, latencies.length),
       ],
+      ...split.map(({ label, xs }) => {
+        const x = summary(xs);
+        return [label, String(xs.length), x.p50.toFixed(1), x.p99.toFixed(1), x.max.toFixed(1), "", ""];
+      }),
     ],
   );
   console.log(`(${latencies.length} votes in ${elapsed.toFixed(1)} s)`);
@@ -301,7 +340,15 @@ export async function oneGameSection(
   const met = ok && latencies.length > 0 && s.p99 < target;
   const line = `${mode} (p99 ${s.p99.toFixed(1)} ms < ${target} ms): ${met ? "met" : "NOT met"}`;
   console.log(`target ${line}`);
-  return { failed: !ok, votes: acked, posts: [], acts: [], slack: 0, targets: [line] };
+  return {
+    failed: !ok,
+    votes: acked,
+    posts: [],
+    acts: [],
+    slack: 0,
+    targets: [line],
+    latency: { p50: s.p50, p99: s.p99, n: latencies.length },
+  };
 }
 
 // ——— /api/health probed at a steady rate ———

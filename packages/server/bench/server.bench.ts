@@ -5,6 +5,13 @@
  *     [--connections 50] [--crash] [--profile DIR] [--streams N] [--stream-rate N] [--tools N]
  *     [--fanout-viewers N] [--fanout-votes N] [--storm-viewers N] [--storm-votes N]
  *     [--capacity-games N] [--capacity-seconds N] [--capacity-pace X] [--health-rate N]
+ *   tsx packages/server/bench/server.bench.ts --pg --instances N [--rounds 3] [--only load,fanout] [--games 20]
+ *     [--seconds 10] [--connections 50] [--fanout-viewers N] [--fanout-votes N] [--crash]
+ *
+ * With --instances N (issue 20, compare.ts): N instances on one PostgreSQL database against one instance on
+ * PostgreSQL and one on SQLite, in the same run: the load section's bare, vote and post `--rounds` times on
+ * each (medians), and the fan-out with its viewers spread over the instances; then every store's
+ * durability. Without --instances the run is the single server's, as below.
  *
  * Sections (all by default; `--only load,streams,tools,fanout,storm,capacity` runs those alone; `memory`
  * is a name for `capacity`, which measures it):
@@ -48,13 +55,13 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import Database from "better-sqlite3";
-import pg from "pg";
+import { compareRun } from "./compare.ts";
 import {
   ROOT,
   cleanUp,
   cpuMs,
   exited,
+  idleCheck,
   interleave,
   median,
   printTable,
@@ -73,9 +80,8 @@ import {
 } from "./harness.ts";
 import type { AckedAct, AckedVote, LoadResult, Plan, StreamStats } from "./plan.ts";
 import { capacitySection, oneGameSection, type SectionResult } from "./scale.ts";
+import { checkDurability, createDatabase, dropDatabases } from "./stores.ts";
 import type { ToolClientStats } from "./tools-client.ts";
-
-const STORE_SOURCE = join(ROOT, "packages/server/src/sqlite-store.ts");
 
 const TARGET_RATIO = 0.5;
 const TARGET_P99_MS = 50;
@@ -93,7 +99,13 @@ interface Args {
   streamRate: number;
   tools: number;
   only: Set<Section>;
+  /** Whether --only was given (with --instances the default is load and fanout). */
+  onlyGiven: boolean;
   pg: boolean;
+  /** Issue 20: instances on one PostgreSQL database, measured against one on PostgreSQL and one on SQLite. */
+  instances: number;
+  /** --instances: rounds of the load runs, whose medians are reported. */
+  rounds: number;
   fanoutViewers: number;
   fanoutVotes: number;
   stormViewers: number;
@@ -116,6 +128,8 @@ const COUNTS = {
   "--capacity-games": "capacityGames",
   "--capacity-seconds": "capacitySeconds",
   "--health-rate": "healthRate",
+  "--instances": "instances",
+  "--rounds": "rounds",
 } as const satisfies Record<string, keyof Args>;
 
 function parseArgs(argv: readonly string[]): Args {
@@ -129,7 +143,10 @@ function parseArgs(argv: readonly string[]): Args {
     streamRate: 50,
     tools: 3,
     only: new Set(SECTIONS),
+    onlyGiven: false,
     pg: false,
+    instances: 1,
+    rounds: 3,
     fanoutViewers: 1000,
     fanoutVotes: 200,
     stormViewers: 500,
@@ -141,6 +158,19 @@ function parseArgs(argv: readonly string[]): Args {
   };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
+    if (flag === "--help" || flag === "-h") {
+      // The usage is this file's opening comment.
+      const text = readFileSync(new URL(import.meta.url), "utf8");
+      console.log(
+        text
+          .slice(text.indexOf("/**") + 3, text.indexOf("*/"))
+          .split("\n")
+          .map((line) => line.replace(/^ \* ?/, ""))
+          .join("\n")
+          .trim(),
+      );
+      process.exit(0);
+    }
     if (flag === "--crash") {
       args.crash = true;
       continue;
@@ -164,6 +194,7 @@ function parseArgs(argv: readonly string[]): Args {
           `--only: expected sections from ${SECTIONS.join(",")} (or memory), got ${bad.join(",")}`,
         );
       args.only = new Set(SECTIONS.filter((s) => names.includes(s)));
+      args.onlyGiven = true;
       continue;
     }
     if (flag === "--capacity-pace") {
@@ -182,7 +213,7 @@ function parseArgs(argv: readonly string[]): Args {
     }
     if (!(flag in COUNTS))
       throw new Error(
-        `unknown flag ${flag} (flags: --only ${SECTIONS.join(",")}, --pg, --crash, --profile DIR, --streams N, ` +
+        `unknown flag ${flag} (flags: --help, --only ${SECTIONS.join(",")}, --pg, --crash, --profile DIR, --streams N, ` +
           `--stream-rate N, --tools N, --capacity-pace X, ${Object.keys(COUNTS)
             .map((f) => `${f} N`)
             .join(", ")})`,
@@ -193,51 +224,19 @@ function parseArgs(argv: readonly string[]): Args {
   }
   if (args.streams === 0) args.only.delete("streams");
   if (args.tools === 0) args.only.delete("tools");
+  if (args.instances > 1) {
+    if (!args.pg)
+      throw new Error(
+        "--instances: needs --pg (instances share a PostgreSQL database; SQLite is one process)",
+      );
+    const other = [...args.only].filter((s) => s !== "load" && s !== "fanout");
+    if (args.onlyGiven && other.length > 0)
+      throw new Error(`--only: with --instances only load and fanout run, not ${other.join(",")}`);
+    for (const s of other) args.only.delete(s);
+    if (args.profile)
+      throw new Error("--profile: not with --instances (one profile per instance would be needed)");
+  }
   return args;
-}
-
-// ——— PostgreSQL (--pg) ———
-
-/** The database the run made, to drop at the end. */
-let made: { admin: string; name: string } | null = null;
-
-async function adminQuery(admin: string, sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: admin, connectionTimeoutMillis: 5000 });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
-/** A fresh database on 127.0.0.1:5432 (trust auth, user postgres or root); its URL. */
-async function createDatabase(): Promise<string> {
-  const candidates = process.env.PG_ADMIN_URL
-    ? [process.env.PG_ADMIN_URL]
-    : ["postgres://postgres@127.0.0.1:5432/postgres", "postgres://root@127.0.0.1:5432/postgres"];
-  const name = `fm_bench_${process.pid}_${Date.now().toString(36)}`;
-  const errors: string[] = [];
-  for (const admin of candidates) {
-    try {
-      await adminQuery(admin, `CREATE DATABASE ${name}`);
-    } catch (error) {
-      errors.push(`${admin}: ${String(error)}`);
-      continue;
-    }
-    made = { admin, name };
-    const url = new URL(admin);
-    url.pathname = `/${name}`;
-    return url.toString();
-  }
-  throw new Error(`--pg: could not create a database:\n${errors.join("\n")}`);
-}
-
-async function dropDatabase(): Promise<void> {
-  if (!made) return;
-  const { admin, name } = made;
-  made = null;
-  await adminQuery(admin, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 }
 
 for (const [signal, code] of [
@@ -246,133 +245,11 @@ for (const [signal, code] of [
 ] as const)
   process.on(signal, () => {
     cleanUp();
-    void dropDatabase().finally(() => process.exit(code));
+    void dropDatabases()
+      .catch(() => {})
+      .finally(() => process.exit(code));
   });
 process.on("exit", cleanUp);
-
-// ——— durability ———
-
-interface Durability {
-  readonly ok: boolean;
-  readonly lines: string[];
-}
-
-/** A stored log entry, as the durability check reads it. */
-type Entry =
-  | { kind: "vote"; seat: number; vote: { color: string; target: number } }
-  | { kind: "post"; id: string; vote: unknown }
-  | { kind: "act"; seat: number }
-  | { kind: "other" };
-
-/** Every game's log entries, from the SQLite file or the PostgreSQL database, and a line on the store. */
-async function readEntries(
-  where: { sqlite: string } | { pg: string },
-): Promise<{ rows: { game: string; entry: Entry }[]; about: string }> {
-  if ("sqlite" in where) {
-    const db = new Database(where.sqlite, { readonly: true, fileMustExist: true });
-    try {
-      const journal = String(db.pragma("journal_mode", { simple: true }));
-      const rows = db.prepare(`SELECT game_id, body FROM game_entries`).all() as {
-        game_id: string;
-        body: string;
-      }[];
-      const sync = /pragma\("synchronous\s*=\s*(\w+)"\)/.exec(readFileSync(STORE_SOURCE, "utf8"))?.[1] ?? "?";
-      return {
-        rows: rows.map((r) => ({ game: r.game_id, entry: JSON.parse(r.body) as Entry })),
-        about: `journal_mode: ${journal} (read from the file); synchronous: ${sync} (per connection: set by the server on open, src/sqlite-store.ts)`,
-      };
-    } finally {
-      db.close();
-    }
-  }
-  const c = new pg.Client({ connectionString: where.pg });
-  await c.connect();
-  try {
-    const r = await c.query<{ game_id: string; body: Entry }>(`SELECT game_id, body FROM game_entries`);
-    const commit = await c.query<{ synchronous_commit: string }>(`SHOW synchronous_commit`);
-    return {
-      rows: r.rows.map((row) => ({ game: row.game_id, entry: row.body })),
-      about: `PostgreSQL game_entries read after the server stopped; synchronous_commit: ${commit.rows[0]?.synchronous_commit ?? "?"}`,
-    };
-  } finally {
-    await c.end();
-  }
-}
-
-/**
- * Every acknowledged write must be stored. Votes carry no id, so they are compared as a multiset of
- * (game, seat, colour, target): each must be stored at least as often as it was acknowledged. Night
- * actions are compared as a multiset of (game, seat). Posts are compared by id. A request cut off by the
- * end of a run may be stored without having been answered, so the store may hold up to one unanswered
- * write per connection and run more than was acknowledged.
- */
-async function checkDurability(
-  where: { sqlite: string } | { pg: string },
-  acked: { votes: AckedVote[]; posts: string[]; acts: AckedAct[] },
-  slack: number,
-): Promise<Durability> {
-  const { rows, about } = await readEntries(where);
-  const storedVotes = new Map<string, number>();
-  const storedActs = new Map<string, number>();
-  const storedPosts = new Set<string>();
-  let voteEntries = 0;
-  let postEntries = 0;
-  let actEntries = 0;
-  let postsWithVote = 0;
-  const bump = (m: Map<string, number>, key: string): void => {
-    m.set(key, (m.get(key) ?? 0) + 1);
-  };
-  for (const { game, entry: e } of rows) {
-    if (e.kind === "vote") {
-      voteEntries++;
-      bump(storedVotes, `${game}|${e.seat}|${e.vote.color}|${e.vote.target}`);
-    } else if (e.kind === "post") {
-      postEntries++;
-      storedPosts.add(e.id);
-      if (e.vote !== null) postsWithVote++;
-    } else if (e.kind === "act") {
-      actEntries++;
-      bump(storedActs, `${game}|${e.seat}`);
-    }
-  }
-  const missing = (keys: readonly string[], stored: Map<string, number>): number => {
-    const want = new Map<string, number>();
-    for (const k of keys) bump(want, k);
-    let n = 0;
-    for (const [key, count] of want) n += Math.max(0, count - (stored.get(key) ?? 0));
-    return n;
-  };
-  const missingVotes = missing(
-    acked.votes.map(([game, seat, color, target]) => `${game}|${seat}|${color}|${target}`),
-    storedVotes,
-  );
-  const missingActs = missing(
-    acked.acts.map(([game, seat]) => `${game}|${seat}`),
-    storedActs,
-  );
-  const missingPosts = acked.posts.filter((id) => !storedPosts.has(id)).length;
-  const extraVotes = voteEntries - (acked.votes.length - missingVotes);
-  const extraPosts = postEntries - (acked.posts.length - missingPosts);
-  const ok =
-    missingVotes === 0 &&
-    missingPosts === 0 &&
-    missingActs === 0 &&
-    postsWithVote === 0 &&
-    extraVotes <= slack &&
-    extraPosts <= slack;
-  return {
-    ok,
-    lines: [
-      `votes: ${acked.votes.length} acknowledged, ${voteEntries} stored, ${missingVotes} acknowledged but missing` +
-        `, ${extraVotes} stored but unanswered (cut off at the end of a run)`,
-      `posts: ${acked.posts.length} acknowledged, ${postEntries} stored, ${missingPosts} acknowledged but missing` +
-        `, ${extraPosts} stored but unanswered; ${postsWithVote} posts cast a vote (expected 0)`,
-      `night actions: ${acked.acts.length} acknowledged, ${actEntries} stored (set-up's included), ${missingActs} acknowledged but missing`,
-      about,
-      `every acknowledged write is stored: ${ok ? "yes" : "NO"}`,
-    ],
-  };
-}
 
 // ——— the streams section (issue 11, finding 3) ———
 
@@ -724,14 +601,29 @@ const CAPACITY_FIRST_GAME = 200_000;
 
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
+  if (args.instances > 1)
+    return compareRun({
+      instances: args.instances,
+      games: args.games,
+      seconds: args.seconds,
+      connections: args.connections,
+      rounds: args.rounds,
+      load: args.only.has("load"),
+      fanout: args.only.has("fanout"),
+      fanoutViewers: args.fanoutViewers,
+      fanoutVotes: args.fanoutVotes,
+      crash: args.crash,
+    });
   const tempDir = mkdtempSync(join(tmpdir(), "fm-bench-"));
   removeOnExit(tempDir);
   const dataDir = join(tempDir, "data");
-  const databaseUrl = args.pg ? await createDatabase() : null;
+  const database = args.pg ? await createDatabase() : null;
+  const databaseUrl = database?.url ?? null;
   console.log(
-    `bench:server: ${[...args.only].join(", ")}; store: ${made ? `PostgreSQL, database ${made.name}` : `SQLite in ${dataDir}`}`,
+    `bench:server: ${[...args.only].join(", ")}; store: ${database ? `PostgreSQL, database ${database.name}` : `SQLite in ${dataDir}`}`,
   );
 
+  console.log(await idleCheck());
   const server = await startServer(dataDir, args.profile, databaseUrl);
   console.log(`server RSS at start (0 games): ${rssMb(server.child.pid)?.toFixed(1) ?? "?"} MB`);
   const acked: { votes: AckedVote[]; posts: string[]; acts: AckedAct[] } = { votes: [], posts: [], acts: [] };
@@ -800,9 +692,9 @@ async function main(): Promise<number> {
     if ((await toolsSection(server, planFile, args.tools)).failed) failed = true;
   }
   if (args.only.has("fanout"))
-    add(await oneGameSection(server, tempDir, "fanout", FANOUT_GAME, args.fanoutViewers, args.fanoutVotes));
+    add(await oneGameSection([server], tempDir, "fanout", FANOUT_GAME, args.fanoutViewers, args.fanoutVotes));
   if (args.only.has("storm"))
-    add(await oneGameSection(server, tempDir, "storm", STORM_GAME, args.stormViewers, args.stormVotes));
+    add(await oneGameSection([server], tempDir, "storm", STORM_GAME, args.stormViewers, args.stormVotes));
 
   // Durability: stop the server, then read what it left in the store.
   server.child.kill(args.crash ? "SIGKILL" : "SIGTERM");
@@ -827,7 +719,7 @@ async function main(): Promise<number> {
   if (!durability.ok) failed = true;
 
   console.log("");
-  console.log(`targets (${made ? "PostgreSQL" : "SQLite"}):`);
+  console.log(`targets (${database ? "PostgreSQL" : "SQLite"}):`);
   for (const t of targets) console.log(`  ${t}`);
   console.log(`bench:server: ${failed ? "FAILED (see above)" : "no failures"}`);
   return failed ? 1 : 0;
@@ -839,15 +731,15 @@ try {
 } catch (error) {
   const cause = error instanceof Error && error.cause !== undefined ? ` (${String(error.cause)})` : "";
   console.error(`bench:server failed: ${error instanceof Error ? error.message : String(error)}${cause}`);
-  const server = started.server;
-  if (server && (server.child.exitCode !== null || server.child.signalCode !== null))
-    console.error(
-      `the server exited (${server.child.exitCode ?? server.child.signalCode}); its last output:\n${server.output()}`,
-    );
+  for (const server of started.all)
+    if (server.child.exitCode !== null || server.child.signalCode !== null)
+      console.error(
+        `the server at ${server.url} exited (${server.child.exitCode ?? server.child.signalCode}); its last output:\n${server.output()}`,
+      );
 } finally {
   cleanUp();
   try {
-    await dropDatabase();
+    await dropDatabases();
   } catch (error) {
     console.error(`bench:server: could not drop the database: ${String(error)}`);
     code = 1;

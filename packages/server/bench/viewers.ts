@@ -6,11 +6,13 @@
  * (127.<subnet>.0.1, 127.<subnet>.0.2, …: Linux routes all of 127.0.0.0/8 to the loopback, so each address
  * is a different client to the server and the server's per-address caps apply as in production). It
  * prints `ready <n>` once every stream has its headers, then reads them all, parsing each event (id, event,
- * data) and checking that the ids run 1, 2, 3… without a gap.
+ * data) and checking that the ids run 1, 2, 3… without a gap. With several instances (ViewerSpec.urls,
+ * issue 20) the k-th viewer watches through the (k mod n)-th instance.
  *
  * - fanout: when every open stream has received its k-th item of type "vote" (k from 1), prints
  *   `vote <k> <ms>`, the time the last of them arrived (the machine's monotonic clock, which the driver
- *   notes each vote's answer with).
+ *   notes each vote's answer with); over several instances, before it `at <k> <i> <ms>` when every stream
+ *   of the i-th instance has it.
  * - storm: each stream's vote item makes its viewer fetch GET /api/games/:id (over its own keep-alive
  *   connection, from its address); when every viewer's fetch for the k-th vote has completed, prints
  *   `done <k> <ms>`, the time the last one completed.
@@ -33,7 +35,8 @@ if (!specFile) {
   process.exit(2);
 }
 const spec = JSON.parse(readFileSync(specFile, "utf8")) as ViewerSpec;
-const url = new URL(spec.url);
+/** The instances (issue 20): viewer k watches through the (k mod n)-th. */
+const bases = (spec.urls && spec.urls.length > 0 ? spec.urls : [spec.url]).map((u) => new URL(u));
 /**
  * The machine's monotonic clock (CLOCK_MONOTONIC, one for every process), in ms. Not timeOrigin + now():
  * each process fixes its timeOrigin from the wall clock when it starts, and the wall clock is slewed while
@@ -43,6 +46,9 @@ const now = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 /** One viewer's stream and what it has received. */
 interface Viewer {
+  /** The instance it watches through, and its index in the spec's urls. */
+  readonly base: URL;
+  readonly baseIndex: number;
   readonly game: string;
   readonly cookie: string | null;
   readonly address: string;
@@ -86,6 +92,10 @@ const bump = (m: Map<string, number>, key: string): void => {
 /** The k-th vote's arrivals (fanout) or completed fetches (storm): how many, and the latest. */
 const arrivals: { n: number; last: number }[] = [];
 const fetched: { n: number; last: number }[] = [];
+/** fanout over several instances: the k-th vote's arrivals among each instance's viewers. */
+const arrivalsAt: { n: number; last: number }[][] = bases.map(() => []);
+/** How many open streams each instance serves (set once they are all open). */
+let viewersAt: number[] = [];
 function note(list: { n: number; last: number }[], k: number, at: number, word: string): void {
   const a = (list[k] ??= { n: 0, last: 0 });
   a.n++;
@@ -100,8 +110,8 @@ function refetch(v: Viewer, k: number, itemId: number): void {
   refetches++;
   const req = get(
     {
-      host: url.hostname,
-      port: url.port,
+      host: v.base.hostname,
+      port: v.base.port,
       path: `/api/games/${v.game}`,
       localAddress: v.address,
       agent,
@@ -167,8 +177,16 @@ function dispatch(v: Viewer, at: number): void {
   }
   if (type !== "vote") return;
   const k = v.votes++;
-  if (spec.mode === "fanout") note(arrivals, k, at, "vote");
-  else if (spec.mode === "storm") refetch(v, k, n);
+  if (spec.mode === "fanout") {
+    // Each instance's own mark first: the overall one is printed at the last of them.
+    if (bases.length > 1) {
+      const a = (arrivalsAt[v.baseIndex]![k] ??= { n: 0, last: 0 });
+      a.n++;
+      if (at > a.last) a.last = at;
+      if (a.n === viewersAt[v.baseIndex]) process.stdout.write(`at ${k + 1} ${v.baseIndex} ${a.last}\n`);
+    }
+    note(arrivals, k, at, "vote");
+  } else if (spec.mode === "storm") refetch(v, k, n);
 }
 
 function read(v: Viewer, chunk: Buffer): void {
@@ -193,8 +211,8 @@ function open(v: Viewer): Promise<void> {
   return new Promise((resolve) => {
     const req = get(
       {
-        host: url.hostname,
-        port: url.port,
+        host: v.base.hostname,
+        port: v.base.port,
         path: `/api/games/${v.game}/stream?after=${v.after}`,
         localAddress: v.address,
         agent: false,
@@ -225,13 +243,17 @@ function open(v: Viewer): Promise<void> {
 }
 
 /** Where a viewer's stream stands now: its detail's streamAt (as the web app opens it). */
-async function streamAt(game: string, cookie: string | null): Promise<number> {
-  const res = await fetch(`${spec.url}/api/games/${game}`, { headers: cookie ? { cookie } : {} });
+async function streamAt(base: URL, game: string, cookie: string | null): Promise<number> {
+  const res = await fetch(`${base.origin}/api/games/${game}`, { headers: cookie ? { cookie } : {} });
   if (!res.ok) throw new Error(`GET /api/games/${game}: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { streamAt: number }).streamAt;
 }
 
+const baseOf = (k: number): URL => bases[k % bases.length]!;
+
 const newViewer = (k: number, game: string, cookie: string | null, after: number): Viewer => ({
+  base: baseOf(k),
+  baseIndex: k % bases.length,
   game,
   cookie,
   address: addressOf(k),
@@ -260,7 +282,7 @@ if (spec.mode === "count") {
   await Promise.all(
     Array.from({ length: 16 }, async () => {
       for (let k = next++; k < players.length; k = next++)
-        afters[k] = await streamAt(players[k]!.game, players[k]!.cookie);
+        afters[k] = await streamAt(baseOf(k), players[k]!.game, players[k]!.cookie);
     }),
   );
   players.forEach((p, k) => wanted.push(newViewer(k, p.game, p.cookie, afters[k]!)));
@@ -268,13 +290,15 @@ if (spec.mode === "count") {
   const game = spec.game;
   const count = spec.count ?? 0;
   if (!game || !(count > 0)) throw new Error("viewers.ts: fanout and storm need a game and a count");
-  const after = await streamAt(game, null);
-  for (let k = 0; k < count; k++) wanted.push(newViewer(k, game, null, after));
+  // Each instance's own answer: they must agree once the instances share the game (issue 20).
+  const afters = await Promise.all(bases.map((b) => streamAt(b, game, null)));
+  for (let k = 0; k < count; k++) wanted.push(newViewer(k, game, null, afters[k % bases.length]!));
 }
 
 // A few at a time, so the server's accept queue never overflows (a dropped SYN costs a second).
 const AT_ONCE = 50;
 for (let k = 0; k < wanted.length; k += AT_ONCE) await Promise.all(wanted.slice(k, k + AT_ONCE).map(open));
+viewersAt = bases.map((_, i) => viewers.filter((v) => v.baseIndex === i).length);
 process.stdout.write(`ready ${viewers.length}\n`);
 
 process.stdin.resume();
