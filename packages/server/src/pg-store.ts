@@ -803,36 +803,34 @@ export class PgStore implements Store {
   private async commitWithRetries(groups: readonly Group[]): Promise<Set<string>> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.transaction((c) => this.commit(c, groups));
+        return await this.commit(groups);
       } catch (error) {
-        // A deadlock aborts the whole transaction, so trying it again writes nothing twice. The row locks
-        // are taken in id order, so it should not happen; this is the fallback if a plan ever differs.
+        // A deadlock aborts the whole statement, so trying it again writes nothing twice. Every batch takes
+        // the counter's row first, so it should not happen; this is the fallback if a plan ever differs.
         if ((error as { code?: string }).code !== "40P01" || attempt >= DEADLOCK_RETRIES) throw error;
       }
     }
   }
 
   /**
-   * The batch's statements, the same four whatever its size; answers the games written.
-   * 1. New games (expected seq 0) get their row, with seq 0 (a game another instance is creating at the
-   *    same time: ON CONFLICT waits for it to commit, and then this batch's check below fails).
-   * 2. The rows are locked in id order (no deadlock between two instances' batches), each game whose
-   *    `seq` is the expected one moves on by its entry count, and the winners' entries are inserted.
-   *    The games not returned conflict; the others still commit.
-   * 3. Last, the change numbers, from the counter's row (held until COMMIT: numbers in commit order,
-   *    see changedSince), and one notification per game written: `<id>:<entry count>`, delivered at COMMIT.
+   * The batch in ONE statement, its own transaction: one round trip to the database however many appends
+   * it holds (a batch's BEGIN, three statements and COMMIT took five, and a game's next append waits for
+   * its previous one, so the round trips were what bounded a game's writes). Answers the games written.
+   * - `c` takes the change numbers from the counter's row, one per game of the batch (a conflicting game's
+   *   number is left unused). Its row lock is taken before any game's (the games' updates need its number)
+   *   and held until the statement commits, so numbers are given in commit order (see changedSince), and no
+   *   two batches ever wait for each other's game rows in opposite orders.
+   * - `fresh`: a new game's row is inserted with its entry count (ON CONFLICT: a game another instance is
+   *   creating at the same time conflicts); `moved`: a known game whose `seq` is the expected one moves on
+   *   by its entry count. The games not returned conflict; the others still commit.
+   * - The winners' entries are inserted, and one notification per game written, `<id>:<entry count>`,
+   *   is delivered when the statement commits.
    */
-  private async commit(c: pg.PoolClient, groups: readonly Group[]): Promise<Set<string>> {
-    const sorted = [...groups].sort((a, b) => (a.gameId < b.gameId ? -1 : a.gameId > b.gameId ? 1 : 0));
-    const created = sorted.filter((g) => g.expected === 0).map((g) => g.gameId);
-    if (created.length > 0)
-      await c.query(`INSERT INTO games (id) SELECT unnest($1::text[]) ON CONFLICT (id) DO NOTHING`, [
-        created,
-      ]);
+  private async commit(groups: readonly Group[]): Promise<Set<string>> {
     const entryGames: string[] = [];
     const entrySeqs: number[] = [];
     const bodies: string[] = [];
-    for (const g of sorted) {
+    for (const g of groups) {
       let seq = g.expected;
       for (const p of g.members)
         for (const e of p.entries) {
@@ -841,38 +839,33 @@ export class PgStore implements Store {
           bodies.push(JSON.stringify(e));
         }
     }
-    const moved = await c.query<{ id: string }>(
-      `WITH t AS (SELECT * FROM unnest($1::text[], $2::int[], $3::int[]) AS t(id, expected, n)),
-       locked AS MATERIALIZED (SELECT id FROM games WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE),
-       won AS (
-         UPDATE games g SET seq = g.seq + t.n FROM t, locked l
-         WHERE g.id = t.id AND l.id = t.id AND g.seq = t.expected RETURNING g.id),
+    const r = await this.pool.query<{ id: string }>(
+      `WITH c AS (UPDATE fm_changes SET n = n + $7 RETURNING n),
+       t AS (SELECT * FROM unnest($1::text[], $2::int[], $3::int[]) WITH ORDINALITY AS t(id, expected, n, i)),
+       fresh AS (
+         INSERT INTO games (id, seq, changed) SELECT t.id, t.n, c.n - $7 + t.i FROM t, c WHERE t.expected = 0
+         ON CONFLICT (id) DO NOTHING RETURNING id, seq),
+       moved AS (
+         UPDATE games g SET seq = g.seq + t.n, changed = c.n - $7 + t.i FROM t, c
+         WHERE g.id = t.id AND t.expected > 0 AND g.seq = t.expected RETURNING g.id, g.seq),
+       won AS (SELECT id, seq FROM fresh UNION ALL SELECT id, seq FROM moved),
        written AS (
          INSERT INTO game_entries (game_id, seq, body)
          SELECT e.game_id, e.seq, e.body FROM unnest($4::text[], $5::int[], $6::json[]) AS e(game_id, seq, body)
          WHERE e.game_id IN (SELECT id FROM won))
-       SELECT id FROM won`,
+       SELECT id, pg_notify($8, id || ':' || seq) FROM won`,
       [
-        sorted.map((g) => g.gameId),
-        sorted.map((g) => g.expected),
-        sorted.map((g) => g.count),
+        groups.map((g) => g.gameId),
+        groups.map((g) => g.expected),
+        groups.map((g) => g.count),
         entryGames,
         entrySeqs,
         bodies,
+        groups.length,
+        channelName(this.namespace, "game"),
       ],
     );
-    const won = new Set(moved.rows.map((r) => r.id));
-    if (won.size === 0) return won;
-    const ids = sorted.map((g) => g.gameId).filter((id) => won.has(id));
-    await c.query(
-      `WITH c AS (UPDATE fm_changes SET n = n + $2 RETURNING n)
-       UPDATE games g SET changed = c.n - $2 + t.i
-       FROM c, unnest($1::text[]) WITH ORDINALITY AS t(id, i)
-       WHERE g.id = t.id
-       RETURNING pg_notify($3, g.id || ':' || g.seq)`,
-      [ids, ids.length, channelName(this.namespace, "game")],
-    );
-    return won;
+    return new Set(r.rows.map((row) => row.id));
   }
 
   async entries(gameId: string): Promise<Entry[]> {
