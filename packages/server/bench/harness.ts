@@ -489,3 +489,19 @@ export function printTable(rows: readonly Row[]): void {
     ]),
   );
 }
+
+/** The medians of one set-up's runs of one scenario, as a table row. */
+export function medianRow(name: string, ms: readonly Measured[]): Row {
+  const cpus = ms.map((m) => m.cpuUs);
+  const machine = ms.map((m) => m.machinePercent ?? null);
+  return {
+    name,
+    rps: median(ms.map((m) => m.load.requestsPerSecond)),
+    p50: median(ms.map((m) => m.load.p50)),
+    p99: median(ms.map((m) => m.load.p99)),
+    cpuUs: cpus.every((c) => c !== null) ? median(cpus as number[]) : null,
+    machinePercent: machine.every((c) => c !== null) ? median(machine as number[]) : null,
+    non2xx: ms.reduce((n, m) => n + m.load.non2xx, 0),
+    errors: ms.reduce((n, m) => n + m.load.errors, 0),
+  };
+}

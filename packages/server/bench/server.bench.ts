@@ -77,10 +77,11 @@ import {
   type Measured,
   type Row,
   type RunningServer,
+  medianRow,
 } from "./harness.ts";
 import type { AckedAct, AckedVote, LoadResult, Plan, StreamStats } from "./plan.ts";
 import { capacitySection, oneGameSection, type SectionResult } from "./scale.ts";
-import { checkDurability, createDatabase, dropDatabases } from "./stores.ts";
+import { checkDurability, cleanUpOnExit, createDatabase, dropDatabases } from "./stores.ts";
 import type { ToolClientStats } from "./tools-client.ts";
 
 const TARGET_RATIO = 0.5;
@@ -239,17 +240,7 @@ function parseArgs(argv: readonly string[]): Args {
   return args;
 }
 
-for (const [signal, code] of [
-  ["SIGINT", 130],
-  ["SIGTERM", 143],
-] as const)
-  process.on(signal, () => {
-    cleanUp();
-    void dropDatabases()
-      .catch(() => {})
-      .finally(() => process.exit(code));
-  });
-process.on("exit", cleanUp);
+cleanUpOnExit();
 
 // ——— the streams section (issue 11, finding 3) ———
 
@@ -456,24 +447,12 @@ async function toolsSection(
     loaded.push(await measure(`health + counts ${i}`, false));
     counts.push(await client.stop());
   }
-  const medianOf = (name: string, ms: readonly Measured[]): Row => {
-    const cpus = ms.map((m) => m.cpuUs);
-    return {
-      name,
-      rps: median(ms.map((m) => m.load.requestsPerSecond)),
-      p50: median(ms.map((m) => m.load.p50)),
-      p99: median(ms.map((m) => m.load.p99)),
-      cpuUs: cpus.every((c) => c !== null) ? median(cpus as number[]) : null,
-      non2xx: ms.reduce((n, m) => n + m.load.non2xx, 0),
-      errors: ms.reduce((n, m) => n + m.load.errors, 0),
-    };
-  };
   console.log("");
   printTable([
     ...alone.map((m, i) => rowOf(`health alone ${i + 1}`, m)),
     ...loaded.map((m, i) => rowOf(`health + counts ${i + 1}`, m)),
-    medianOf("health alone (median)", alone),
-    medianOf("health + counts (median)", loaded),
+    medianRow("health alone (median)", alone),
+    medianRow("health + counts (median)", loaded),
   ]);
   console.log("");
   let failed = false;
@@ -494,8 +473,8 @@ async function toolsSection(
           `status codes ${JSON.stringify(m.load.statusCodes)}`,
       );
     }
-  const a = medianOf("", alone);
-  const l = medianOf("", loaded);
+  const a = medianRow("", alone);
+  const l = medianRow("", loaded);
   console.log(
     `health under tool load: p50 ${(l.p50 / a.p50).toFixed(1)}×, p99 ${(l.p99 / a.p99).toFixed(1)}× its figure alone; ` +
       `throughput ${((l.rps / a.rps) * 100).toFixed(0)}%`,

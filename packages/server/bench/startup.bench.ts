@@ -41,7 +41,7 @@ import {
   untrack,
 } from "./harness.ts";
 import type { StartupSample } from "./startup-plan.ts";
-import { createDatabase, dropDatabases } from "./stores.ts";
+import { cleanUpOnExit, createDatabase, dropDatabases } from "./stores.ts";
 
 const CHILD = join(ROOT, "packages/server/bench/startup-child.ts");
 /** The target: with 1,000 finished games stored, a start under 2 seconds. */
@@ -364,17 +364,7 @@ function countKinds(entries: readonly Entry[]): Record<string, number> {
   return out;
 }
 
-for (const [signal, code] of [
-  ["SIGINT", 130],
-  ["SIGTERM", 143],
-] as const)
-  process.on(signal, () => {
-    cleanUp();
-    void dropDatabases()
-      .catch(() => {})
-      .finally(() => process.exit(code));
-  });
-process.on("exit", cleanUp);
+cleanUpOnExit();
 
 let code = 1;
 try {

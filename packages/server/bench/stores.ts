@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { ROOT } from "./harness.ts";
+import { cleanUp, ROOT } from "./harness.ts";
 import type { AckedAct, AckedVote } from "./plan.ts";
 
 const STORE_SOURCE = join(ROOT, "packages/server/src/sqlite-store.ts");
@@ -196,4 +196,19 @@ export async function checkDurability(
       `every acknowledged write is stored: ${ok ? "yes" : "NO"}`,
     ],
   };
+}
+
+/** On Ctrl-C or a kill, and at exit: the children stopped, the temporary files and databases removed. */
+export function cleanUpOnExit(): void {
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const)
+    process.on(signal, () => {
+      cleanUp();
+      void dropDatabases()
+        .catch(() => {})
+        .finally(() => process.exit(code));
+    });
+  process.on("exit", cleanUp);
 }

@@ -273,7 +273,7 @@ export class Games {
   }
 
   private async readLog(id: string): Promise<void> {
-    // This instance's own writes first: they check the log themselves, and the room is ahead of it meanwhile.
+    // This instance's own write under way first: the room takes it once durable (on SQLite it already has).
     await this.writes.get(id)?.catch(() => {});
     await this.rebuilt.get(id);
     const room = this.rooms.get(id);

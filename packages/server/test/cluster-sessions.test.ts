@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Entry } from "../src/entries.ts";
 import type { PgStore } from "../src/pg-store.ts";
 import type { Server } from "../src/server.ts";
-import { Client } from "./client.ts";
+import { Client, type Reply } from "./client.ts";
 import { FakeClock, serverOn, settle } from "./harness.ts";
 import { SharedLimits } from "../src/shared-limits.ts";
 import { PG_URL, pgAvailable, pgSchema } from "./pg.ts";
@@ -83,6 +83,28 @@ function sameBrowser(c: Client, server: Server): Client {
 const me = async (c: Client): Promise<string | null> =>
   (await c.get<{ user: { nick: string } | null }>("/api/me")).body.user?.nick ?? null;
 
+/** A game the user creates on B, and the user's live stream of it on B. */
+async function streamOnB(
+  onB: Client,
+  b: Server,
+  title: string,
+): Promise<{ created: Reply<{ id: string }>; stream: SseStream }> {
+  const created = await onB.post<{ id: string }>("/api/games", {
+    title,
+    night: { amount: 12, unit: "hours" },
+    day: { amount: 24, unit: "hours" },
+    mode: "automatic",
+  });
+  expectOk(created);
+  await b.app.listen({ port: 0, host: "127.0.0.1" });
+  const port = (b.app.server.address() as AddressInfo).port;
+  const stream = await SseStream.open(`http://127.0.0.1:${port}`, created.body.id, {
+    cookie: onB.cookie,
+    label: "B's stream",
+  });
+  return { created, stream };
+}
+
 describe.skipIf(!pgAvailable)("sessions, limits and demo bots across instances (issue 20)", () => {
   it("a logout on A is refused on B at once, without waiting for B's session cache, and ends B's streams", async () => {
     const { a, b } = await twoInstances();
@@ -93,19 +115,7 @@ describe.skipIf(!pgAvailable)("sessions, limits and demo bots across instances (
     expect(await me(onB)).toBe("Уходящий");
     expect(await me(onB)).toBe("Уходящий");
     // A game on B, and the user's live stream of it on B.
-    const created = await onB.post<{ id: string }>("/api/games", {
-      title: "Поток на B",
-      night: { amount: 12, unit: "hours" },
-      day: { amount: 24, unit: "hours" },
-      mode: "automatic",
-    });
-    expectOk(created);
-    await b.app.listen({ port: 0, host: "127.0.0.1" });
-    const port = (b.app.server.address() as AddressInfo).port;
-    const stream = await SseStream.open(`http://127.0.0.1:${port}`, created.body.id, {
-      cookie: onB.cookie,
-      label: "B's stream",
-    });
+    const { created, stream } = await streamOnB(onB, b, "Поток на B");
     try {
       // Another browser of the same user keeps its own session.
       const other = new Client(() => b.app, "Уходящий");
@@ -129,19 +139,7 @@ describe.skipIf(!pgAvailable)("sessions, limits and demo bots across instances (
     expectOk(await onA.register());
     const onB = sameBrowser(onA, b);
     expect(await me(onB)).toBe("Незамеченный");
-    const created = await onB.post<{ id: string }>("/api/games", {
-      title: "Поток без уведомлений",
-      night: { amount: 12, unit: "hours" },
-      day: { amount: 24, unit: "hours" },
-      mode: "automatic",
-    });
-    expectOk(created);
-    await b.app.listen({ port: 0, host: "127.0.0.1" });
-    const port = (b.app.server.address() as AddressInfo).port;
-    const stream = await SseStream.open(`http://127.0.0.1:${port}`, created.body.id, {
-      cookie: onB.cookie,
-      label: "B's stream",
-    });
+    const { stream } = await streamOnB(onB, b, "Поток без уведомлений");
     const admin = new pg.Client({ connectionString: PG_URL });
     await admin.connect();
     try {
@@ -315,7 +313,12 @@ describe.skipIf(!pgAvailable)("sessions, limits and demo bots across instances (
       );
       return from >= 0 && log.slice(from).some((e) => e.kind === "act");
     };
-    await eventually(() => actsBy(1), "a bot's move in night 2");
+    // B arms the deadlines once it has read the log as the new leader, which may come after that second:
+    // a timer armed late is due at once, and fires on the next move of the test's clocks.
+    await eventually(async () => {
+      await advance(0);
+      return actsBy(1);
+    }, "a bot's move in night 2");
     await quiet();
     // Day 2 starts, and then B stops before its bots have said anything: A takes the lead back (within
     // LEADER_RETRY_MS) and resumes what the bots owe, with no commit to set it off: their day's talk.
