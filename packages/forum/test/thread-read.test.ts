@@ -376,6 +376,12 @@ describe("VoteCountOptions.earlyFromDay", () => {
   });
 });
 
+/**
+ * A hang guard, not a speed target (those are the benches'): a reader that backtracks on hostile input runs
+ * for minutes; a sound one takes a second or two, and up to 5.5 s was seen on a loaded CI machine.
+ */
+const HANG_MS = 30_000;
+
 describe("readThread: hostile input finishes quickly", () => {
   const timed = (run: () => unknown): number => {
     const start = performance.now();
@@ -392,7 +398,7 @@ describe("readThread: hostile input finishes quickly", () => {
   it("5 MB of junk HTML", () => {
     const junk = '<div class="a b"><span style="color:red">x</span><blockquote><p>y</div>'.repeat(75_000);
     expect(junk.length).toBeGreaterThan(5_000_000);
-    expect(timed(() => readThread({ html: junk }))).toBeLessThan(5000);
+    expect(timed(() => readThread({ html: junk }))).toBeLessThan(HANG_MS);
   });
 
   it("5 MB of unclosed quote tags and headings in text", () => {
@@ -420,7 +426,7 @@ describe("readThread: hostile input finishes quickly", () => {
       timed(
         () => (posts = readThread({ html: post.repeat(Math.ceil(5_000_000 / post.length)) }).posts.length),
       ),
-    ).toBeLessThan(5000);
+    ).toBeLessThan(HANG_MS);
     expect(posts).toBeGreaterThan(800);
   });
 
