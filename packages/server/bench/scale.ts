@@ -353,12 +353,12 @@ export async function oneGameSection(
 
 // ——— /api/health probed at a steady rate ———
 
-interface Probe {
+export interface Probe {
   readonly stop: () => Promise<{ latencies: number[]; failures: number }>;
 }
 
 /** GET /api/health `perSecond` times a second over keep-alive connections, each timed to its last byte. */
-function probeHealth(url: string, perSecond: number): Probe {
+export function probeHealth(url: string, perSecond: number): Probe {
   const u = new URL(url);
   const agent = new Agent({ keepAlive: true });
   const latencies: number[] = [];

@@ -13,7 +13,7 @@
  * each (medians), and the fan-out with its viewers spread over the instances; then every store's
  * durability. Without --instances the run is the single server's, as below.
  *
- * Sections (all by default; `--only load,streams,tools,fanout,storm,capacity` runs those alone; `memory`
+ * Sections (all by default; `--only load,streams,tools,hostile,fanout,storm,capacity` runs those alone; `memory`
  * is a name for `capacity`, which measures it):
  * 1. Starts the real server (bin/start.ts) as a child process on a free port with a temporary DATA_DIR and
  *    no rate limits, and waits for /api/health. With --pg it runs on PostgreSQL instead: a fresh database
@@ -34,6 +34,9 @@
  *    (tools-client.ts, its own process) sends ~5 MB vote counts to /api/tools/votecount back to back,
  *    alternated N times; the figures are the medians of each kind. The counts run in the server's worker
  *    threads (issue 11, finding 2), so the bare endpoint should barely notice them.
+ * 4b. hostile (issue 28, item 3; hostile.ts): GET /api/health 50 times a second alone, then while twelve
+ *    bodies of about 5 MB, accepted and refused kinds (hostile-client.ts), arrive from 6 loopback addresses
+ *    at once, 3 rounds: health p50, p99 and max of each, p99 under 100 ms.
  * 5. fanout, storm, capacity (issue 19, scale.ts): a vote reaching --fanout-viewers (1000) anonymous viewers
  *    of one game, --fanout-votes (200) times, p99 from the vote's 2xx to the last viewer under 100 ms; the
  *    reconnect storm, --storm-viewers (500) viewers each refetching the game when a vote arrives,
@@ -83,11 +86,12 @@ import type { AckedAct, AckedVote, LoadResult, Plan, StreamStats } from "./plan.
 import { capacitySection, oneGameSection, type SectionResult } from "./scale.ts";
 import { checkDurability, cleanUpOnExit, createDatabase, dropDatabases } from "./stores.ts";
 import type { ToolClientStats } from "./tools-client.ts";
+import { hostileSection } from "./hostile.ts";
 
 const TARGET_RATIO = 0.5;
 const TARGET_P99_MS = 50;
 
-const SECTIONS = ["load", "streams", "tools", "fanout", "storm", "capacity"] as const;
+const SECTIONS = ["load", "streams", "tools", "hostile", "fanout", "storm", "capacity"] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Args {
@@ -669,6 +673,11 @@ async function main(): Promise<number> {
     };
     writeFileSync(planFile, JSON.stringify(plan));
     if ((await toolsSection(server, planFile, args.tools)).failed) failed = true;
+  }
+  if (args.only.has("hostile")) {
+    const section = await hostileSection(server, 3);
+    targets.push(section.target);
+    if (section.failed) failed = true;
   }
   if (args.only.has("fanout"))
     add(await oneGameSection([server], tempDir, "fanout", FANOUT_GAME, args.fanoutViewers, args.fanoutVotes));
