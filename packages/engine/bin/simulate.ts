@@ -383,7 +383,20 @@ function estimateReport(
         `${pct(r.rate)} (${pct(r.low)} – ${pct(r.high)})`,
     );
   }
-  lines.push("", `mean game length: ${b.meanDays.toFixed(2)} days, ${b.meanPhases.toFixed(2)} phases`);
+  const st = b.stalled;
+  lines.push(
+    `  ${"Не кончились / Stalled".padEnd(20)}  ${st.rate.toFixed(4)}   ${st.low.toFixed(4)} – ${st.high.toFixed(4)}     ` +
+      `${pct(st.rate)} (${pct(st.low)} – ${pct(st.high)})`,
+    "",
+    // Issue 28: what the figures are shares of, and what "stalled" means.
+    `the rates are shares of all ${b.games} games; "stalled" is the share that did not end within ` +
+      `${b.phaseCap} phases (${b.phaseCap / 2} nights and ${b.phaseCap / 2} days), and the five add up to 1`,
+    st.rate > 0
+      ? `warning: ${pct(st.rate)} of the games stalled: this setup lets a game go on with nobody dying or hanged; a GM would have to move it on (modkills, F2; strikes, P3)`
+      : "no game stalled",
+    "",
+    `mean game length (games that ended): ${b.meanDays.toFixed(2)} days, ${b.meanPhases.toFixed(2)} phases`,
+  );
   return `${lines.join("\n")}\n`;
 }
 

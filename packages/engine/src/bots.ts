@@ -564,7 +564,10 @@ export type BotDecision =
   { readonly kind: "act"; readonly action: NightAction } | { readonly kind: "vote"; readonly vote: Vote };
 
 export interface BotGameOptions {
-  /** A game still running after this many phases is a bug. */
+  /**
+   * The phase cap (200 by default): playBotGame throws for a game still running after this many phases;
+   * playBotGameToCap stops it there and says it did not end (issue 28: a setup whose games stall).
+   */
   readonly maxPhases?: number;
   readonly gameOptions?: Partial<GameOptions>;
   /** S3: the role list to deal from the seed (players Игрок1…ИгрокN, one per role); the default 17 when left out. */
@@ -581,12 +584,35 @@ function accepted(next: Match | Rejection, what: string): Match {
   return next;
 }
 
+/** The phase cap of a bot game unless `maxPhases` says otherwise: 100 nights and 100 days. */
+export const BOT_PHASE_CAP = 200;
+
 /**
  * A whole game of bots (17 unless `roles` says otherwise) dealt from `seed`, to its end (W1). Each seat draws from its own stream
  * (`"bot:" + seed + ":" + seat`); the night rolls are left to the match's seed; the council answers as
- * the rules do (M2c, council.ts).
+ * the rules do (M2c, council.ts). Throws for a game still running at the phase cap.
  */
 export function playBotGame(seed: string, options: BotGameOptions = {}): Match {
+  const { match, ended } = playBotGameToCap(seed, options);
+  if (!ended)
+    throw new Error(
+      `bot play: the game "${seed}" did not end in ${options.maxPhases ?? BOT_PHASE_CAP} phases`,
+    );
+  return match;
+}
+
+/**
+ * The same game as playBotGame, played to its end (W1) or to the phase cap, whichever comes first (issue
+ * 28): some legal setups stall. In the classic 17 with `lapseAt: 7` (game `estimate:391`), seven are alive
+ * at every night's start, so T4's repeat limit lapses: the girl visits the boss every night and cancels the
+ * mafia's action, the lawyer protects the boss every night (M5), and the boss, the day's top score, is
+ * excused every day (V8): nobody dies again. `ended` is false for a game still running after `maxPhases`
+ * phases; `match` is then the game as it stood at the cap.
+ */
+export function playBotGameToCap(
+  seed: string,
+  options: BotGameOptions = {},
+): { readonly match: Match; readonly ended: boolean } {
   const roles = options.roles ?? DEFAULT_ROLES;
   const started = startMatch({
     players: roles.map((_, i) => ({ name: `Игрок${i + 1}` })),
@@ -597,11 +623,10 @@ export function playBotGame(seed: string, options: BotGameOptions = {}): Match {
   let m = accepted(started, "the deal");
   const seats = m.state.players.length;
   const rngs = m.state.players.map((_, s) => new RandomStream(rngFromSeed(`bot:${seed}:${s}`)));
-  const maxPhases = options.maxPhases ?? 200;
+  const maxPhases = options.maxPhases ?? BOT_PHASE_CAP;
   const views = new BotViews(m);
   for (let phases = 0; m.state.winner === null; phases++) {
-    if (phases >= maxPhases)
-      throw new Error(`bot play: the game "${seed}" did not end in ${maxPhases} phases`);
+    if (phases >= maxPhases) return { match: m, ended: false };
     const offset = phases % seats;
     if (m.state.phase.kind === "night") {
       for (let i = 0; i < seats; i++) {
@@ -629,5 +654,5 @@ export function playBotGame(seed: string, options: BotGameOptions = {}): Match {
       m = accepted(endDay(m), "closing the day");
     }
   }
-  return m;
+  return { match: m, ended: true };
 }

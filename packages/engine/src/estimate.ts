@@ -8,11 +8,25 @@
  * are merged in index order: the figures depend on the setup and the game count, never on how the games
  * were split. The server (`POST /api/setups/estimate`) and `npm run simulate -- --setup FILE` both read
  * their figures through `balanceOf`, so they print the same numbers.
+ *
+ * Issue 28: a game still running after ESTIMATE_PHASE_CAP phases is not an error but a fact about the
+ * setup (some legal setups stall: no death and no hanging, night after night). It is counted as stalled,
+ * its own figure with its interval; the win rates stay shares of ALL games, so the four sides and the
+ * stalled share add up to 1, and the mean length is that of the games that ended.
  */
-import { playBotGame } from "./bots.ts";
+import { BOT_PHASE_CAP, playBotGameToCap } from "./bots.ts";
 import type { GameOptions } from "./options.ts";
 import { ROLE_IDS, type RoleId } from "./roles.ts";
-import { emptyTally, mergeTallies, recordOf, summarize, summaryOf, type Tally } from "./simulation.ts";
+import {
+  emptyTally,
+  mergeTallies,
+  recordOf,
+  summarize,
+  summaryOf,
+  type GameRecord,
+  type StalledRecord,
+  type Tally,
+} from "./simulation.ts";
 import type { Winner } from "./state.ts";
 
 /** S3: what an estimate plays: a role list (one role per seat) and the game's options, all of them. */
@@ -23,6 +37,13 @@ export interface EstimateSetup {
 
 /** How many games an estimate plays: enough for intervals of about ±2 points at rates near one half. */
 export const ESTIMATE_GAMES = 2_000;
+
+/**
+ * Issue 28: the phases an estimate's game may last before it counts as stalled: 100 nights and 100 days,
+ * the bots' own cap. The classic 17's bot games last about 10 phases on average; one still running at 200
+ * is caught in a loop the rules allow (bots.ts, playBotGameToCap) and will not end by itself.
+ */
+export const ESTIMATE_PHASE_CAP = BOT_PHASE_CAP;
 
 /** The seed of an estimate's game `index`: the index alone, whatever the setup or the split. */
 export const estimateSeed = (index: number): string => `estimate:${index}`;
@@ -56,16 +77,22 @@ export function canonicalSetup(setup: EstimateSetup): EstimateSetup {
 
 /**
  * The tally of the estimate's games `from` … `from + count - 1` of this setup (its roles in canonical
- * order). Throws for a role list the engine cannot deal (S3: check it with roleListFault first) or a game
- * that never ends (a bug).
+ * order). Throws for a role list the engine cannot deal (S3: check it with roleListFault first); a game
+ * still running at ESTIMATE_PHASE_CAP is counted as stalled (issue 28).
  */
 export function estimateChunk(setup: EstimateSetup, from: number, count: number): Tally {
   if (!Number.isSafeInteger(from) || from < 0 || !Number.isSafeInteger(count) || count < 0)
     throw new Error(`estimateChunk: from and count must be non-negative integers (got ${from}, ${count})`);
   const { roles, options } = canonicalSetup(setup);
-  const records = [];
-  for (let i = from; i < from + count; i++)
-    records.push(recordOf(playBotGame(estimateSeed(i), { roles, gameOptions: options })));
+  const records: (GameRecord | StalledRecord)[] = [];
+  for (let i = from; i < from + count; i++) {
+    const game = playBotGameToCap(estimateSeed(i), {
+      roles,
+      gameOptions: options,
+      maxPhases: ESTIMATE_PHASE_CAP,
+    });
+    records.push(game.ended ? recordOf(game.match) : { stalled: true });
+  }
   return summarize(records).tally;
 }
 
@@ -81,13 +108,23 @@ export interface BalanceRate {
 
 /** What an estimate shows: the protocol's BalanceEstimate, field for field. */
 export interface Balance {
+  /** Every game played, the stalled ones included. */
   readonly games: number;
+  /** Each side's wins as a share of ALL games (stalled ones included): with `stalled`, they add up to 1. */
   readonly winRates: { readonly [W in Winner]: BalanceRate };
+  /** Issue 28: the share of games still running at the phase cap (ESTIMATE_PHASE_CAP), over all games. */
+  readonly stalled: BalanceRate;
+  /** The phase cap the stalled games reached. */
+  readonly phaseCap: number;
+  /** The mean length of the games that ended (0 when none did). */
   readonly meanDays: number;
   readonly meanPhases: number;
 }
 
-/** The figures of a tally: each side's win rate with its interval, and the mean length in days and phases. */
+/**
+ * The figures of a tally: each side's win rate with its interval, the stalled share with its interval, and
+ * the mean length in days and phases of the games that ended.
+ */
 export function balanceOf(tally: Tally): Balance {
   const summary = summaryOf(tally);
   const rate = (w: Winner): BalanceRate => {
@@ -101,5 +138,17 @@ export function balanceOf(tally: Tally): Balance {
     maniac: rate("maniac"),
     draw: rate("draw"),
   };
-  return { games: tally.games, winRates, meanDays: summary.meanDays, meanPhases: summary.meanPhases };
+  const stalled: BalanceRate = {
+    rate: summary.stalled.rate,
+    low: summary.stalled.low,
+    high: summary.stalled.high,
+  };
+  return {
+    games: tally.games,
+    winRates,
+    stalled,
+    phaseCap: ESTIMATE_PHASE_CAP,
+    meanDays: summary.meanDays,
+    meanPhases: summary.meanPhases,
+  };
 }

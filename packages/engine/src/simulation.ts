@@ -81,6 +81,14 @@ function botDays(m: Match): number {
   return total;
 }
 
+/**
+ * Issue 28: a game still running at its phase cap (playBotGameToCap). It is counted among the games and in
+ * `stalled`, and nowhere else: it has no winner, no length and no survivors.
+ */
+export interface StalledRecord {
+  readonly stalled: true;
+}
+
 /** The record of a finished match; throws for a game still running (a broken invariant here). */
 export function recordOf(m: Match): GameRecord {
   const winner = m.state.winner;
@@ -99,12 +107,16 @@ export function recordOf(m: Match): GameRecord {
 
 /** Counts only: merging two tallies is exact, whatever the order. */
 export interface Tally {
+  /** Every game played, ended or stalled. */
   readonly games: number;
+  /** Issue 28: games still running at the phase cap (StalledRecord); the rest ended, each with one winner. */
+  readonly stalled: number;
   readonly wins: { readonly [W in Winner]: number };
   readonly conditions: { readonly [C in WinCondition]: number };
+  /** The length of the games that ended, in phases and in days (a stalled game has none). */
   readonly phases: number;
   readonly days: number;
-  /** Per role: how many seats held it over all games, and how many of them survived. */
+  /** Per role: how many seats held it over the games that ended, and how many of them survived. */
   readonly roles: { readonly [R in RoleId]: { readonly dealt: number; readonly survived: number } };
   readonly talk: TalkCounts;
 }
@@ -126,6 +138,7 @@ function roleCounts(): Record<RoleId, { dealt: number; survived: number }> {
 export function emptyTally(): Tally {
   return {
     games: 0,
+    stalled: 0,
     wins: zeroes(WINNERS),
     conditions: zeroes(WIN_CONDITIONS),
     phases: 0,
@@ -145,13 +158,26 @@ const addTalk = (a: TalkCounts, b: TalkCounts): TalkCounts => ({
 });
 
 /** The tally of some records. */
-export function tallyOf(records: readonly GameRecord[]): Tally {
+export function tallyOf(records: readonly (GameRecord | StalledRecord)[]): Tally {
   const wins = zeroes(WINNERS);
   const conditions = zeroes(WIN_CONDITIONS);
   const roles = roleCounts();
-  const t: Mutable<Tally> = { games: 0, wins, conditions, phases: 0, days: 0, roles, talk: NO_TALK };
+  const t: Mutable<Tally> = {
+    games: 0,
+    stalled: 0,
+    wins,
+    conditions,
+    phases: 0,
+    days: 0,
+    roles,
+    talk: NO_TALK,
+  };
   for (const r of records) {
     t.games++;
+    if ("stalled" in r) {
+      t.stalled++;
+      continue;
+    }
     wins[r.winner]++;
     conditions[r.condition]++;
     t.phases += r.phases;
@@ -177,6 +203,7 @@ export function mergeTallies(a: Tally, b: Tally): Tally {
   }
   return {
     games: a.games + b.games,
+    stalled: a.stalled + b.stalled,
     wins,
     conditions,
     phases: a.phases + b.phases,
@@ -217,7 +244,14 @@ export function wilson(k: number, n: number, z = Z95): Rate {
 export interface Summary {
   /** The counts everything else is read from; mergeSummaries adds these. */
   readonly tally: Tally;
+  /**
+   * Each side's wins over ALL games, stalled ones included (issue 28), so the four rates and `stalled`
+   * add up to 1; with no stalled game they are the shares of the games that ended, as before.
+   */
   readonly winRates: { readonly [W in Winner]: Rate };
+  /** Issue 28: the share of games still running at the phase cap, over all games. */
+  readonly stalled: Rate;
+  /** The mean length of the games that ended (a stalled game has no length). */
   readonly meanPhases: number;
   readonly meanDays: number;
   /** Per role dealt at least once: the share of its holders alive at the end. */
@@ -236,6 +270,8 @@ export interface Summary {
 export function summaryOf(t: Tally): Summary {
   const n = t.games;
   const share = (k: number): number => (n === 0 ? 0 : k / n);
+  const ended = n - t.stalled;
+  const perEnded = (k: number): number => (ended === 0 ? 0 : k / ended);
   const winRates = {} as Record<Winner, Rate>;
   for (const w of WINNERS) winRates[w] = wilson(t.wins[w], n);
   const conditions = zeroes(WIN_CONDITIONS);
@@ -255,15 +291,17 @@ export function summaryOf(t: Tally): Summary {
   return {
     tally: t,
     winRates,
-    meanPhases: share(t.phases),
-    meanDays: share(t.days),
+    stalled: wilson(t.stalled, n),
+    meanPhases: perEnded(t.phases),
+    meanDays: perEnded(t.days),
     survival,
     conditions,
     talk,
   };
 }
 
-export const summarize = (games: readonly GameRecord[]): Summary => summaryOf(tallyOf(games));
+export const summarize = (games: readonly (GameRecord | StalledRecord)[]): Summary =>
+  summaryOf(tallyOf(games));
 
 /** Combine partial results: the same as summarizing all their games at once. */
 export const mergeSummaries = (a: Summary, b: Summary): Summary => summaryOf(mergeTallies(a.tally, b.tally));

@@ -167,8 +167,15 @@ describe("the estimate command (npm run simulate -- --setup FILE)", () => {
       expect(r.stdout).toContain(`${x.rate.toFixed(4)}   ${x.low.toFixed(4)} – ${x.high.toFixed(4)}`);
     }
     expect(r.stdout).toContain(
-      `mean game length: ${expected.meanDays.toFixed(2)} days, ${expected.meanPhases.toFixed(2)} phases`,
+      `mean game length (games that ended): ${expected.meanDays.toFixed(2)} days, ${expected.meanPhases.toFixed(2)} phases`,
     );
+    // Issue 28: the stalled share, its interval, and in words what the rates are shares of.
+    const st = expected.stalled;
+    expect(r.stdout).toContain(
+      `Не кончились / Stalled  ${st.rate.toFixed(4)}   ${st.low.toFixed(4)} – ${st.high.toFixed(4)}`,
+    );
+    expect(r.stdout).toContain("the rates are shares of all 200 games");
+    expect(r.stdout).toContain("no game stalled");
   });
 
   it("S3: a setup file with a role list the rules refuse is one line on stderr naming S3, nothing on stdout, and exit 2", () => {

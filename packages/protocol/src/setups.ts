@@ -112,15 +112,23 @@ export interface RateView {
 
 /** The balance of a setup, from bot games of exactly that setup (POST /api/setups/estimate). */
 export interface BalanceEstimate {
-  /** How many bot games were played (at least 2,000). */
+  /** How many bot games were played (at least 2,000), the stalled ones included. */
   readonly games: number;
+  /** Each side's wins as a share of ALL games, stalled ones included: with `stalled` they add up to 1. */
   readonly winRates: {
     readonly town: RateView;
     readonly mafia: RateView;
     readonly maniac: RateView;
     readonly draw: RateView;
   };
-  /** Mean game length: days, and phases (nights and days). */
+  /**
+   * Issue 28: the share of games that did not end within `phaseCap` phases (no death and no hanging, night
+   * after night: a loop the setup allows), with its 95% interval, over all games.
+   */
+  readonly stalled: RateView;
+  /** The phase cap of a bot game (200: 100 nights and 100 days). */
+  readonly phaseCap: number;
+  /** Mean length of the games that ended: days, and phases (nights and days). */
   readonly meanDays: number;
   readonly meanPhases: number;
 }
