@@ -23,6 +23,11 @@ function ruDays(d: number): string {
   return `${r} ${ruPlural(r, "день", "дня", "дней")}`;
 }
 const pct = (share: number): number => Math.round(share * 100);
+/** A small share to a tenth of a percent: «0,1», «2,5» (Russian), "0.1" (English). */
+const pct1 = (share: number, lang: "ru" | "en"): string => {
+  const r = Math.round(share * 1000) / 10;
+  return lang === "ru" ? r.toLocaleString("ru-RU") : String(r);
+};
 /** «со 2-го дня» (со второго), «с 3-го дня». */
 const ruFromDay = (n: number): string => `${n === 2 ? "со" : "с"} ${n}-го дня`;
 
@@ -160,7 +165,17 @@ export const ru = {
       `${side}: ${pct(rate)}%, от ${pct(low)} до ${pct(high)}%`,
     length: "Средняя длина",
     days: (d: number) => ruDays(d),
-    from: (games: number) => `по ${ruGames(games)} ботов; в скобках — 95‑процентный интервал`,
+    from: (games: number) =>
+      `по ${ruGames(games)} ботов; доли — от всех партий, в скобках — 95‑процентный интервал`,
+    // Issue 28: партии, которые не закончились за отведённые дни (зависли), — отдельной цифрой.
+    stalledLabel: (rate: number, low: number, high: number) =>
+      `Не закончились: ${pct1(rate, "ru")}% (${pct1(low, "ru")}–${pct1(high, "ru")}%)`,
+    stalled: (stalled: number, games: number, days: number) =>
+      `${stalled} из ${ruGames(games)} не закончились и за ${days} ${ruPlural(days, "день", "дня", "дней")}: ` +
+      "этот расклад позволяет игре идти без смертей и повешений. В живой игре ведущему пришлось бы вмешаться: " +
+      "дать модкилл или рассчитывать на страйки за пропуски.",
+    noneStalled: (days: number) =>
+      `Зависших партий нет: все закончились меньше чем за ${days} ${ruPlural(days, "день", "дня", "дней")}.`,
   },
 };
 
@@ -286,7 +301,13 @@ export const en: typeof ru = {
       `${side}: ${pct(rate)}%, from ${pct(low)} to ${pct(high)}%`,
     length: "Mean length",
     days: (d: number) => `${Math.round(d * 10) / 10} days`,
-    from: (games: number) => `from ${games} bot games; in brackets, the 95% interval`,
+    from: (games: number) => `from ${games} bot games; shares of all games, in brackets the 95% interval`,
+    stalledLabel: (rate: number, low: number, high: number) =>
+      `Did not end: ${pct1(rate, "en")}% (${pct1(low, "en")}–${pct1(high, "en")}%)`,
+    stalled: (stalled: number, games: number, days: number) =>
+      `${stalled} of ${games} games did not end within ${days} days: this setup lets a game go on with nobody ` +
+      "dying or hanged. In a real game the GM would have to step in: a modkill, or strikes for missed moves.",
+    noneStalled: (days: number) => `No game stalled: every game ended within ${days} days.`,
   },
 };
 

@@ -118,6 +118,25 @@ function Figures(props: { estimate: BalanceEstimate }) {
           );
         })}
       </ul>
+      {/* Issue 28: the games that did not end within the cap, a figure of their own, said in words. */}
+      {estimate.stalled.rate > 0 ? (
+        <div className="notice estimate-stalled">
+          <p>
+            <strong>
+              {w.stalledLabel(estimate.stalled.rate, estimate.stalled.low, estimate.stalled.high)}
+            </strong>
+          </p>
+          <p>
+            {w.stalled(
+              Math.round(estimate.stalled.rate * estimate.games),
+              estimate.games,
+              estimate.phaseCap / 2,
+            )}
+          </p>
+        </div>
+      ) : (
+        <p className="muted small estimate-stalled">{w.noneStalled(estimate.phaseCap / 2)}</p>
+      )}
       <p className="estimate-length">
         {w.length}: <strong>{w.days(estimate.meanDays)}</strong>
       </p>
