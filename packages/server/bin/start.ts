@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { parseSmtpUrl } from "../src/mailer.ts";
-import { createServer, defaultStore, parsePublicUrl, parseTrustProxy } from "../src/server.ts";
+import { createServer, defaultStore, DRAIN_MS, parsePublicUrl, parseTrustProxy } from "../src/server.ts";
 
 /** The web app built by `npm start` (vite build) before the server starts. */
 const webRoot = fileURLToPath(new URL("../../web/dist", import.meta.url));
@@ -38,10 +38,19 @@ if (!publicUrl.url && !["127.0.0.1", "localhost", "::1"].includes(host))
   console.warn(
     `forum-mafia: HOST=${host} without PUBLIC_URL: only requests for localhost are served; set PUBLIC_URL`,
   );
+// Issue 28: SIGTERM (a rolling restart) drains: no new connections, the requests in flight served, the
+// streams told to reconnect elsewhere, the lead given up (server.ts, close). A second signal exits at once.
+let stopping = false;
 const stop = (): void => {
-  server.close().then(
+  if (stopping) process.exit(1);
+  stopping = true;
+  const drainMs = Number(process.env.DRAIN_MS ?? DRAIN_MS);
+  server.close(Number.isFinite(drainMs) && drainMs >= 0 ? drainMs : DRAIN_MS).then(
     () => process.exit(0),
-    () => process.exit(1),
+    (error: unknown) => {
+      console.error(`forum-mafia: the shutdown failed: ${String(error)}`);
+      process.exit(1);
+    },
   );
 };
 process.on("SIGINT", stop);

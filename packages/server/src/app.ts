@@ -284,8 +284,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     logger: opts.logger ?? false,
     bodyLimit: BODY_LIMIT,
     trustProxy: opts.trustProxy ?? false,
-    // Live streams never go idle: on shutdown they are closed, not waited for.
-    forceCloseConnections: true,
+    // Issue 28: while closing, a request in flight or on a kept-alive connection is served (server.ts).
+    return503OnClosing: false,
     // The router's own refusals (a path that is not valid percent-encoding, a path part too long) come
     // before any hook: they get the API's error shape here, naming the path.
     frameworkErrors: sendPathError,

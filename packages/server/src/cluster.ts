@@ -31,6 +31,11 @@ export interface Cluster {
    */
   onLeader(handler: (leader: boolean) => void): () => void;
   readonly leader: boolean;
+  /**
+   * Issue 28: this instance is shutting down: it stops leading (and trying to), and the others are told to
+   * try the leader's lock at once. Absent: nothing to give up (one process, or a test's stand-in).
+   */
+  resign?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -81,6 +86,8 @@ const LEADER_LOCK = 7320;
 /** How often an instance that does not lead tries the leader's lock: a dead leader is replaced within it. */
 export const LEADER_RETRY_MS = 2_000;
 const TOPICS: readonly Topic[] = ["game", "session", "user"];
+/** Issue 28: a leader that resigns tells the others on this channel (no payload), so one leads at once. */
+const RESIGNED = "resigned";
 
 /**
  * Instances on one PostgreSQL. Two connections of its own, outside the store's pool: one LISTENs to every
@@ -94,6 +101,8 @@ export class PgCluster implements Cluster {
   private lockClient: pg.Client | null = null;
   private isLeader = false;
   private closed = false;
+  /** Shutting down (resign): the lock is neither held nor tried again. */
+  private resigned = false;
   private readonly handlers = new Map<Topic, Set<(payload: string) => void>>();
   private readonly resync = new Set<() => void>();
   private readonly leaders = new Set<(leader: boolean) => void>();
@@ -161,7 +170,12 @@ export class PgCluster implements Cluster {
   private async listen(): Promise<void> {
     const c = new pg.Client(this.config);
     const byChannel = new Map(TOPICS.map((t) => [channelName(this.namespace, t), t]));
+    const resigned = `fm_${RESIGNED}_${this.namespace}`;
     c.on("notification", (n) => {
+      if (n.channel === resigned) {
+        if (!this.isLeader) this.schedule(0);
+        return;
+      }
       const topic = byChannel.get(n.channel);
       if (!topic || n.payload === undefined) return;
       for (const h of [...(this.handlers.get(topic) ?? [])]) h(n.payload);
@@ -176,12 +190,12 @@ export class PgCluster implements Cluster {
     c.on("error", lost);
     c.on("end", () => lost());
     await c.connect();
-    for (const channel of byChannel.keys()) await c.query(`LISTEN "${channel}"`);
+    for (const channel of [...byChannel.keys(), resigned]) await c.query(`LISTEN "${channel}"`);
     this.listener = c;
   }
 
   private async tryLead(): Promise<void> {
-    if (this.closed || this.isLeader) return;
+    if (this.closed || this.resigned || this.isLeader) return;
     try {
       if (!this.lockClient) {
         const c = new pg.Client(this.config);
@@ -241,6 +255,22 @@ export class PgCluster implements Cluster {
     }
     if (!this.isLeader) await this.tryLead();
     else if (!this.listener) this.schedule();
+  }
+
+  async resign(): Promise<void> {
+    if (this.resigned || this.closed) return;
+    this.resigned = true;
+    const lock = this.lockClient;
+    const led = this.isLeader;
+    this.setLeader(false);
+    if (!led || !lock) return;
+    try {
+      await lock.query("SELECT pg_advisory_unlock($1, hashtext($2))", [LEADER_LOCK, this.namespace]);
+      await lock.query("SELECT pg_notify($1, '')", [`fm_${RESIGNED}_${this.namespace}`]);
+    } catch (error) {
+      // The lock goes with its connection when close() ends it; the others find it free within LEADER_RETRY_MS.
+      console.error(`PostgreSQL: the leader's lock could not be given up: ${String(error)}`);
+    }
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { CouncilAnswer, NightAction, RoleId, RollName, Vote } from "@forum-mafia/engine";
+import type { IdempotencyMark } from "./idempotency.ts";
 import { DEFAULT_OPTIONS, DEFAULT_ROLES, type ChannelId, type GameSettings } from "@forum-mafia/protocol";
 
 /**
@@ -29,7 +30,14 @@ export function settingsOf(stored: StoredSettings): GameSettings {
  * memory is rebuilt by applying them in order (room.ts). `at` is the server's clock when it was accepted;
  * deadlines are worked out from it, so a rebuilt room has the same deadlines.
  */
-export type Entry = { readonly at: number } & EntryBody;
+export type Entry = {
+  readonly at: number;
+  /**
+   * Issue 28: on a command's first entry, the hashes of the Idempotency-Key it was sent with and of its
+   * request (idempotency.ts), so a retry finds it in the log. Older entries have none.
+   */
+  readonly idem?: IdempotencyMark;
+} & EntryBody;
 
 export type EntryBody =
   | {

@@ -32,6 +32,7 @@ import type { Entry, EntryBody } from "./entries.ts";
 import { ApiError, badRequest, conflict, forbidden, notFound, refused } from "./errors.ts";
 import { Room } from "./room.ts";
 import { SeqConflict, type Store, type UserRecord } from "./store.ts";
+import { keyMismatch, type IdempotencyMark, type KeyedAnswer } from "./idempotency.ts";
 import type { Cluster } from "./cluster.ts";
 import { archiveOf, involves, parseArchived, type Archived } from "./archive.ts";
 import { viewerOf, type Viewer } from "./viewer.ts";
@@ -55,6 +56,10 @@ type PostVoteCheck = { readonly vote: Vote } | { readonly refused: Rejection };
 const MAX_ATTEMPTS = 20;
 
 /**
+/** A command's entries as stored: its time, and on the first one its Idempotency-Key's mark (issue 28). */
+const stamp = (at: number, bodies: readonly EntryBody[], idem: IdempotencyMark | null): Entry[] =>
+  bodies.map((b, i): Entry => (i === 0 && idem ? { at, idem, ...b } : { at, ...b }));
+
  * One run of a read at a time, shared by everyone who asks while it runs, except that a caller who arrives
  * during a run waits for the next one: the run under way may have started before what the caller knows of
  * (a write acknowledged by another instance) was committed.
@@ -392,9 +397,36 @@ export class Games {
    * for the previous one's disk write).
    */
   private async run(id: string, decide: (room: Room) => readonly EntryBody[]): Promise<void> {
-    if (this.store.shared) return this.runShared(id, decide);
+    await this.runKeyed(id, null, decide);
+  }
+
+  /** `run` with the request's Idempotency-Key (issue 28): the first request's answer when the log has it. */
+  private async runKeyed(
+    id: string,
+    idem: IdempotencyMark | null,
+    decide: (room: Room) => readonly EntryBody[],
+  ): Promise<KeyedAnswer | null> {
+    // Issue 28: a key the log already holds is the first request's answer again, and nothing is appended
+    // (on a shared store, "nothing to do" stands only once the room has caught up: runShared).
+    let replay = null as KeyedAnswer | null;
+    const keyed =
+      idem === null
+        ? decide
+        : (room: Room): readonly EntryBody[] => {
+            replay = room.keys.get(idem.key) ?? null;
+            if (replay === null) return decide(room);
+            if (replay.request !== idem.request) throw keyMismatch();
+            return [];
+          };
+    if (this.store.shared) {
+      await this.runShared(id, keyed, idem);
+      return replay;
+    }
     const room = this.room(id);
-    await this.commit(room, decide(room));
+    await this.commit(room, keyed(room), idem);
+    // The first request's write may still be on its way to the disk: the retry is answered once it is.
+    if (replay) await this.settled(room);
+    return replay;
   }
 
   /**
@@ -409,7 +441,11 @@ export class Games {
    *   room is caught up and, if the log had moved, the command decided again.
    * A command that keeps losing races gives up with a 503.
    */
-  private async runShared(id: string, decide: (room: Room) => readonly EntryBody[]): Promise<void> {
+  private async runShared(
+    id: string,
+    decide: (room: Room) => readonly EntryBody[],
+    idem: IdempotencyMark | null = null,
+  ): Promise<void> {
     const previous = this.turns.get(id) ?? Promise.resolve();
     let done!: () => void;
     const turn = previous.then(() => new Promise<void>((resolve) => (done = resolve)));
@@ -436,8 +472,7 @@ export class Games {
           current = true;
           continue;
         }
-        const at = this.clock.now();
-        const entries = bodies.map((b): Entry => ({ at, ...b }));
+        const entries = stamp(this.clock.now(), bodies, idem);
         const seq = room.seq;
         const write = this.store.append(id, seq, entries);
         this.writes.set(id, write);
@@ -489,10 +524,13 @@ export class Games {
   }
 
   /** Apply entries in memory at once (so the next command sees them), answer once they are on disk. */
-  private async commit(room: Room, bodies: readonly EntryBody[]): Promise<void> {
+  private async commit(
+    room: Room,
+    bodies: readonly EntryBody[],
+    idem: IdempotencyMark | null = null,
+  ): Promise<void> {
     if (bodies.length === 0) return;
-    const at = this.clock.now();
-    const entries = bodies.map((b): Entry => ({ at, ...b }));
+    const entries = stamp(this.clock.now(), bodies, idem);
     const seq = room.seq;
     const feedBefore = room.feed.length;
     let feedAfter = feedBefore;
@@ -579,8 +617,8 @@ export class Games {
     return id;
   }
 
-  async signup(user: UserRecord, id: string): Promise<void> {
-    await this.run(id, (room) => {
+  async signup(user: UserRecord, id: string, idem: IdempotencyMark | null = null): Promise<void> {
+    await this.runKeyed(id, idem, (room) => {
       // A demo game refuses signups before this (Demo.refuseSignup, which also knows the older demos).
       if (room.status !== "signup")
         throw conflict("game/started", "signups are closed: the game has started");
@@ -591,8 +629,8 @@ export class Games {
     });
   }
 
-  async withdraw(user: UserRecord, id: string): Promise<void> {
-    await this.run(id, (room) => {
+  async withdraw(user: UserRecord, id: string, idem: IdempotencyMark | null = null): Promise<void> {
+    await this.runKeyed(id, idem, (room) => {
       if (room.seatOf(user.id) !== null)
         throw conflict("game/started", "the game has started: ask the GM for a replacement (P4)", "P4");
       // Before the start anyone may withdraw; after it, the reserve list may still shrink.
@@ -641,8 +679,13 @@ export class Games {
     return seat;
   }
 
-  async act(user: UserRecord, id: string, action: NightAction): Promise<void> {
-    await this.run(id, (room) => {
+  async act(
+    user: UserRecord,
+    id: string,
+    action: NightAction,
+    idem: IdempotencyMark | null = null,
+  ): Promise<void> {
+    await this.runKeyed(id, idem, (room) => {
       const seat = this.playerSeat(user, room);
       const m = room.match!;
       const r = submitNightAction(m.state, m.night, seat, action);
@@ -656,8 +699,8 @@ export class Games {
     });
   }
 
-  async vote(user: UserRecord, id: string, v: Vote): Promise<void> {
-    await this.run(id, (room) => {
+  async vote(user: UserRecord, id: string, v: Vote, idem: IdempotencyMark | null = null): Promise<void> {
+    await this.runKeyed(id, idem, (room) => {
       const seat = this.playerSeat(user, room);
       this.checkVote(room, seat, v);
       return this.withEarlyClose(room, [{ kind: "vote", seat, vote: v }], seat, v);
@@ -678,16 +721,21 @@ export class Games {
     return !isRejection(next) && next.closedEarly ? [...bodies, { kind: "endDay" }] : bodies;
   }
 
-  async post(user: UserRecord, id: string, text: string): Promise<string> {
+  async post(
+    user: UserRecord,
+    id: string,
+    text: string,
+    idem: IdempotencyMark | null = null,
+  ): Promise<string> {
     const postId = nanoid(12);
-    await this.run(id, (room) => {
+    const replay = await this.runKeyed(id, idem, (room) => {
       const { seat, isGm, vote } = this.readPost(room, user, text);
       if (vote && "refused" in vote) throw refused(vote.refused);
       const v = vote?.vote ?? null;
       const bodies: EntryBody[] = [{ kind: "post", id: postId, seat: isGm ? null : seat, text, vote: v }];
       return v && seat !== null ? this.withEarlyClose(room, bodies, seat, v) : bodies;
     });
-    return postId;
+    return replay?.created ?? postId;
   }
 
   /**
@@ -765,7 +813,13 @@ export class Games {
     return bad ? { refused: bad } : { vote: v };
   }
 
-  async message(user: UserRecord, id: string, channel: ChannelId, text: string): Promise<void> {
+  async message(
+    user: UserRecord,
+    id: string,
+    channel: ChannelId,
+    text: string,
+    idem: IdempotencyMark | null = null,
+  ): Promise<void> {
     const messageId = nanoid(12);
     await this.run(id, (room) => {
       if (room.status === "signup")
@@ -804,7 +858,7 @@ export class Games {
   }
 
   async extend(user: UserRecord, id: string, minutes: number): Promise<void> {
-    await this.run(id, (room) => {
+    await this.runKeyed(id, idem, (room) => {
       this.mustRun(user, room);
       if (room.deadline === null && room.remaining === null)
         throw conflict(

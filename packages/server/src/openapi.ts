@@ -1,5 +1,6 @@
 import type { StaticDocumentSpec } from "@fastify/swagger";
 import { z } from "zod";
+import { IDEMPOTENCY_DOC, IDEMPOTENCY_HEADER } from "./idempotency.ts";
 
 export interface RouteDoc {
   readonly method: string;
@@ -8,6 +9,8 @@ export interface RouteDoc {
   readonly tag: string;
   readonly body?: z.ZodType;
   readonly query?: z.ZodType;
+  /** Issue 28: the write honours an Idempotency-Key header (idempotency.ts). */
+  readonly idempotent?: true;
 }
 
 const ERROR = {
@@ -50,11 +53,24 @@ export function openApiDocument(routes: readonly RouteDoc[]): Record<string, unk
             {},
         ).map(([name, schema]) => ({ name, in: "query", required: false, schema }))
       : [];
+    const headers = r.idempotent
+      ? [
+          {
+            name: IDEMPOTENCY_HEADER,
+            in: "header",
+            required: false,
+            description: IDEMPOTENCY_DOC,
+            schema: { type: "string" },
+          },
+        ]
+      : [];
     paths[path] ??= {};
     paths[path]![r.method.toLowerCase()] = {
       summary: r.summary,
       tags: [r.tag],
-      ...(params.length + query.length ? { parameters: [...params, ...query] } : {}),
+      ...(params.length + query.length + headers.length
+        ? { parameters: [...params, ...query, ...headers] }
+        : {}),
       ...(r.body
         ? {
             requestBody: {

@@ -38,6 +38,7 @@ import type {
 import { renderBBCode } from "@forum-mafia/forum";
 import { settingsOf, type Entry, type EntryKind } from "./entries.ts";
 import { phaseDeadline } from "./deadline.ts";
+import type { KeyedAnswer } from "./idempotency.ts";
 
 export interface Post {
   readonly id: string;
@@ -123,6 +124,8 @@ export class Room {
   retired = false;
   /** How many entries have been applied (the next entry's sequence number). */
   seq = 0;
+  /** Issue 28: the Idempotency-Keys of the commands in the log (hashed, never shown): Games.run. */
+  readonly keys = new Map<string, KeyedAnswer>();
   private cursor: EventCursor | null = null;
   /** The engine's events so far (gameEvents of the match, read as it grew). */
   readonly events: GameEvent[] = [];
@@ -190,6 +193,12 @@ export class Room {
     // A log from a newer version, or a broken one: the kind is checked here, where the types cannot.
     if (!Object.hasOwn(Room.APPLY, entry.kind)) throw new Error(`unknown entry ${JSON.stringify(entry)}`);
     Room.applyKind(this, entry.kind, entry);
+    // Issue 28: the command's Idempotency-Key (hashed), and what it created, for a retry to find.
+    if (entry.idem)
+      this.keys.set(entry.idem.key, {
+        request: entry.idem.request,
+        created: entry.kind === "post" || entry.kind === "message" ? entry.id : null,
+      });
   }
 
   /** The handler of one kind of entry, given its own variant (a generic K keeps kind and entry together). */

@@ -52,13 +52,21 @@ export interface Server {
   /** Issue 15: the outbox's mailer and the reminders, or null when e-mail is off (no SMTP_URL). */
   readonly mailer: Mailer | null;
   readonly reminders: Reminders | null;
-  close(): Promise<void>;
+  /**
+   * Stop (issue 28: what SIGTERM does, bin/start.ts): give up leading (another instance leads at once), stop
+   * listening and close idle connections, end the live streams with a reconnect hint, serve the requests in
+   * flight for up to `drainMs` (DRAIN_MS), then cut what is left and close the store.
+   */
+  close(drainMs?: number): Promise<void>;
 }
+
+/** Issue 28: how long a shutdown waits for the requests in flight before it cuts their connections. */
+export const DRAIN_MS = 10_000;
 
 /** The whole server: the games rebuilt from the store, the scheduler armed, the HTTP app. */
 export async function createServer(opts: ServerOptions): Promise<Server> {
   const clock = opts.clock ?? systemClock;
-  const cluster =
+  const cluster: Cluster =
     opts.cluster ??
     (opts.store instanceof PgStore
       ? await PgCluster.connect(opts.store.clientConfig, opts.store.namespace)
@@ -122,12 +130,19 @@ export async function createServer(opts: ServerOptions): Promise<Server> {
     demo,
     mailer,
     reminders: rs,
-    async close() {
+    async close(drainMs = DRAIN_MS) {
       s.stop();
       games.stop();
       await rs?.stop();
       await demo.stop();
-      await app.close();
+      // Issue 28: the deadlines, the mail and the demo bots pass to another instance now, not after the drain.
+      await cluster.resign?.();
+      const cut = setTimeout(() => app.server.closeAllConnections(), drainMs);
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(cut);
+      }
       // After the app: a request under way may still queue a mail, which waits for the next start.
       await mailer?.close();
       if (!opts.cluster) await cluster.close();

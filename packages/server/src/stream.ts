@@ -115,6 +115,13 @@ const WRITE_SLICE = 32;
 
 const KEEP_ALIVE = ": keep-alive\n\n";
 const RESET = "event: reset\ndata: {}\n\n";
+/** Issue 28: how long a client whose stream was ended by a shutdown waits before it reconnects. */
+export const SHUTDOWN_RETRY_MS = 500;
+/**
+ * The end of a stream when its server shuts down: a reconnect delay, and no reset, since the ids stay valid
+ * on every instance; the client's EventSource reconnects with Last-Event-ID (issue 28).
+ */
+const GOING_AWAY = `: shutting down\nretry: ${SHUTDOWN_RETRY_MS}\n\n`;
 
 const bump = (counts: Map<string, number>, key: string, by: 1 | -1): void => {
   const n = (counts.get(key) ?? 0) + by;
@@ -149,6 +156,8 @@ export class Streams {
   private readonly outbox: (() => void)[] = [];
   private outboxHead = 0;
   private draining = false;
+  /** The server is shutting down (endAll): a stream is ended as soon as it opens. */
+  private ending = false;
 
   constructor(
     private readonly games: Games,
@@ -180,6 +189,17 @@ export class Streams {
     // nothing is registered (or counted).
     if (reply.raw.destroyed) {
       reply.hijack();
+      return;
+    }
+    // Issue 28: a stream asked for while the server shuts down goes elsewhere at once.
+    if (this.ending) {
+      reply.hijack();
+      reply.raw.writeHead(200, {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-store",
+        connection: "close",
+      });
+      reply.raw.end(GOING_AWAY);
       return;
     }
     const feed = this.feedOf(room);
@@ -280,6 +300,24 @@ export class Streams {
           this.closeSession(session);
         },
       );
+  }
+
+  /**
+   * Issue 28: the server is shutting down. Every stream ends with a short reconnect delay (`retry:`) and no
+   * `event: reset`: a stream id is a position in the viewer's own feed, a pure function of the log, so the
+   * ids stay valid on every instance, and the client's EventSource reconnects by itself with Last-Event-ID,
+   * through the proxy to another instance, and misses nothing (an item not written here yet is in that
+   * instance's backlog). A stream asked for from now on is ended the same way as it opens.
+   */
+  endAll(): void {
+    this.ending = true;
+    for (const feed of [...this.rooms.values()])
+      for (const group of [...feed.groups.values()])
+        for (const c of [...group.connections]) {
+          this.detach(c);
+          c.raw.end(GOING_AWAY);
+          if (!c.raw.writableFinished) setTimeout(() => c.raw.destroy(), END_GRACE_MS).unref();
+        }
   }
 
   closeAll(): void {

@@ -1,6 +1,7 @@
 import * as P from "@forum-mafia/protocol";
 import { z } from "zod";
 import { forbidden } from "../errors.ts";
+import { idempotencyOf } from "../idempotency.ts";
 import { viewerOf } from "../viewer.ts";
 import { channels } from "../views.ts";
 import { bodyRoute, parse, requireUser, route, shown, type RouteContext } from "./context.ts";
@@ -36,9 +37,12 @@ export function channelRoutes(ctx: RouteContext): void {
     summary: "Write in a private channel (S2, G6–G8)",
     body: P.messageSchema,
     tag: "play",
+    idempotent: true,
     handler: async (req, reply, body) => {
       const p = parse(channelParams, req.params, "channel");
-      await games.message(requireUser(req), p.id, p.channel, body().text);
+      const user = requireUser(req);
+      const { text } = body();
+      await games.message(user, p.id, p.channel, text, idempotencyOf(req, user.id, text));
       return reply.status(201).send({ ok: true });
     },
   });

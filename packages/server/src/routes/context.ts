@@ -125,6 +125,8 @@ export interface RouteConfig {
 interface RouteSpec {
   readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   readonly url: string;
+  /** Issue 28: the handler honours an Idempotency-Key header (idempotency.ts); listed in the API document. */
+  readonly idempotent?: true;
   readonly summary: string;
   readonly tag: string;
   readonly query?: z.ZodType;
@@ -157,7 +159,15 @@ function register(
   handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
 ): void {
   const { method, url, summary, tag, query } = spec;
-  ctx.docs.push({ method, url, summary, ...(body ? { body } : {}), ...(query ? { query } : {}), tag });
+  ctx.docs.push({
+    method,
+    url,
+    summary,
+    ...(body ? { body } : {}),
+    ...(query ? { query } : {}),
+    ...(spec.idempotent ? { idempotent: true } : {}),
+    tag,
+  });
   ctx.app.route({
     method,
     url,

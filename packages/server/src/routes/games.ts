@@ -2,6 +2,7 @@ import { exportReplay } from "@forum-mafia/engine";
 import * as P from "@forum-mafia/protocol";
 import { archivedListed, archivedSummary } from "../archive.ts";
 import { conflict } from "../errors.ts";
+import { idempotencyOf } from "../idempotency.ts";
 import { gameLog } from "../gm-views.ts";
 import type { Room } from "../room.ts";
 import { viewerOf } from "../viewer.ts";
@@ -112,10 +113,11 @@ function signupRoutes(ctx: RouteContext): void {
     url: "/api/games/:id/signup",
     summary: "Sign up (the setup's seats, then the reserve list)",
     tag: "games",
+    idempotent: true,
     handler: async (req) => {
       const user = requireUser(req);
       demo.refuseSignup(games.room(idOf(req))); // also a demo from before the mark (issue 12)
-      await games.signup(user, idOf(req));
+      await games.signup(user, idOf(req), idempotencyOf(req, user.id));
     },
   });
   route(ctx, {
@@ -123,8 +125,10 @@ function signupRoutes(ctx: RouteContext): void {
     url: "/api/games/:id/signup",
     summary: "Withdraw before the start",
     tag: "games",
+    idempotent: true,
     handler: async (req) => {
-      await games.withdraw(requireUser(req), idOf(req));
+      const user = requireUser(req);
+      await games.withdraw(user, idOf(req), idempotencyOf(req, user.id));
     },
   });
   bodyRoute(ctx, {

@@ -2,6 +2,7 @@ import * as P from "@forum-mafia/protocol";
 import { nightDraft } from "../draft.ts";
 import { conflict } from "../errors.ts";
 import { toNightAction } from "../games.ts";
+import { idempotencyOf } from "../idempotency.ts";
 import { bodyRoute, idOf, langOf, requireUser, route, shown, type RouteContext } from "./context.ts";
 
 /** The night: a player's action (O1) and the GM's draft of the results. */
@@ -13,8 +14,11 @@ export function nightRoutes(ctx: RouteContext): void {
     summary: "Submit, replace or pass your night action (O1)",
     body: P.actionSchema,
     tag: "play",
+    idempotent: true,
     handler: async (req, _reply, body) => {
-      await games.act(requireUser(req), idOf(req), toNightAction(body()));
+      const user = requireUser(req);
+      const action = toNightAction(body());
+      await games.act(user, idOf(req), action, idempotencyOf(req, user.id, action));
     },
   });
   route(ctx, {

@@ -10,6 +10,8 @@ const streamQuery = z.strictObject({
 /** The live updates of a game (server-sent events, stream.ts). */
 export function streamRoutes(ctx: RouteContext): void {
   const { games, accounts, streams } = ctx;
+  // Issue 28: on close, the streams end (with a reconnect hint) before the server waits for its connections.
+  ctx.app.addHook("preClose", async () => streams.endAll());
   route(ctx, {
     method: "GET",
     url: "/api/games/:id/stream",

@@ -1,5 +1,6 @@
 import * as P from "@forum-mafia/protocol";
 import { z } from "zod";
+import { idempotencyOf } from "../idempotency.ts";
 import { posts } from "../views.ts";
 import { bodyRoute, idOf, parse, requireUser, route, shown, type RouteContext } from "./context.ts";
 
@@ -19,8 +20,11 @@ export function threadRoutes(ctx: RouteContext): void {
     summary: "Vote red or blue (V1–V7)",
     body: P.voteSchema,
     tag: "play",
+    idempotent: true,
     handler: async (req, _reply, body) => {
-      await games.vote(requireUser(req), idOf(req), body());
+      const user = requireUser(req);
+      const vote = body();
+      await games.vote(user, idOf(req), vote, idempotencyOf(req, user.id, vote));
     },
   });
   route(ctx, {
@@ -41,8 +45,11 @@ export function threadRoutes(ctx: RouteContext): void {
     summary: "Post in the game thread; a coloured nick is a vote (V2)",
     body: P.postSchema,
     tag: "play",
+    idempotent: true,
     handler: async (req, reply, body) => {
-      const id = await games.post(requireUser(req), idOf(req), body().text);
+      const user = requireUser(req);
+      const { text } = body();
+      const id = await games.post(user, idOf(req), text, idempotencyOf(req, user.id, text));
       return reply.status(201).send({ id });
     },
   });
