@@ -41,6 +41,7 @@ import { threadRoutes } from "./routes/thread.ts";
 import { toolRoutes } from "./routes/tools.ts";
 import { ToolRunner } from "./tools.ts";
 import { estimateRoutes } from "./routes/estimate.ts";
+import { jsonBodies } from "./raw-body.ts";
 
 export interface AppOptions {
   readonly store: Store;
@@ -211,6 +212,8 @@ async function registerPlugins(
 }
 
 /**
+  // Issue 28: a body is collected as bytes; a large-body route's stays bytes, for a worker thread to read.
+  jsonBodies(app);
  * Every request's first hook: the Host must be this site's (a page on another name that resolves here must
  * not reach the API), and a browser's Origin must be this site by scheme, host and port. A request without
  * an Origin (curl, the tests) passes; an opaque one ("null") does not. Then the session is read.

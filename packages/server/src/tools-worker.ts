@@ -9,9 +9,24 @@ import {
   voteCountPost,
   type ThreadReading,
 } from "@forum-mafia/forum";
-import type { PasteFound, PastedVote, VoteCountResult } from "@forum-mafia/protocol";
+import {
+  notebookThreadSchema,
+  type PasteFound,
+  type PastedVote,
+  type VoteCountResult,
+} from "@forum-mafia/protocol";
 import type { MessagePort } from "node:worker_threads";
-import type { Paste, ResultsToolBody, VoteCountToolBody } from "./tools.ts";
+import { notebookThread, type NotebookThreadAnswer, type NotebookThreadBody } from "./notebook.ts";
+import {
+  readBody,
+  resultsToolSchema,
+  threadToolSchema,
+  tooDeep,
+  voteCountToolSchema,
+  type Paste,
+  type ResultsToolBody,
+  type VoteCountToolBody,
+} from "./tools-body.ts";
 
 /**
  * A day's thread as the GM copied it, counted (issue 18): for the tools page's pasted thread and the
@@ -42,21 +57,45 @@ export interface ReadPasteBody {
 }
 
 /**
+ * The notebook a pasted thread is for: its stored document and the language of its texts. Issue 28, item 1:
+ * the worker rebuilds the document, counts the paste for its day and applies the votes to it (notebook.ts
+ * `notebookThread`), so the event loop gets back a small document, never the paste's thousands of votes.
+ */
+export type PasteDay = Omit<NotebookThreadBody, "paste">;
+
+/**
  * The GM tools' work (issue 11): counting a thread's votes and replaying a game take seconds on a large
  * input, so tools.ts runs them here, in a worker thread of its pool, and the event loop keeps answering.
- * The bodies arrive validated; errors cannot cross threads as class instances, so a refusal comes back
- * as a value. Anything else thrown is a broken invariant and reaches the server as an internal error.
+ * Issue 28: the body arrives as the bytes the client sent (`body`, null for none), and is decoded, parsed
+ * and checked here too (tools-body.ts); a tool's answer goes back as its JSON text, ready to send. The
+ * notebook's pasted thread (`notebookThread`) is checked, then applied to the document (notebook.ts
+ * notebookThread), which comes back as a NotebookThreadAnswer; or only checked, when the notebook is not in
+ * a day (the route's refusal then comes after the body's own, as before). Errors cannot cross
+ * threads as class instances, so a refusal comes back as a value. Anything else thrown is a broken
+ * invariant and reaches the server as an internal error.
  */
 export type ToolTask =
-  | { readonly tool: "votecount"; readonly body: VoteCountToolBody; readonly started: MessagePort }
-  | { readonly tool: "results"; readonly body: ResultsToolBody; readonly started: MessagePort }
-  | { readonly tool: "countPaste"; readonly body: CountPasteBody; readonly started: MessagePort }
-  | { readonly tool: "readPaste"; readonly body: ReadPasteBody; readonly started: MessagePort };
+  | {
+      readonly tool: "votecount" | "thread" | "results";
+      readonly body: Uint8Array | null;
+      readonly started: MessagePort;
+    }
+  | {
+      readonly tool: "notebookThread";
+      readonly body: Uint8Array | null;
+      /** The notebook the paste is for; null: it is not in a day, so the body is only checked. */
+      readonly day: PasteDay | null;
+      readonly started: MessagePort;
+    };
 
-/** The answer, or why the input was refused: the message names the line, post, player or field. */
+/**
+ * The answer (a tool's as JSON text; the notebook's paste as its NotebookThreadAnswer, or null when only
+ * checked), or why the input was refused: the code (`invalid` by default) and a message that names the line,
+ * post, player or field.
+ */
 export type ToolOutcome =
   | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly message: string; readonly clause?: string };
+  | { readonly ok: false; readonly code?: string; readonly message: string; readonly clause?: string };
 
 /** A clause id at the end of a replay message, e.g. "… two nights in a row (T4)". */
 const CLAUSE_AT_END = /\(([A-Z]\d+[a-z]?)\)$/;
@@ -97,6 +136,7 @@ function refusing(work: () => unknown): ToolOutcome {
   try {
     return { ok: true, value: work() };
   } catch (e) {
+    if (e instanceof RangeError && /call stack/.test(e.message)) return tooDeep;
     if (e instanceof Error) return { ok: false, message: e.message };
     throw e;
   }
@@ -153,26 +193,91 @@ function results(b: ResultsToolBody): ToolOutcome {
   return { ok: true, value: { post } };
 }
 
-/** The pool's entry point: says it has started (the time budget counts from here), then does the work. */
-export default function runTool(task: ToolTask): ToolOutcome {
-  task.started.postMessage(null);
-  task.started.close();
+/** A tool's answer as the JSON text the route sends: serialised here, not on the event loop. */
+function asJson(outcome: ToolOutcome): ToolOutcome {
+  return outcome.ok ? { ok: true, value: JSON.stringify(outcome.value) } : outcome;
+}
+
+function votecountTool(bytes: Uint8Array | null): ToolOutcome {
+  const read = readBody(bytes, voteCountToolSchema);
+  if (!read.ok) return read;
+  const body = read.value;
+  // A pasted thread (issue 18) is read and counted by the notebook's task; its answer adds what was found.
+  if (!body.paste) return voteCount(body);
+  const paste = body.paste;
+  return refusing(() =>
+    countPaste({
+      paste,
+      roster: body.players,
+      gm: body.gm ?? null,
+      day: body.day ?? null,
+      silenced: body.silenced,
+      lang: "ru",
+    }),
+  );
+}
+
+function threadTool(bytes: Uint8Array | null): ToolOutcome {
+  const read = readBody(bytes, threadToolSchema);
+  if (!read.ok) return read;
+  const body = read.value;
+  return refusing(() => readPaste({ paste: body.paste, roster: body.players ?? null }));
+}
+
+function resultsTool(bytes: Uint8Array | null): ToolOutcome {
+  const read = readBody(bytes, resultsToolSchema);
+  return read.ok ? results(read.value) : read;
+}
+
+/** A paste that holds nothing: refused by the notebook once it is known to be in a day. */
+const EMPTY_PASTE = "html: paste the thread (its HTML, or its BBCode or text as `text`)";
+
+/**
+ * The notebook's day pasted (POST /api/notebooks/:id/thread): the body checked, then applied to the
+ * document. The refusals come in the order the route gave them when it checked the body on the event loop:
+ * the body's, then the phase's (tools.ts notebookPaste: `day` null), then an empty paste's.
+ */
+function notebookPaste(bytes: Uint8Array | null, day: PasteDay | null): NotebookThreadAnswer | null {
+  const read = readBody(bytes, notebookThreadSchema);
+  if (!read.ok) return { ok: false, status: 400, code: read.code, message: read.message };
+  if (day === null) return null;
+  const html = read.value.html?.trim() ? read.value.html : undefined;
+  const text = read.value.text?.trim() ? read.value.text : undefined;
+  if (html === undefined && text === undefined)
+    return { ok: false, status: 400, code: "html", message: EMPTY_PASTE };
+  const paste = { ...(html !== undefined ? { html } : {}), ...(text !== undefined ? { text } : {}) };
+  return notebookThread({ ...day, paste }, countPaste);
+}
+
+function work(task: ToolTask): ToolOutcome {
   switch (task.tool) {
     case "votecount":
-      return voteCount(task.body);
+      return asJson(votecountTool(task.body));
+    case "thread":
+      return asJson(threadTool(task.body));
     case "results":
-      return results(task.body);
-    case "countPaste": {
-      const body = task.body;
-      return refusing(() => countPaste(body));
-    }
-    case "readPaste": {
-      const body = task.body;
-      return refusing(() => readPaste(body));
-    }
+      return asJson(resultsTool(task.body));
+    case "notebookThread":
+      return { ok: true, value: notebookPaste(task.body, task.day) };
     default: {
       const never: never = task;
       throw new Error(`unknown tool ${JSON.stringify(never)}`);
     }
+  }
+}
+
+/**
+ * The pool's entry point: says it has started (the time budget counts from here), then does the work. A
+ * body nested deeper than the work can follow (a thread of arrays within arrays, a replay likewise) runs
+ * out of stack somewhere in it: that is the input's fault, refused as such.
+ */
+export default function runTool(task: ToolTask): ToolOutcome {
+  task.started.postMessage(null);
+  task.started.close();
+  try {
+    return work(task);
+  } catch (e) {
+    if (e instanceof RangeError && /call stack/.test(e.message)) return tooDeep;
+    throw e;
   }
 }

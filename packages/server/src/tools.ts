@@ -4,10 +4,10 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
-import * as P from "@forum-mafia/protocol";
-import { z } from "zod";
-import { ApiError, badRequest } from "./errors.ts";
-import type { ToolOutcome, ToolTask } from "./tools-worker.ts";
+import { ApiError } from "./errors.ts";
+import { rawBodyOf } from "./raw-body.ts";
+import type { NotebookThreadAnswer } from "./notebook.ts";
+import type { PasteDay, ToolOutcome, ToolTask } from "./tools-worker.ts";
 
 /**
  * The GM tools for games on other forums (issue 6, "In the app"): the vote counter and the results
@@ -19,70 +19,24 @@ import type { ToolOutcome, ToolTask } from "./tools-worker.ts";
  * client from occupying the pool: one request at a time per address (429 `tools/busy`), a time budget per
  * request after which its worker is stopped (413 `tools/too-slow`), and a cap on the requests waiting for
  * a thread from all addresses together (503 `tools/overloaded`).
+ *
+ * Issue 28: reading the body is work of the same size, so it runs there too. The routes keep the body as
+ * the bytes that arrived (raw-body.ts); the worker decodes, parses and checks them (tools-body.ts), does
+ * the work, and sends back the answer as JSON text (or a refusal worded as the event loop's was). The
+ * event loop only collects the bytes, hands them over without a copy, and sends the text. The threads run
+ * at a lower priority (nice 10), so on a busy machine the event loop is served first.
  */
-export const TOOLS_BODY_LIMIT = 5 * 1024 * 1024;
-
-const name = P.text(64);
-
-/**
- * A thread as the GM copied it from the forum page (issue 18): the clipboard's `text/html` when there is one
- * (or a saved page), else its plain text, which may be BBCode. At least one of them holds something.
- */
-export const pasteSchema = z
-  .strictObject({
-    html: P.str(TOOLS_BODY_LIMIT).optional(),
-    text: P.str(TOOLS_BODY_LIMIT).optional(),
-  })
-  .refine((p) => (p.html ?? "").trim() !== "" || (p.text ?? "").trim() !== "", {
-    message: "both html and text are empty: paste the thread as copied from the forum page",
-  });
-export type Paste = z.infer<typeof pasteSchema>;
-
-const playersSchema = P.str(100_000);
-
-/**
- * POST /api/tools/votecount: PLAYERS.txt as text, the flags, and the thread: either THREAD.json as JSON
- * (`thread`) or as copied from the forum page (`paste`, issue 18), never both.
- */
-export const voteCountToolSchema = z
-  .strictObject({
-    players: playersSchema,
-    gm: name.optional(),
-    day: z.number().int().min(1).max(999).optional(),
-    silenced: z.array(name).max(64).default([]),
-    thread: z.array(z.unknown()).max(50_000).optional(),
-    paste: pasteSchema.optional(),
-  })
-  .superRefine((b, ctx) => {
-    if (b.thread !== undefined && b.paste !== undefined)
-      ctx.addIssue({
-        code: "custom",
-        path: ["paste"],
-        message:
-          "give the thread either as JSON posts (thread) or as copied from the forum (paste), not both",
-      });
-    else if (b.thread === undefined && b.paste === undefined)
-      ctx.addIssue({
-        code: "custom",
-        path: ["thread"],
-        message: "required: the thread as JSON posts (thread) or as copied from the forum page (paste)",
-      });
-  });
-export type VoteCountToolBody = z.infer<typeof voteCountToolSchema>;
-
-/** POST /api/tools/thread: what a pasted thread holds, before counting; the players mark which authors play. */
-export const threadToolSchema = z.strictObject({
-  players: playersSchema.optional(),
-  paste: pasteSchema,
-});
-export type ThreadToolBody = z.infer<typeof threadToolSchema>;
-
-/** POST /api/tools/results: a REPLAY.md file, already parsed, and the post's language. */
-export const resultsToolSchema = z.strictObject({
-  replay: z.looseObject({}),
-  lang: z.enum(["ru", "en"]).default("ru"),
-});
-export type ResultsToolBody = z.infer<typeof resultsToolSchema>;
+export {
+  pasteSchema,
+  resultsToolSchema,
+  threadToolSchema,
+  TOOLS_BODY_LIMIT,
+  voteCountToolSchema,
+  type Paste,
+  type ResultsToolBody,
+  type ThreadToolBody,
+  type VoteCountToolBody,
+} from "./tools-body.ts";
 
 /** The limits on the tools' work; every field has a default (TOOLS_DEFAULTS). */
 export interface ToolsOptions {
@@ -106,6 +60,8 @@ export const TOOLS_DEFAULTS = {
   queue: 4,
 } as const satisfies Required<ToolsOptions>;
 const IDLE_MS = 30_000;
+/** The worker threads' nice value above the process's (issue 28): 10, as `nice` gives by default. */
+const NICE = 10;
 
 const WORKER = fileURLToPath(new URL("./tools-worker.ts", import.meta.url));
 /**
@@ -154,6 +110,9 @@ export class ToolRunner {
       minThreads: 1,
       maxThreads: this.threads,
       idleTimeout: IDLE_MS,
+      // Issue 28: the event loop (and every other thread of the machine at the default priority) gets the CPU
+      // first; the tools' work takes what is left (@napi-rs/nice, piscina's optional dependency, on Linux).
+      niceIncrement: NICE,
     });
     // A worker that fails with no task of its own to fail: nobody waits for it, and the next task gets a
     // new worker; without a listener the pool's 'error' event would end the process.
@@ -196,6 +155,49 @@ export class ToolRunner {
     this.releases.get(req)?.();
   }
 
+  /**
+   * A tool's request: its raw body read, checked and worked on in the pool, and its answer (JSON text made
+   * there) sent as it came.
+   */
+  async tool(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    tool: "votecount" | "thread" | "results",
+    tooSlow: string,
+  ): Promise<FastifyReply> {
+    const json = await this.run(reply, (started) => ({ tool, body: rawBodyOf(req), started }), tooSlow);
+    return reply.type("application/json; charset=utf-8").send(json);
+  }
+
+  /**
+   * The notebook's day pasted (POST /api/notebooks/:id/thread): its raw body read, checked and applied to
+   * the notebook's document in the pool; the changed document, or the refusal, comes back. `day` gives the
+   * notebook, or throws its own refusal (not a day): then the body is only checked, and a bad body is
+   * refused first, as when the body was checked on the event loop before the phase.
+   */
+  async notebookPaste(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    day: () => PasteDay,
+    tooSlow: string,
+  ): Promise<NotebookThreadAnswer> {
+    let refusal: { error: unknown } | null = null;
+    let today: PasteDay | null = null;
+    try {
+      today = day();
+    } catch (error) {
+      refusal = { error };
+    }
+    const answer = await this.run(
+      reply,
+      (started) => ({ tool: "notebookThread", body: rawBodyOf(req), day: today, started }),
+      tooSlow,
+    );
+    // A refusal of the body (400) is an answer: it comes before the phase's.
+    if (refusal && (answer === null || (answer as NotebookThreadAnswer).ok)) throw refusal.error;
+    return answer as NotebookThreadAnswer;
+  }
+
   /** Run one task in the pool within the budget; stopped early if the client hangs up. */
   async run(
     reply: FastifyReply,
@@ -224,8 +226,12 @@ export class ToolRunner {
     };
     reply.raw.once("close", hungUp);
     try {
-      const outcome = await this.poolOf().run(task(port2), { transferList: [port2], signal: abort.signal });
-      if (!outcome.ok) throw badRequest("invalid", outcome.message, outcome.clause);
+      const t = task(port2);
+      const outcome = await this.poolOf().run(t, {
+        transferList: [port2, ...ownBuffer(t.body)],
+        signal: abort.signal,
+      });
+      if (!outcome.ok) throw new ApiError(400, outcome.code ?? "invalid", outcome.message, outcome.clause);
       return outcome.value;
     } catch (e) {
       const why: unknown = abort.signal.reason;
@@ -241,4 +247,17 @@ export class ToolRunner {
       reply.raw.off("close", hungUp);
     }
   }
+}
+
+/**
+ * The body's memory, handed to the worker rather than copied, when the body owns all of it: a body of 4 KiB
+ * or more, which fastify joins into a buffer of its own. A smaller one may share node's pool with other
+ * buffers, so it is copied (a few KiB).
+ */
+function ownBuffer(body: Uint8Array | null): ArrayBuffer[] {
+  if (body === null) return [];
+  const memory = body.buffer;
+  return memory instanceof ArrayBuffer && body.byteOffset === 0 && body.byteLength === memory.byteLength
+    ? [memory]
+    : [];
 }

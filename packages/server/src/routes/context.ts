@@ -7,6 +7,7 @@ import type { Accounts } from "../auth.ts";
 import type { Clock } from "../clock.ts";
 import type { Demo } from "../demo.ts";
 import { ApiError } from "../errors.ts";
+import { invalidMessage } from "../invalid.ts";
 import type { Games } from "../games.ts";
 import type { Mailer } from "../mailer.ts";
 import type { RouteDoc } from "../openapi.ts";
@@ -49,13 +50,7 @@ export interface MailContext {
 
 /** The field path and zod's message, e.g. `night.amount: Too small: expected number to be >=1`. */
 function invalid(where: string, error: z.ZodError): ApiError {
-  const issue = error.issues[0]!;
-  const path = issue.path.length ? issue.path.join(".") : where;
-  const message =
-    issue.code === "unrecognized_keys"
-      ? `${issue.path.length ? path + ": " : ""}unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${k}"`).join(", ")}`
-      : `${path}: ${issue.message}`;
-  return new ApiError(400, "invalid", message);
+  return new ApiError(400, "invalid", invalidMessage(where, error));
 }
 
 /** The edge's validation: the value as the schema reads it, or a 400 naming the field. */
@@ -115,6 +110,8 @@ export async function durableParts<T>(
 }
 
 export interface RouteConfig {
+  /** Issue 28: the body is kept as its bytes (raw-body.ts), for the tools' pool to read. */
+  readonly rawBody?: true;
   readonly rateLimit?: {
     readonly max: number;
     readonly timeWindow: number;

@@ -1,4 +1,3 @@
-import type { MessagePort } from "node:worker_threads";
 import type { z } from "zod";
 import { ApiError } from "../errors.ts";
 import {
@@ -8,29 +7,37 @@ import {
   type ToolRunner,
   voteCountToolSchema,
 } from "../tools.ts";
-import type { ToolTask } from "../tools-worker.ts";
 import { bodyRoute, type BodyRoute, type RouteConfig, type RouteContext } from "./context.ts";
 
-/** One tool: its body parsed by its schema, handed to the pool as a task, with the message if it runs too long. */
-interface Tool<S extends z.ZodType> {
+/**
+ * One tool: its body's schema (for the API document; the worker checks the body by it), the task that reads
+ * and works on the body in the pool, and the message if it runs too long.
+ */
+interface Tool {
   readonly url: string;
   readonly summary: string;
-  readonly body: S;
-  readonly task: (body: z.infer<S>, started: MessagePort) => ToolTask;
+  readonly body: z.ZodType;
+  readonly tool: "votecount" | "thread" | "results";
   readonly tooSlow: string;
 }
 
 /**
- * A route run in the tools' pool (the tools, and the notebook's pasted thread): a tenth of the app's rate,
- * as the auth routes have; the tools' larger body limit, worded with that limit when exceeded (413); a slot
+ * A route run in the tools' pool (the tools, and the notebook's pasted thread): its body raw, for the pool
+ * to read (the handler hands `rawBodyOf(req)` to the pool, never calls `body()`); a tenth of the app's
+ * rate, as the auth routes have; the tools' larger body limit, worded with that limit when exceeded (413); a slot
  * of the pool claimed on the request and freed before the answer leaves.
  */
 export function inToolsPool(
   ctx: RouteContext,
   runner: ToolRunner,
 ): Pick<BodyRoute<z.ZodType>, "config" | "fastify"> {
-  const config: RouteConfig =
-    ctx.limit > 0 ? { rateLimit: { max: Math.max(10, Math.floor(ctx.limit / 10)), timeWindow: 60_000 } } : {};
+  // Issue 28: the body stays the bytes that arrived (raw-body.ts), read in the pool, never on the event loop.
+  const config: RouteConfig = {
+    rawBody: true,
+    ...(ctx.limit > 0
+      ? { rateLimit: { max: Math.max(10, Math.floor(ctx.limit / 10)), timeWindow: 60_000 } }
+      : {}),
+  };
   return {
     config,
     fastify: {
@@ -52,7 +59,7 @@ export function inToolsPool(
   };
 }
 
-function tool<S extends z.ZodType>(ctx: RouteContext, runner: ToolRunner, spec: Tool<S>): void {
+function tool(ctx: RouteContext, runner: ToolRunner, spec: Tool): void {
   bodyRoute(ctx, {
     method: "POST",
     url: spec.url,
@@ -60,10 +67,7 @@ function tool<S extends z.ZodType>(ctx: RouteContext, runner: ToolRunner, spec: 
     body: spec.body,
     tag: "tools",
     ...inToolsPool(ctx, runner),
-    handler: async (_req, reply, body) => {
-      const b = body();
-      return runner.run(reply, (started) => spec.task(b, started), spec.tooSlow);
-    },
+    handler: async (req, reply) => runner.tool(req, reply, spec.tool, spec.tooSlow),
   });
 }
 
@@ -77,22 +81,7 @@ export function toolRoutes(ctx: RouteContext, runner: ToolRunner): void {
     url: "/api/tools/votecount",
     summary: "Count a day's votes in a thread from another forum (the votecount command)",
     body: voteCountToolSchema,
-    // A pasted thread (issue 18) is read and counted by the notebook's task; its answer adds what was found.
-    task: (body, started) =>
-      body.paste
-        ? {
-            tool: "countPaste",
-            body: {
-              paste: body.paste,
-              roster: body.players,
-              gm: body.gm ?? null,
-              day: body.day ?? null,
-              silenced: body.silenced,
-              lang: "ru",
-            },
-            started,
-          }
-        : { tool: "votecount", body, started },
+    tool: "votecount",
     tooSlow: `thread: too large to count within ${runner.seconds}; send fewer posts (one day's)`,
   });
   tool(ctx, runner, {
@@ -100,18 +89,14 @@ export function toolRoutes(ctx: RouteContext, runner: ToolRunner): void {
     summary:
       "What a thread pasted from a forum page holds (posts, authors, engine), before counting; stores nothing",
     body: threadToolSchema,
-    task: (body, started) => ({
-      tool: "readPaste",
-      body: { paste: body.paste, roster: body.players ?? null },
-      started,
-    }),
+    tool: "thread",
     tooSlow: `paste: too large to read within ${runner.seconds}; paste fewer posts (one day's)`,
   });
   tool(ctx, runner, {
     url: "/api/tools/results",
     summary: "The results post of a replay file's last finished phase (the results command)",
     body: resultsToolSchema,
-    task: (body, started) => ({ tool: "results", body, started }),
+    tool: "results",
     tooSlow: `replay: too large to replay within ${runner.seconds}`,
   });
 }
