@@ -75,11 +75,35 @@ export function nickSkeleton(nick: string): string {
     .replace(/\s+/gu, " ")
     .toLowerCase()
     .replaceAll("ё", "е");
-  return Array.from(folded, latinLookAlike)
+  const latin = Array.from(folded, latinLookAlike)
     .join("")
-    .replace(/[01i]/gu, (c) => (c === "0" ? "o" : "l"))
-    .replaceAll("m", "rn");
+    .replace(/[01i]/gu, (c) => (c === "0" ? "o" : "l"));
+  return Array.from(latin, (c) => DRAWN_AS.get(c) ?? c).join("");
 }
+
+/**
+ * Issue 28: letters that are drawn with more than one character, each as the characters it is drawn with
+ * (in the skeleton's terms, after "I", "i" and "1" became "l" and "0" became "o"), so that the letter and
+ * its drawing share a skeleton. The first row is UTS #39's own (confusables.txt maps "m" to "rn"); the
+ * `confusables` package has no row that maps one ASCII letter to several, and none for these Cyrillic
+ * letters, so the others are ours, the look-alikes seen on Russian forums:
+ * - "d" as "cl", "w" as "vv" (the same trick as "rn" for "m");
+ * - "ш" as "LLI" or "III", "ю" as "IO" (or "10"), "ы" as "bI" (or "ЬI"), "л" as "JI";
+ * - "я" as "q", "z" as "3" (which is already `confusables`' "з").
+ * Nothing maps to a letter of this table, so the order does not matter; "щ" is left alone (it has no
+ * drawing in the allowed characters), as are "ж" and "ф".
+ */
+const DRAWN_AS: ReadonlyMap<string, string> = new Map([
+  ["m", "rn"],
+  ["d", "cl"],
+  ["w", "vv"],
+  ["ш", "lll"],
+  ["ю", "lo"],
+  ["ы", "bl"],
+  ["л", "jl"],
+  ["я", "q"],
+  ["z", "3"],
+]);
 
 const MIN_LENGTH = 2;
 const MAX_LENGTH = 24;

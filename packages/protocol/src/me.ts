@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ChannelId, GameStatus, Phase, Winner } from "./views.ts";
+import type { ChannelId, GameStatus, Phase, StallView, Winner } from "./views.ts";
 import type { Faction, RoleId } from "./roles.ts";
 import { str } from "./requests.ts";
 
@@ -60,6 +60,12 @@ export interface MySettings {
   readonly browserNotifications: boolean;
   /** Whether this server sends e-mail at all (SMTP_URL is set); without it the settings say e-mail is off. */
   readonly emailAvailable: boolean;
+  /**
+   * Issue 28: for an unconfirmed address, when a new confirmation link may be sent at the earliest (ms since
+   * the epoch): at most one an hour to one address and five a day to one user. Null when one may be sent now,
+   * or none is needed. Saving meanwhile keeps the address; the link is just not sent again.
+   */
+  readonly confirmAgainAt: number | null;
 }
 
 /** PUT /api/games/:id/read: everything in `where` up to `upTo` items (posts or messages) has been read. */
@@ -113,6 +119,8 @@ export interface MyGame {
   readonly signedUp: number;
   readonly seats: number;
   readonly owes: readonly Owed[];
+  /** Issue 28: the running game has stalled (no death and no hanging for three cycles); null otherwise. */
+  readonly stall: StallView | null;
   /** Unread posts in the thread and messages in the user's channels; null when the game has none yet. */
   readonly unread: { readonly thread: number; readonly channels: number };
   /** After the end (R3): the user's role and whether the user's side won. Null before. */

@@ -4,7 +4,7 @@ import type { Owed } from "@forum-mafia/protocol";
 import { nanoid } from "nanoid";
 import nodemailer, { type Transporter } from "nodemailer";
 import type { Clock } from "./clock.ts";
-import type { MailRecord, SettingsRecord, Store } from "./store.ts";
+import type { ConfirmQuota, MailRecord, SettingsRecord, Store } from "./store.ts";
 
 /**
  * Issue 15: e-mail. Requests only queue mail (durably, in the store's outbox); one worker per server sends
@@ -143,15 +143,35 @@ export class Mailer {
    * the sending happens later, never in the caller's time.
    */
   async queue(m: OutgoingMail): Promise<"queued" | "duplicate"> {
+    const out = await this.store.enqueueMail(this.record(m));
+    if (out === "queued") this.kick();
+    return out;
+  }
+
+  /**
+   * Issue 28: queue a confirmation mail only while the quota allows it (Store.enqueueConfirmation); else
+   * nothing is queued and the answer says when one may be.
+   */
+  async queueConfirmation(
+    m: OutgoingMail,
+    quota: ConfirmQuota,
+  ): Promise<"queued" | "duplicate" | { readonly notBefore: number }> {
+    const out = await this.store.enqueueConfirmation(this.record(m), quota);
+    if (out === "queued") this.kick();
+    return out;
+  }
+
+  /** The outbox's record of a mail: its footer and headers added, due now. */
+  private record(m: OutgoingMail): MailRecord {
     const unsubscribe = this.unsubscribeLink(m.unsubscribeToken);
     const now = this.clock.now();
-    const record: MailRecord = {
+    return {
       id: nanoid(16),
       key: m.key,
       userId: m.userId,
       to: m.to,
-      subject: m.subject,
-      text: `${m.text}\n\n${footer(m.lang, this.link("/settings"), unsubscribe)}`,
+      subject: plainSubject(m.subject),
+      text: `${withoutBidi(m.text)}\n\n${footer(m.lang, this.link("/settings"), unsubscribe)}`,
       headers: {
         "List-Unsubscribe": `<${unsubscribe}>`,
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
@@ -163,9 +183,6 @@ export class Mailer {
       lastError: null,
       failed: false,
     };
-    const out = await this.store.enqueueMail(record);
-    if (out === "queued") this.kick();
-    return out;
   }
 
   /**
@@ -265,8 +282,9 @@ export class Mailer {
       await this.transport.sendMail({
         from: this.from,
         to: m.to,
-        subject: m.subject,
-        text: m.text,
+        // Issue 28: a mail queued before the edge refused bidi controls is cleaned as it is sent.
+        subject: plainSubject(m.subject),
+        text: withoutBidi(m.text),
         headers: { ...m.headers },
         messageId: this.messageId(m.key),
       });
@@ -289,6 +307,19 @@ export class Mailer {
     await this.store.mailSent(m.id, this.clock.now());
   }
 }
+
+/**
+ * Issue 28: bidirectional controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) that would
+ * reorder what a mail client shows. The edge refuses them in titles and names already; this is the defence
+ * in depth for subjects, which quote a game's title.
+ */
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/gu;
+
+/** A text without bidi controls. */
+export const withoutBidi = (text: string): string => text.replace(BIDI_CONTROLS, "");
+
+/** A subject as sent: one line, with no bidi controls and no line breaks (a header cannot hold them). */
+export const plainSubject = (subject: string): string => withoutBidi(subject).replace(/[\r\n]+/gu, " ");
 
 // ——— the texts (Russian, and English for users whose language is "en") ———
 

@@ -6,7 +6,9 @@ import type { Setup } from "@forum-mafia/protocol";
 import type { Entry } from "./entries.ts";
 import {
   SeqConflict,
+  quotaAllowsAt,
   setupNameKey,
+  type ConfirmQuota,
   type GameIndexRow,
   type MailRecord,
   type NotebookRecord,
@@ -139,6 +141,11 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
    UPDATE games SET seq = (SELECT COALESCE(MAX(seq) + 1, 0) FROM game_entries WHERE game_id = games.id),
      changed = position + 1;
    CREATE INDEX games_changed ON games (changed);`,
+  // v8 (issue 28): every user's nick skeleton worked out again, since nickSkeleton now reads letters drawn
+  // with several characters too ("ш" as "LLI", "ю" as "IO"); and the outbox by address, for the limits on
+  // confirmation mails (settings.ts: CONFIRM_QUOTA).
+  `UPDATE users SET nick_skeleton = nick_skeleton(nick);
+   CREATE INDEX mail_outbox_recipient ON mail_outbox (lower(recipient), created_at);`,
 ];
 
 interface NotebookRow {
@@ -473,6 +480,57 @@ export class SqliteStore implements Store {
 
   /** The unique key decides: a second mail with a key already queued (or sent) writes nothing. */
   async enqueueMail(m: MailRecord): Promise<"queued" | "duplicate"> {
+    const queued = this.insertMail(m);
+    // "duplicate" waits too: it tells of a mail that must be on disk first.
+    await this.durable();
+    return queued ? "queued" : "duplicate";
+  }
+
+  /** The quota's check and the insert in one synchronous transaction (BEGIN IMMEDIATE), as createUser. */
+  async enqueueConfirmation(
+    m: MailRecord,
+    quota: ConfirmQuota,
+  ): Promise<"queued" | "duplicate" | { readonly notBefore: number }> {
+    const out = this.db
+      .transaction((): "queued" | "duplicate" | { readonly notBefore: number } => {
+        const at = this.confirmationAllowedAtNow(m.userId, m.to, quota, m.createdAt);
+        if (at > m.createdAt) return { notBefore: at };
+        return this.insertMail(m) ? "queued" : "duplicate";
+      })
+      .immediate();
+    if (typeof out === "string") await this.durable();
+    return out;
+  }
+
+  async confirmationAllowedAt(
+    userId: string,
+    address: string,
+    quota: ConfirmQuota,
+    now: number,
+  ): Promise<number> {
+    return this.confirmationAllowedAtNow(userId, address, quota, now);
+  }
+
+  private confirmationAllowedAtNow(
+    userId: string,
+    address: string,
+    quota: ConfirmQuota,
+    now: number,
+  ): number {
+    const times = (rows: unknown[]): number[] => (rows as { created_at: number }[]).map((r) => r.created_at);
+    const toAddress = this.sql(
+      `SELECT created_at FROM mail_outbox WHERE lower(recipient) = lower(?) AND key LIKE 'confirm:%'
+         AND created_at > ? ORDER BY created_at DESC LIMIT ?`,
+    ).all(address, now - quota.addressWindowMs, quota.perAddress);
+    const forUser = this.sql(
+      `SELECT created_at FROM mail_outbox WHERE user_id = ? AND key LIKE 'confirm:%'
+         AND created_at > ? ORDER BY created_at DESC LIMIT ?`,
+    ).all(userId, now - quota.userWindowMs, quota.perUser);
+    return quotaAllowsAt(quota, times(toAddress), times(forUser), now);
+  }
+
+  /** Insert a mail unless one with its key exists; true when inserted. */
+  private insertMail(m: MailRecord): boolean {
     const r = this.sql(
       `INSERT INTO mail_outbox (id, key, user_id, recipient, subject, body, headers, created_at, attempts,
          next_attempt_at, sent_at, last_error, failed)
@@ -492,9 +550,7 @@ export class SqliteStore implements Store {
       m.lastError,
       m.failed ? 1 : 0,
     );
-    // "duplicate" waits too: it tells of a mail that must be on disk first.
-    await this.durable();
-    return r.changes === 1 ? "queued" : "duplicate";
+    return r.changes === 1;
   }
 
   async dueMail(now: number, limit: number): Promise<MailRecord[]> {

@@ -56,6 +56,33 @@ export interface MailRecord {
 }
 
 /**
+ * Issue 28: how many confirmation mails may be queued: at most `perAddress` to one address (whoever asks)
+ * within `addressWindowMs`, and at most `perUser` for one user (whatever the addresses) within `userWindowMs`.
+ */
+export interface ConfirmQuota {
+  readonly perAddress: number;
+  readonly addressWindowMs: number;
+  readonly perUser: number;
+  readonly userWindowMs: number;
+}
+
+/**
+ * Issue 28: when the quota allows the next confirmation mail, given the times (newest first) of those queued
+ * to the address within its window and for the user within theirs: `now` when it allows one now.
+ */
+export function quotaAllowsAt(
+  quota: ConfirmQuota,
+  toAddress: readonly number[],
+  forUser: readonly number[],
+  now: number,
+): number {
+  const address =
+    toAddress.length >= quota.perAddress ? toAddress[quota.perAddress - 1]! + quota.addressWindowMs : now;
+  const user = forUser.length >= quota.perUser ? forUser[quota.perUser - 1]! + quota.userWindowMs : now;
+  return Math.max(now, address, user);
+}
+
+/**
  * Issue 17: a setup a user saved under a name, to reuse in new games. A user's names are unique ignoring
  * case (`setupNameKey`): saving under a name the user has already used replaces that setup, keeping its id.
  */
@@ -145,6 +172,20 @@ export interface Store {
   ): Promise<void>;
   /** Every mail queued for one user, oldest first (tests, and the settings page's "last sent"). */
   mailFor(userId: string): Promise<MailRecord[]>;
+  /**
+   * Issue 28: queue a confirmation mail (its key starts `confirm:`) only while the quota allows one at
+   * `mail.createdAt` (confirmationAllowedAt); the check and the insert are one atomic step, across instances.
+   * Otherwise nothing is written and the answer says when one may be queued again.
+   */
+  enqueueConfirmation(
+    mail: MailRecord,
+    quota: ConfirmQuota,
+  ): Promise<"queued" | "duplicate" | { readonly notBefore: number }>;
+  /**
+   * Issue 28: when the next confirmation mail to `address` (any user's, case ignored) for `userId` may be
+   * queued, by the quota and the confirmation mails queued so far: `now` when it may be now.
+   */
+  confirmationAllowedAt(userId: string, address: string, quota: ConfirmQuota, now: number): Promise<number>;
 
   /** Issue 17: the user's saved setups, the last saved first. */
   listSetups(userId: string): Promise<SetupRecord[]>;

@@ -52,6 +52,9 @@ class HeldStore implements Store {
   mailSent: Store["mailSent"] = (id, at) => this.inner.mailSent(id, at);
   mailFailed: Store["mailFailed"] = (id, c) => this.inner.mailFailed(id, c);
   mailFor: Store["mailFor"] = (u) => this.inner.mailFor(u);
+  enqueueConfirmation: Store["enqueueConfirmation"] = (m, q) => this.inner.enqueueConfirmation(m, q);
+  confirmationAllowedAt: Store["confirmationAllowedAt"] = (u, a, q, n) =>
+    this.inner.confirmationAllowedAt(u, a, q, n);
   listSetups: Store["listSetups"] = (u) => this.inner.listSetups(u);
   saveSetup: Store["saveSetup"] = (u, s, max) => this.inner.saveSetup(u, s, max);
   deleteSetup: Store["deleteSetup"] = (u, id) => this.inner.deleteSetup(u, id);

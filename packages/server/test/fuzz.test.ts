@@ -116,6 +116,8 @@ const STORE_METHODS: Record<keyof Store, "reads" | "writes"> = {
   mailSent: "writes",
   mailFailed: "writes",
   mailFor: "reads",
+  enqueueConfirmation: "writes",
+  confirmationAllowedAt: "reads",
   listSetups: "reads",
   saveSetup: "writes",
   deleteSetup: "writes",

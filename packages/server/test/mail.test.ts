@@ -287,6 +287,7 @@ describe("e-mail confirmation and settings", () => {
       reminders: { before: ["2h", "15m"], quietHours: null },
       browserNotifications: false,
       emailAvailable: true,
+      confirmAgainAt: null,
     });
     await confirmEmail(c, { before: ["90m"] });
     const confirmation = rig.inbox.received[0]!;
@@ -370,6 +371,99 @@ describe("e-mail confirmation and settings", () => {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("confirmation mails are limited (issue 28)", () => {
+  const VICTIM = "victim@example.org";
+  const OWN = "own@example.org";
+  const HOUR = 60 * MIN;
+  /** The confirmations the inbox received, by address. */
+  const confirmationsTo = (address: string): number =>
+    rig.inbox.received.filter((r) => isConfirmation(r) && r.to === address).length;
+
+  it("20 saves alternating two addresses send each address one confirmation; the settings say when another may be sent; the limit holds across a restart", async () => {
+    const c = rig.client("Аня");
+    expectOk(await c.register());
+    const answers: Reply<MySettings>[] = [];
+    for (let i = 0; i < 20; i++) {
+      const r = await putSettings(c, { email: i % 2 === 0 ? VICTIM : OWN, reminders: { before: ["2h"] } });
+      expectOk(r);
+      answers.push(r);
+      // Every save is kept, and each mail the worker sends goes out before the next save.
+      await rig.quiet();
+      await rig.clock.advance(MIN);
+    }
+    expect(answers.map((a) => a.body.email)).toEqual(answers.map((_, i) => (i % 2 === 0 ? VICTIM : OWN)));
+    expect(confirmationsTo(VICTIM)).toBe(1);
+    expect(confirmationsTo(OWN)).toBe(1);
+    // The first save of each address sent its link; from the third save on, the settings say when the next
+    // may go: an hour after that address's first link (saves a minute apart, so at 0 + 1 h and 1 min + 1 h).
+    const start = rig.clock.now() - 20 * MIN;
+    expect(answers[0]!.body.confirmAgainAt).toBe(start + HOUR);
+    expect(answers[2]!.body.confirmAgainAt).toBe(start + HOUR);
+    expect(answers[3]!.body.confirmAgainAt).toBe(start + MIN + HOUR);
+    expect((await c.get<MySettings>("/api/me/settings")).body.confirmAgainAt).toBe(start + MIN + HOUR);
+
+    // Across a restart (the outbox is the record): the victim's address again, still within the hour.
+    await rig.restart();
+    expectOk(await putSettings(c, { email: VICTIM, reminders: { before: ["2h"] } }));
+    await rig.quiet();
+    expect(confirmationsTo(VICTIM)).toBe(1);
+
+    // Another account cannot send the victim more within the hour either.
+    const other = rig.client("Борис");
+    expectOk(await other.register());
+    const theirs = await putSettings(other, { email: VICTIM, reminders: { before: ["2h"] } });
+    expect(theirs.body.confirmAgainAt).toBe(start + HOUR);
+    await rig.quiet();
+    expect(confirmationsTo(VICTIM)).toBe(1);
+
+    // Once the hour is over, a save sends a new link: the address is not blocked for good.
+    await rig.clock.advance(start + HOUR - rig.clock.now());
+    const later = await putSettings(c, { email: VICTIM, reminders: { before: ["2h"] } });
+    expect(later.body.confirmAgainAt).toBe(start + 2 * HOUR);
+    await rig.quiet();
+    expect(confirmationsTo(VICTIM)).toBe(2);
+  });
+
+  it("one user gets at most five confirmations a day, whatever the addresses", async () => {
+    const c = rig.client("Вика");
+    expectOk(await c.register());
+    for (let i = 0; i < 8; i++) {
+      expectOk(await putSettings(c, { email: `v${i}@example.org`, reminders: { before: ["2h"] } }));
+      await rig.quiet();
+      await rig.clock.advance(MIN);
+    }
+    expect(rig.inbox.received.filter(isConfirmation).map((r) => r.to)).toEqual(
+      [0, 1, 2, 3, 4].map((i) => `v${i}@example.org`),
+    );
+    const blocked = await c.get<MySettings>("/api/me/settings");
+    expect(blocked.body).toMatchObject({ email: "v7@example.org", emailConfirmed: false });
+    expect(blocked.body.confirmAgainAt).toBe(rig.clock.now() - 8 * MIN + 24 * HOUR);
+  });
+
+  it("bidi controls never reach a subject or a body, even from a mail queued with them", async () => {
+    const c = rig.client("Гоша");
+    expectOk(await c.register());
+    const me = (await c.get<{ user: { id: string } }>("/api/me")).body.user.id;
+    await confirmEmail(c);
+    const before = rig.inbox.received.length;
+    await rig.server.mailer!.queue({
+      key: "remind:test:bidi",
+      userId: me,
+      to: addressOf("Гоша"),
+      lang: "ru",
+      subject: "«\u202eакчоп\u202c»: день 1\u200f, \u2066дедлайн\u2069\u061c",
+      text: "Игра «\u202eакчоп»\u200e.",
+      unsubscribeToken: "t",
+    });
+    await rig.quiet();
+    await rig.inbox.count(before + 1);
+    const got = rig.inbox.received.at(-1)!;
+    expect(got.mail.subject).toBe("«акчоп»: день 1, дедлайн");
+    expect(got.mail.text).toContain("Игра «акчоп».");
+    expect(got.mail.text).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/u);
   });
 });
 

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { ApiError, notFound } from "../errors.ts";
 import { confirmationMail } from "../mailer.ts";
-import type { SettingsRecord, UserRecord } from "../store.ts";
+import type { ConfirmQuota, SettingsRecord, UserRecord } from "../store.ts";
 import { bodyRoute, parse, requireUser, route, type RouteContext } from "./context.ts";
 
 /** How long a confirmation link is valid. */
@@ -23,8 +23,24 @@ const tokenQuery = z.object({ token: P.str(200, 1) });
 /** RFC 8058's one-click body, `List-Unsubscribe=One-Click` (form-encoded); an empty body is taken too. */
 const oneClickBody = z.strictObject({ "List-Unsubscribe": z.literal("One-Click").optional() });
 
+/**
+ * Issue 28: at most one confirmation mail an hour to one address, whoever asks for it, and five a day for one
+ * user, whatever the addresses: alternating a victim's address with another in the settings sends the
+ * victim one mail an hour at most. Counted from the outbox, so it holds across restarts and instances.
+ */
+export const CONFIRM_QUOTA: ConfirmQuota = {
+  perAddress: 1,
+  addressWindowMs: 3_600_000,
+  perUser: 5,
+  userWindowMs: 86_400_000,
+};
+
 /** MySettings from what is stored; null (never saved) gives the defaults. */
-function view(s: SettingsRecord | null, emailAvailable: boolean): P.MySettings {
+function view(
+  s: SettingsRecord | null,
+  emailAvailable: boolean,
+  confirmAgainAt: number | null,
+): P.MySettings {
   return {
     email: s?.email ?? null,
     emailConfirmed: s?.emailConfirmed ?? false,
@@ -32,6 +48,7 @@ function view(s: SettingsRecord | null, emailAvailable: boolean): P.MySettings {
     reminders: { before: s?.before ?? P.DEFAULT_REMINDERS, quietHours: s?.quietHours ?? null },
     browserNotifications: s?.browserNotifications ?? false,
     emailAvailable,
+    confirmAgainAt,
   };
 }
 
@@ -107,7 +124,10 @@ export function settingsRoutes(ctx: RouteContext): void {
     url: "/api/me/settings",
     summary: "The user's reminder and e-mail settings",
     tag: "settings",
-    handler: async (req) => view(await store.settings(requireUser(req).id), mail !== null),
+    handler: async (req) => {
+      const s = await store.settings(requireUser(req).id);
+      return view(s, mail !== null, await confirmAgainAt(ctx, s));
+    },
   });
 
   bodyRoute(ctx, {
@@ -123,7 +143,7 @@ export function settingsRoutes(ctx: RouteContext): void {
       if (quiet !== null && quiet.from === quiet.to)
         throw new ApiError(400, "invalid", "reminders.quietHours: from and to must differ");
       const saved = await saveSettings(ctx, user, b, await store.settings(user.id));
-      return view(saved, mail !== null);
+      return view(saved, mail !== null, await confirmAgainAt(ctx, saved));
     },
   });
 
@@ -233,11 +253,20 @@ function oneClickRoute(ctx: RouteContext, unsubscribe: (token: string) => Promis
   });
 }
 
+/** Issue 28: MySettings.confirmAgainAt for these settings: null unless an unconfirmed address must wait. */
+async function confirmAgainAt(ctx: RouteContext, s: SettingsRecord | null): Promise<number | null> {
+  if (ctx.mail === null || s === null || s.email === null || s.emailConfirmed) return null;
+  const now = ctx.clock.now();
+  const at = await ctx.store.confirmationAllowedAt(s.userId, s.email, CONFIRM_QUOTA, now);
+  return at > now ? at : null;
+}
+
 /**
  * Save a PUT's settings. The same address (compared ignoring case) keeps its state; a new one is
  * unconfirmed and gets a confirmation mail when e-mail is on, as does the same unconfirmed address saved
- * again once its last link is RESEND_AFTER_MS old. The mail is queued after the settings are saved, since
- * the outbox sends it only while the address is still the user's.
+ * again once its last link is RESEND_AFTER_MS old, as long as CONFIRM_QUOTA allows one (issue 28). The mail
+ * is queued after the settings are saved, since the outbox sends it only while the address is still the
+ * user's.
  */
 async function saveSettings(
   ctx: RouteContext,
@@ -251,7 +280,9 @@ async function saveSettings(
   const same = email !== null && old?.email != null && old.email.toLowerCase() === email.toLowerCase();
   const confirmed = same && old.emailConfirmed;
   const linkAge = old?.confirmExpiresAt != null ? now - (old.confirmExpiresAt - CONFIRM_TTL_MS) : Infinity;
-  const sendLink = mail !== null && email !== null && !confirmed && (!same || linkAge >= RESEND_AFTER_MS);
+  const wanted = mail !== null && email !== null && !confirmed && (!same || linkAge >= RESEND_AFTER_MS);
+  // Issue 28: within the quota only; else the address is saved and the link is not sent again (yet).
+  const sendLink = wanted && (await store.confirmationAllowedAt(user.id, email, CONFIRM_QUOTA, now)) <= now;
   const token = sendLink ? newToken() : null;
   const saved: SettingsRecord = {
     userId: user.id,
@@ -270,15 +301,20 @@ async function saveSettings(
   if (mail !== null && token !== null && email !== null) {
     const link = mail.mailer.link(`${CONFIRM_URL}?token=${token}`);
     const m = confirmationMail(user.lang, user.nick, mail.mailer.siteUrl, link);
-    await mail.mailer.queue({
-      key: `confirm:${user.id}:${sha256(token).slice(0, 24)}`,
-      userId: user.id,
-      to: email,
-      lang: user.lang,
-      subject: m.subject,
-      text: m.text,
-      unsubscribeToken: saved.unsubscribeToken,
-    });
+    // The quota is checked again with the insert, atomically: of two saves at once, one mail at most. The
+    // loser's link was never sent; its settings say when one may be.
+    await mail.mailer.queueConfirmation(
+      {
+        key: `confirm:${user.id}:${sha256(token).slice(0, 24)}`,
+        userId: user.id,
+        to: email,
+        lang: user.lang,
+        subject: m.subject,
+        text: m.text,
+        unsubscribeToken: saved.unsubscribeToken,
+      },
+      CONFIRM_QUOTA,
+    );
   }
   mail?.reminders.settingsChanged(saved);
   return saved;
