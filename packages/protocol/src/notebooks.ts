@@ -193,6 +193,13 @@ export interface NotebookPosts {
   readonly explanation: readonly string[];
 }
 
+/**
+ * A paste's findings list at most this many authors who name no seat (those who do are always listed) and
+ * this many of the votes that do not count (the last ones): a pasted thread may hold 5 MiB, the view stays
+ * small (issue 28).
+ */
+export const FOUND_LISTED = 200;
+
 /** What the last thread paste found, before and beside the count (issue 18: "show what was found"). */
 export interface ThreadFound {
   /** html, bbcode or text; `text` has no colours, and the page says how to copy with them. */
@@ -200,19 +207,38 @@ export interface ThreadFound {
   /** The forum engine whose markup was read (phpbb, invision, xenforo, vbulletin, smf, discourse, generic). */
   readonly engine: string | null;
   readonly posts: number;
-  /** Each author found, with the seat their nick (or alias) names, or null when it names nobody. */
+  /**
+   * The authors found, in the order of their first post, with the seat their nick (or alias) names, or null
+   * when it names nobody: every one who names a seat, and the first FOUND_LISTED who do not.
+   */
   readonly authors: readonly {
     readonly name: string;
     readonly posts: number;
     readonly seat: number | null;
   }[];
+  /** How many authors the thread has in all (more than `authors` lists when many name nobody). */
+  readonly authorCount: number;
   /** The first and last post's label as on the forum (number or anchor), or null when none was found. */
   readonly first: string | null;
   readonly last: string | null;
-  /** Each post's label as on the forum, by its index among the posts found (what `post` fields name). */
-  readonly labels: readonly (string | null)[];
-  /** What looked like a vote and does not count, with why (the vote counter's `ignored`, in the view's language). */
-  readonly ignored: readonly { readonly post: number; readonly text: string; readonly reason: string }[];
+  /**
+   * What looked like a vote and does not count, with why (the vote counter's `ignored`, and the votes the
+   * engine refused, in the view's language): the last FOUND_LISTED, in posting order. `post` is the post's
+   * index among the posts found, `label` its number or anchor as on the forum (null when it has none).
+   */
+  readonly ignored: readonly {
+    readonly post: number;
+    readonly label: string | null;
+    readonly text: string;
+    readonly reason: string;
+  }[];
+  /** How many did not count in all (more than `ignored` lists when the thread holds many). */
+  readonly ignoredCount: number;
+  /**
+   * V1: the counted votes of a player that a later counted vote of theirs replaced. Only each player's last
+   * vote can count, so only it is kept and listed in `inputs` (issue 28); this says how many were left out.
+   */
+  readonly replaced: number;
 }
 
 export interface NotebookView {

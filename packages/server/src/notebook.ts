@@ -1,33 +1,18 @@
 import {
   act,
-  announcementBBCode,
-  dayAnnouncement,
   endDay,
   endNight,
-  eventsSeenBy,
-  explainNight,
-  foldView,
-  gameEventsSince,
   isRejection,
   mayVote,
   modkill,
-  nightAnnouncement,
-  nightMoves,
-  privateResults,
-  publicVoteCountSections,
-  countPost,
   replace,
-  roleName,
-  seedCommitment,
   startMatch,
   vote,
   type CouncilAnswer,
-  type DayOutcome,
   type GameOptions,
   type Lang,
   type Match,
   type NightAction,
-  type NightOutcome,
   type Phase,
   type Phrase,
   type Player,
@@ -36,25 +21,12 @@ import {
   type RollName,
   type Vote,
 } from "@forum-mafia/engine";
-import { bbcodeDialect } from "@forum-mafia/forum";
 import { ACT_NAMES } from "@forum-mafia/protocol/acts";
-import type {
-  Dialect,
-  NotebookInput,
-  NotebookPosts,
-  NotebookSeat,
-  NotebookSummary,
-  NotebookView,
-  PastedVote,
-  PasteFound,
-  ThreadFound,
-} from "@forum-mafia/protocol";
-import { nightDraft, type ReviewedNight } from "./draft.ts";
-import { badRequest, conflict, refused, type ApiError } from "./errors.ts";
-import { dayTally } from "./gm-views.ts";
-import type { Seen } from "./seen.ts";
-import type { CountPasteAnswer } from "./tools-worker.ts";
-import { actionForm } from "./views.ts";
+import { FOUND_LISTED } from "@forum-mafia/protocol";
+import type { Dialect, PastedVote, PasteFound, ThreadFound } from "@forum-mafia/protocol";
+import type { ReviewedNight } from "./draft.ts";
+import { ApiError, badRequest, conflict, refused } from "./errors.ts";
+import type { CountPasteAnswer, CountPasteBody } from "./tools-worker.ts";
 
 /**
  * Issue 18: the notebook of an off-site game. The GM's forum keeps the game; the notebook keeps its inputs
@@ -135,8 +107,44 @@ export const writeDoc = (doc: NotebookDoc): string => JSON.stringify(doc);
 export function readDoc(text: string): NotebookDoc {
   const doc = JSON.parse(text) as NotebookDoc;
   if (doc.format !== 1) throw new Error(`notebook: unknown document format ${String(doc.format)}`);
-  return doc;
+  const found = doc.current.found as (ThreadFound & { labels?: readonly (string | null)[] }) | null;
+  return found === null || found.labels === undefined
+    ? doc
+    : { ...doc, current: { ...doc.current, found: foundBefore28(found, found.labels) } };
 }
+
+/**
+ * A paste's findings as documents written before issue 28 keep them (every post's label, every vote that
+ * did not count), in today's bounded form. The votes such a paste kept stay as they are: the thread is no
+ * longer at hand; pasting it again keeps only each seat's last.
+ */
+function foundBefore28(
+  found: Omit<ThreadFound, "ignored"> & {
+    readonly ignored: readonly Omit<ThreadFound["ignored"][number], "label">[];
+  },
+  labels: readonly (string | null)[],
+): ThreadFound {
+  let unknown = 0;
+  return {
+    kind: found.kind,
+    engine: found.engine,
+    posts: found.posts,
+    authors: found.authors.filter((a) => a.seat !== null || unknown++ < FOUND_LISTED),
+    authorCount: found.authors.length,
+    first: found.first,
+    last: found.last,
+    ignored: found.ignored
+      .slice(-FOUND_LISTED)
+      .map((x) => ({ post: x.post, label: labels[x.post] ?? null, text: x.text, reason: x.reason })),
+    ignoredCount: found.ignored.length,
+    replaced: 0,
+  };
+}
+
+let rebuilds = 0;
+
+/** How many times a document has been replayed through the engine in this thread (tests: nothing is redone). */
+export const rebuildCount = (): number => rebuilds;
 
 /** The match rebuilt from a document: the match now, the match at the start of the phase in play, and the match before each close. */
 export interface Built {
@@ -213,6 +221,7 @@ export function closePhase(m: Match, p: DocPhase): Match | Rejection {
  * checked before it was written); a refusal here is a broken invariant.
  */
 export function rebuild(doc: NotebookDoc): Built {
+  rebuilds++;
   let m = dealt(doc);
   if (isRejection(m)) throw new Error(`notebook: the deal does not replay: ${m.message}`);
   const beforeClose: Match[] = [];
@@ -550,6 +559,42 @@ export function pasteCount(value: unknown): PasteCount {
   return { found: answer.found, cast: answer.cast, ignored: answer.ignored };
 }
 
+/** What the engine made of each vote given to `lastVotes`, in the same order. */
+export type VoteVerdict = "kept" | "replaced" | Rejection;
+
+/**
+ * V1, V7: votes checked by the engine in order from `start` (each accepted or refused as if entered one by
+ * one), and of the accepted ones only each seat's last kept: V1 counts only the last vote of the day, so an
+ * earlier one can change nothing. Replaying the kept votes alone, in their order, from `start` gives the
+ * same day (the same ballots, order of voters and early close; notebook-votes.test.ts checks it against
+ * the whole list): every kept vote is accepted again, as each check reads only the state, which does not
+ * change by day, the voter's own earlier vote (none, in the kept list) and the early votes cast so far,
+ * which are the same in both lists at every point, since an early vote that has effect cannot be changed
+ * (V7) and so is always its voter's last. `match` is the match after them.
+ */
+export function lastVotes(
+  start: Match,
+  votes: readonly { readonly seat: number; readonly vote: Vote }[],
+): { readonly match: Match; readonly verdicts: readonly VoteVerdict[]; readonly replaced: number } {
+  const verdicts: VoteVerdict[] = [];
+  const lastOf = new Map<number, number>();
+  let m = start;
+  votes.forEach((v, i) => {
+    const next = vote(m, v.seat, v.vote);
+    if (isRejection(next)) {
+      verdicts.push(next);
+      return;
+    }
+    m = next;
+    const before = lastOf.get(v.seat);
+    if (before !== undefined) verdicts[before] = "replaced";
+    lastOf.set(v.seat, i);
+    verdicts.push("kept");
+  });
+  const replaced = verdicts.filter((v) => v === "replaced").length;
+  return { match: m, verdicts, replaced };
+}
+
 /**
  * Why the engine refuses a vote read from the thread, in the GM's words (the counter already leaves out
  * the GM's posts, the dead, the silenced, self-votes and votes after an early one); another refusal keeps
@@ -579,50 +624,64 @@ const NOT_A_PLAYER: Phrase<(name: string) => string> = {
   en: (name) => `"${name}" is not a living player (V1)`,
 };
 
+/** A text from the thread, cut to a length the view can list (a post may hold a whole paste). */
+const clip = (text: string, max = 200): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+type Ignored = ThreadFound["ignored"][number];
+
 /**
  * Issue 18: the votes read from the day's pasted thread, each checked by the engine's vote (V1–V7); one it
  * refuses is listed as ignored with the refusal. They replace the votes of an earlier paste of this day;
- * the GM's hand votes, removals and other inputs stay, after them.
+ * the GM's hand votes, removals and other inputs stay, after them. Issue 28: of the accepted votes only
+ * each seat's last is kept (`lastVotes`, V1), at its place, so a paste adds at most one vote a seat to the
+ * document whatever its size; `found` lists a bounded part of what the thread holds, with the counts.
  */
 export function applyThread(doc: NotebookDoc, b: Built, count: PasteCount, lang: Lang): NotebookDoc {
   day(b.match);
   const players = b.match.state.players;
   const byName = new Map(players.map((p, seat) => [p.name, seat]));
+  const labelOf = (post: number): string | null => count.found.labels[post] ?? null;
   const kept = doc.current.inputs.filter((i) => !(i.kind === "vote" && i.source.kind === "thread"));
-  const ignored = [...count.ignored];
+  const ignored: Ignored[] = count.ignored.map((x) => ({
+    post: x.post,
+    label: labelOf(x.post),
+    text: clip(x.text),
+    reason: x.reason,
+  }));
   let m = b.phaseStart;
   // Replacements come first in the phase (as the file writes them, P4), so the names read are today's.
   for (const input of kept) if (input.kind === "replace") m = engine(applyInput(m, input));
   const inputs: DocInput[] = kept.filter((i) => i.kind === "replace");
+  const text = (c: PastedVote): string => clip(`${c.by}: ${c.color} ${c.target}${c.early ? " (early)" : ""}`);
+  const candidates: { seat: number; vote: Vote; cast: PastedVote }[] = [];
   for (const c of count.cast) {
     const seat = byName.get(c.by);
     const target = byName.get(c.target);
-    const text = `${c.by}: ${c.color} ${c.target}${c.early ? " (early)" : ""}`;
     if (seat === undefined || target === undefined) {
-      ignored.push({
-        post: c.post,
-        text,
-        reason: NOT_A_PLAYER[lang](seat === undefined ? c.by : c.target),
-      });
+      const reason = NOT_A_PLAYER[lang](seat === undefined ? c.by : c.target);
+      ignored.push({ post: c.post, label: c.label, text: text(c), reason });
       continue;
     }
     if (doc.current.removed.some((r) => r.seat === seat && r.post === c.post)) {
-      ignored.push({ post: c.post, text, reason: REMOVED[lang]() });
+      ignored.push({ post: c.post, label: c.label, text: text(c), reason: REMOVED[lang]() });
       continue;
     }
-    const v: Vote = { color: c.color, target, early: c.early };
-    const next = vote(m, seat, v);
-    if (isRejection(next)) {
+    candidates.push({ seat, vote: { color: c.color, target, early: c.early }, cast: c });
+  }
+  const checked = lastVotes(m, candidates);
+  checked.verdicts.forEach((verdict, i) => {
+    const { seat, vote: v, cast: c } = candidates[i]!;
+    if (verdict === "kept")
+      inputs.push({ kind: "vote", seat, vote: v, source: { kind: "thread", post: c.post, label: c.label } });
+    else if (verdict !== "replaced")
       ignored.push({
         post: c.post,
-        text,
-        reason: VOTE_REFUSED[lang][next.code] ?? `${next.message} (${next.clause})`,
+        label: c.label,
+        text: text(c),
+        reason: VOTE_REFUSED[lang][verdict.code] ?? `${verdict.message} (${verdict.clause})`,
       });
-      continue;
-    }
-    m = next;
-    inputs.push({ kind: "vote", seat, vote: v, source: { kind: "thread", post: c.post, label: c.label } });
-  }
+  });
+  m = checked.match;
   for (const input of kept) {
     if (input.kind === "replace") continue;
     const next = applyInput(m, input);
@@ -635,21 +694,94 @@ export function applyThread(doc: NotebookDoc, b: Built, count: PasteCount, lang:
     m = next;
     inputs.push(input);
   }
+  ignored.sort((x, y) => x.post - y.post);
+  let unknown = 0;
+  const authors = count.found.authors.flatMap((a) => {
+    const seat = a.player === null ? null : (byName.get(a.player) ?? null);
+    if (seat === null && unknown++ >= FOUND_LISTED) return [];
+    return [{ name: clip(a.name, 100), posts: a.posts, seat }];
+  });
   const found: ThreadFound = {
     kind: count.found.kind,
     engine: count.found.engine,
     posts: count.found.posts,
-    authors: count.found.authors.map((a) => ({
-      name: a.name,
-      posts: a.posts,
-      seat: a.player === null ? null : (byName.get(a.player) ?? null),
-    })),
-    first: count.found.first,
-    last: count.found.last,
-    labels: count.found.labels,
-    ignored,
+    authors,
+    authorCount: count.found.authors.length,
+    first: count.found.first === null ? null : clip(count.found.first, 100),
+    last: count.found.last === null ? null : clip(count.found.last, 100),
+    ignored: ignored.slice(-FOUND_LISTED),
+    ignoredCount: ignored.length,
+    replaced: checked.replaced,
   };
   return withCurrent(doc, { ...doc.current, inputs, found });
+}
+
+/** POST /api/notebooks/:id/thread in the tools' worker: the stored document and the paste. */
+export interface NotebookThreadBody {
+  /** The document as stored (writeDoc): what the route read, at the version it will write over. */
+  readonly doc: string;
+  readonly paste: CountPasteBody["paste"];
+  readonly lang: Lang;
+}
+
+/** The changed document as stored, or the refusal the route answers (an ApiError as a value). */
+export type NotebookThreadAnswer =
+  | { readonly ok: true; readonly doc: string }
+  | {
+      readonly ok: false;
+      readonly status: number;
+      readonly code: string;
+      readonly message: string;
+      readonly clause?: string;
+    };
+
+/** The reader's and the counter's refusals are the paste's faults, each message naming what (400 `invalid`). */
+function countOr400(work: () => CountPasteAnswer): CountPasteAnswer {
+  try {
+    return work();
+  } catch (e) {
+    if (e instanceof Error && !(e instanceof ApiError)) throw badRequest("invalid", e.message);
+    throw e;
+  }
+}
+
+/**
+ * Issue 28: a day's thread applied to the document off the event loop, in the tools' worker: the document
+ * rebuilt, the paste read and counted (`count`: tools-worker.ts countPaste, given so this file does not
+ * import the worker), each vote checked by the engine, and the document with at most one thread vote a
+ * seat written back. The event loop then handles a document of a few kilobytes, whatever the paste.
+ */
+export function notebookThread(
+  body: NotebookThreadBody,
+  count: (b: CountPasteBody) => CountPasteAnswer,
+): NotebookThreadAnswer {
+  const doc = readDoc(body.doc);
+  const b = rebuild(doc);
+  const m = b.match;
+  try {
+    day(m);
+    const answer = countOr400(() =>
+      count({
+        paste: body.paste,
+        roster: roster(doc, m),
+        gm: null,
+        day: m.state.phase.number,
+        silenced: silenced(m),
+        earlyFromDay: m.state.options.earlyFromDay,
+        lang: body.lang,
+      }),
+    );
+    return { ok: true, doc: writeDoc(applyThread(doc, b, pasteCount(answer), body.lang)) };
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    return {
+      ok: false,
+      status: e.status,
+      code: e.code,
+      message: e.message,
+      ...(e.clause !== undefined ? { clause: e.clause } : {}),
+    };
+  }
 }
 
 // ————— texts and posts —————
@@ -698,210 +830,6 @@ const COLOR_WORDS: Record<Lang, { red: string; blue: string; early: string }> = 
 export function voteText(players: readonly Player[], seat: number, v: Vote, lang: Lang): string {
   const w = COLOR_WORDS[lang];
   return `${players[seat]?.name ?? "?"}: ${w[v.color]} — ${players[v.target]?.name ?? "?"}${v.early ? ` (${w.early})` : ""}`;
-}
-
-/** "Шериф Вася": a private result's recipient as the GM addresses them. */
-const recipient = (p: Player, lang: Lang): string => `${roleName(p.role, lang)} ${p.name}`;
-
-/** A night's posts (A1, A2) from its outcome and the table right after it. */
-function nightPosts(
-  o: NightOutcome,
-  players: readonly Player[],
-  dialect: Dialect,
-  lang: Lang,
-): NotebookPosts {
-  const a = nightAnnouncement(o, players, lang);
-  return {
-    phase: o.phase,
-    public: bbcodeDialect(announcementBBCode(a), dialect),
-    private: privateResults(o, players, lang).map((p) => ({
-      to: [...p.recipients].map((s) => recipient(players[s]!, lang)).sort(),
-      text: bbcodeDialect(p.text, dialect),
-    })),
-    count: null,
-    explanation: explainNight(o, players, lang),
-  };
-}
-
-/** V2, V6, V7: the day's vote count post (the engine's layout, every vote as 1, V4), from the match in play. */
-export function countText(m: Match, dialect: Dialect, lang: Lang): string {
-  const s = m.state;
-  const sections = publicVoteCountSections(
-    {
-      day: s.phase.number,
-      earlyFromDay: s.options.earlyFromDay,
-      seats: s.players.map((p, seat) => ({
-        name: p.name,
-        alive: p.alive,
-        cannotVote: s.day.silenced.includes(seat),
-      })),
-      votes: m.day.order.flatMap((seat) => {
-        const v = m.day.votes[seat];
-        return v ? [{ seat, color: v.color, target: v.target, early: v.early }] : [];
-      }),
-    },
-    lang,
-  );
-  const post = countPost(sections, lang);
-  return bbcodeDialect(announcementBBCode(post), dialect);
-}
-
-function dayPosts(
-  o: DayOutcome,
-  players: readonly Player[],
-  before: Match,
-  dialect: Dialect,
-  lang: Lang,
-): NotebookPosts {
-  const a = dayAnnouncement(o, players, lang);
-  return {
-    phase: o.phase,
-    public: bbcodeDialect(announcementBBCode(a), dialect),
-    private: [],
-    count: countText(before, dialect, lang),
-    explanation: [],
-  };
-}
-
-/** The posts of the match's last finished phase (`before`: the match before it closed). */
-function postsOfLast(m: Match, before: Match, dialect: Dialect, lang: Lang): NotebookPosts {
-  return postsOf(m.outcomes[m.outcomes.length - 1]!, before, dialect, lang);
-}
-
-/** The posts of one finished phase (`before`: the match before it closed, for a day's count). */
-function postsOf(
-  done: Match["outcomes"][number],
-  before: Match,
-  dialect: Dialect,
-  lang: Lang,
-): NotebookPosts {
-  return done.outcome.phase.kind === "night"
-    ? nightPosts(done.outcome as NightOutcome, done.players, dialect, lang)
-    : dayPosts(done.outcome as DayOutcome, done.players, before, dialect, lang);
-}
-
-// ————— the views —————
-
-/** O1: each living seat's night form, built as a player's is (actionForm, from the player's own view). */
-function nightForms(m: Match): NonNullable<NotebookView["night"]>["forms"] {
-  const events = gameEventsSince(m, null).events;
-  const roles = m.state.players.map((p) => p.role);
-  const roleList = [...roles].sort();
-  const publicEvents = eventsSeenBy(events, { kind: "public" }, roles);
-  const publicView = foldView(publicEvents, { kind: "public" });
-  const moves = nightMoves(m.state, m.night);
-  const out: { seat: number; form: NonNullable<ReturnType<typeof actionForm>>; owes: boolean }[] = [];
-  m.state.players.forEach((p, seat) => {
-    if (!p.alive) return;
-    const viewer = { kind: "player", seat } as const;
-    const seen = eventsSeenBy(events, viewer, roles);
-    const s: Seen = {
-      viewer,
-      events: seen,
-      view: foldView(seen, viewer),
-      publicEvents,
-      publicView,
-      roleList,
-    };
-    const form = actionForm(s);
-    if (form !== null) out.push({ seat, form, owes: moves[seat] === "owes" });
-  });
-  return out;
-}
-
-export function notebookView(
-  meta: { readonly id: string; readonly title: string; readonly published: boolean },
-  doc: NotebookDoc,
-  b: Built,
-  lang: Lang,
-): NotebookView {
-  const m = b.match;
-  const players = m.state.players;
-  const over = m.state.winner !== null;
-  const inputs: NotebookInput[] = [];
-  for (const input of doc.current.inputs) {
-    if (input.kind === "act")
-      inputs.push({
-        kind: "action",
-        seat: input.seat,
-        action: input.action,
-        text: actionText(players, input.seat, input.action, lang),
-      });
-    else if (input.kind === "vote")
-      inputs.push({
-        kind: "vote",
-        seat: input.seat,
-        color: input.vote.color,
-        target: input.vote.target,
-        early: input.vote.early,
-        source: input.source,
-        text: voteText(players, input.seat, input.vote, lang),
-      });
-  }
-  let nightPart: NotebookView["night"] = null;
-  let dayPart: NotebookView["day"] = null;
-  if (!over && m.state.phase.kind === "night") {
-    const r = reviewed(doc, m);
-    const closed = closePhase(m, doc.current);
-    nightPart = {
-      forms: nightForms(m),
-      draft: nightDraft(r, lang),
-      posts: isRejection(closed) ? null : postsOfLast(closed, m, doc.dialect, lang),
-    };
-  } else if (!over) {
-    const tally = dayTally(m);
-    dayPart =
-      tally === null ? null : { tally, count: countText(m, doc.dialect, lang), found: doc.current.found };
-  }
-  const history = b.beforeClose.map((before, k) => postsOf(m.outcomes[k]!, before, doc.dialect, lang));
-  const seats: NotebookSeat[] = players.map((p, seat) => ({
-    seat,
-    name: p.name,
-    role: p.role,
-    alive: p.alive,
-    aliases: doc.aliases[seat] ?? [],
-    voteStrikes: p.voteStrikes,
-    nightStrikes: p.nightStrikes,
-  }));
-  return {
-    id: meta.id,
-    title: meta.title,
-    dialect: doc.dialect,
-    roles: doc.roles,
-    options: doc.options,
-    seedHash: doc.seed === null ? null : seedCommitment(doc.seed),
-    seed: doc.seed,
-    published: meta.published,
-    seats,
-    phase: m.state.phase,
-    winner: m.state.winner,
-    inputs,
-    night: nightPart,
-    day: dayPart,
-    history,
-    corrections: doc.corrections,
-  };
-}
-
-export function notebookSummary(
-  meta: {
-    readonly id: string;
-    readonly title: string;
-    readonly published: boolean;
-    readonly updatedAt: number;
-  },
-  doc: NotebookDoc,
-  b: Built,
-): NotebookSummary {
-  return {
-    id: meta.id,
-    title: meta.title,
-    players: doc.players.length,
-    phase: b.match.state.phase,
-    winner: b.match.state.winner,
-    published: meta.published,
-    updatedAt: meta.updatedAt,
-  };
 }
 
 /** S1, S3: a hand deal must be the role list as a multiset. */

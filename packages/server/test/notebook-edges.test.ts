@@ -328,21 +328,22 @@ describe("issue 18: the notebook's edges", () => {
       `[quote="${a.name}" post_id=3]Передумал: [color=blue]${c.name}[/color][/quote]`,
     ].join("\n");
     v = (await gm.post<NotebookView>(`/api/notebooks/${id}/thread`, { text: paste })).body;
+    // V1 (issue 28): a's first vote is replaced by a's last, so only the last is kept, at its place.
     expect(v.inputs.map((i) => (i.kind === "vote" ? [i.seat, i.color, i.target] : null))).toEqual([
-      [a.seat, "red", b.seat],
       [b.seat, "red", a.seat],
       [a.seat, "blue", c.seat],
     ]);
+    expect(v.day!.found!.replaced).toBe(1);
     // V1: a's last vote counts (blue for c), so b's score is 0; a's is b's red vote: 2 if b is the prosecutor (V4).
     const score = (seat: number) => v.day!.tally.scores.find((x) => x.seat === seat)!.score;
     expect([score(a.seat), score(b.seat)]).toEqual([b.role === "prosecutor" ? 2 : 1, 0]);
     v = (
       await gm.post<NotebookView>(`/api/notebooks/${id}/inputs/remove`, {
-        index: 1,
+        index: 0,
         reason: "голос из другой темы",
       })
     ).body;
-    expect(v.inputs).toHaveLength(2);
+    expect(v.inputs).toHaveLength(1);
     v = (
       await gm.post<NotebookView>(`/api/notebooks/${id}/votes`, {
         seat: c.seat,
@@ -352,7 +353,6 @@ describe("issue 18: the notebook's edges", () => {
     ).body;
     v = (await gm.post<NotebookView>(`/api/notebooks/${id}/thread`, { text: paste })).body;
     expect(v.inputs.map((i) => (i.kind === "vote" ? [i.seat, i.source.kind] : null))).toEqual([
-      [a.seat, "thread"],
       [a.seat, "thread"],
       [c.seat, "gm"],
     ]);
@@ -394,6 +394,7 @@ describe("issue 18: the notebook's edges", () => {
     expect(v.day!.found!.ignored).toEqual([
       {
         post: 9,
+        label: "p10",
         text: expect.stringContaining(voters[0]!.name) as unknown as string,
         reason: "день уже закрыт досрочно: голоса после этого не считаются",
       },
@@ -464,8 +465,9 @@ describe("issue 18: the notebook's edges", () => {
     const pasted = await gm.post<NotebookView>(`/api/notebooks/${nid}/thread`, { text: big });
     expect(pasted.status, pasted.raw.slice(0, 300)).toBe(200);
     expect(pasted.body.day!.found!.posts).toBe(Math.ceil((1024 * 1024) / post.length));
-    // Every vote in posting order (as the replay file lists them); V1: the voter's last one counts, once.
-    expect(pasted.body.inputs).toHaveLength(pasted.body.day!.found!.posts);
+    // V1: the voter's last vote counts, once; the earlier ones are left out and counted (issue 28).
+    expect(pasted.body.inputs).toHaveLength(1);
+    expect(pasted.body.day!.found!.replaced).toBe(pasted.body.day!.found!.posts - 1);
     expect(pasted.body.day!.tally.scores.find((x) => x.seat === 1)!.score).toBe(1 + 2); // and Борис's P1 +2
     const tooBig = await gm.post<Err>(`/api/notebooks/${nid}/aliases`, {
       seat: 0,

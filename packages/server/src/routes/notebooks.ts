@@ -5,33 +5,29 @@ import { nanoid } from "nanoid";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { councilQuestion, councilSuggestion } from "../draft.ts";
-import { badRequest, conflict, notFound } from "../errors.ts";
+import { ApiError, badRequest, conflict, notFound } from "../errors.ts";
 import {
   addAction,
   addModkill,
   addReplace,
   addVote,
   answerCouncil,
-  applyThread,
   close,
   day,
   emptyPhase,
   fixRolls,
   handDealFault,
-  notebookSummary,
-  notebookView,
-  pasteCount,
   readDoc,
   rebuild,
   removeInput,
   reviewed,
-  roster,
   setAliases,
-  silenced,
   writeDoc,
   type Built,
   type NotebookDoc,
 } from "../notebook.ts";
+import { NotebookCache } from "../notebook-cache.ts";
+import { notebookSummary, notebookView } from "../notebook-view.ts";
 import type { NotebookRecord } from "../store.ts";
 import type { ToolRunner } from "../tools.ts";
 import { toNightAction } from "../games.ts";
@@ -48,8 +44,10 @@ const NO_NOTEBOOK = "no notebook with this id";
  * Issue 18: the off-site game's notebook (notebook.ts), private to its GM. Every route reads the row, checks
  * the owner (another user's notebook answers the same 404 as a missing id), rebuilds the match from the
  * document, applies the change with the engine, and writes the document back only if the row still has the
- * version read (a lost race: 409 `notebook/changed`, nothing lost). The day's thread is counted in the
- * tools' worker pool (tools.ts), never on the event loop.
+ * version read (a lost race: 409 `notebook/changed`, nothing lost). The day's thread is read, counted and
+ * applied to the document in the tools' worker pool (tools.ts, notebook.ts `notebookThread`), never on the
+ * event loop. Issue 28: the rebuilt match and each answer's bytes are kept per notebook and version
+ * (notebook-cache.ts), so a read of an unchanged notebook redoes nothing.
  */
 export function notebookRoutes(ctx: RouteContext, runner: ToolRunner): void {
   const h = helpersOf(ctx);
@@ -62,8 +60,12 @@ export function notebookRoutes(ctx: RouteContext, runner: ToolRunner): void {
 
 type Helpers = ReturnType<typeof helpersOf>;
 
+/** The answers sent as kept bytes are JSON, as Fastify would have sent the objects. */
+const JSON_TYPE = "application/json; charset=utf-8";
+
 function helpersOf(ctx: RouteContext) {
   const { store, clock } = ctx;
+  const cache = new NotebookCache();
 
   const idOf = (req: FastifyRequest): string => parse(notebookParams, req.params, "id").id;
 
@@ -72,25 +74,37 @@ function helpersOf(ctx: RouteContext) {
     const user = requireUser(req);
     const rec = await store.notebook(idOf(req));
     if (!rec || rec.ownerId !== user.id) throw notFound(NO_NOTEBOOK);
-    const doc = readDoc(rec.doc);
-    return { rec, doc, b: rebuild(doc) };
+    const { doc, built } = cache.read(rec.id, rec.version, rec.doc);
+    return { rec, doc, b: built };
   };
 
-  const view = (
-    rec: NotebookRecord,
+  /** The owner's view of a kept version, as sent (built and serialised once per version and language). */
+  const sendView = (
+    reply: FastifyReply,
+    rec: Pick<NotebookRecord, "id" | "title" | "published">,
+    version: number,
     doc: NotebookDoc,
+    b: Built,
     lang: Lang,
-    published = rec.published,
-  ): P.NotebookView => notebookView({ id: rec.id, title: rec.title, published }, doc, rebuild(doc), lang);
+  ): Buffer => {
+    reply.type(JSON_TYPE);
+    return cache.bytes(rec.id, version, `view:${lang}`, () =>
+      notebookView({ id: rec.id, title: rec.title, published: rec.published }, doc, b, lang),
+    );
+  };
 
-  /** Write the changed document if the row still has the version read; the view of what was written. */
+  /**
+   * Write the changed document if the row still has the version read; the view of what was written, which
+   * is kept with its match at the version written, so the next read builds nothing.
+   */
   const save = async (
+    reply: FastifyReply,
     rec: NotebookRecord,
     doc: NotebookDoc,
     lang: Lang,
     published = rec.published,
-  ): Promise<P.NotebookView> => {
-    const out = view(rec, doc, lang, published);
+  ): Promise<Buffer> => {
+    const built = rebuild(doc);
     const ok = await store.updateNotebook(rec.ownerId, rec.id, rec.version, {
       title: rec.title,
       doc: writeDoc(doc),
@@ -102,7 +116,9 @@ function helpersOf(ctx: RouteContext) {
         "notebook/changed",
         "the notebook was changed meanwhile (in another tab?): reload it and enter this again",
       );
-    return out;
+    // The store's update writes `version + 1` over the version read.
+    cache.keep(rec.id, rec.version + 1, doc, built);
+    return sendView(reply, { ...rec, published }, rec.version + 1, doc, built, lang);
   };
 
   /** A change with a body: login and owner first (a stranger learns nothing, not even a bad field), then the body. */
@@ -118,19 +134,19 @@ function helpersOf(ctx: RouteContext) {
       summary,
       body,
       tag: "notebooks",
-      handler: async (req, _reply, parsed) => {
+      handler: async (req, reply, parsed) => {
         const { rec, doc, b } = await own(req);
         const lang = langOf(req);
-        return save(rec, apply(doc, b, parsed(), lang), lang);
+        return save(reply, rec, apply(doc, b, parsed(), lang), lang);
       },
     });
   }
-  return { idOf, own, view, save, change };
+  return { idOf, own, sendView, save, change, cache };
 }
 
 function readRoutes(ctx: RouteContext, h: Helpers): void {
   const { store } = ctx;
-  const { own, view, idOf } = h;
+  const { own, sendView, idOf, cache } = h;
   route(ctx, {
     method: "GET",
     url: "/api/notebooks",
@@ -140,8 +156,8 @@ function readRoutes(ctx: RouteContext, h: Helpers): void {
       const user = requireUser(req);
       const list = await store.listNotebooks(user.id);
       return list.map((rec) => {
-        const doc = readDoc(rec.doc);
-        return notebookSummary(rec, doc, rebuild(doc));
+        const { doc, built } = cache.read(rec.id, rec.version, rec.doc);
+        return notebookSummary(rec, doc, built);
       });
     },
   });
@@ -152,9 +168,9 @@ function readRoutes(ctx: RouteContext, h: Helpers): void {
     summary:
       "One of your notebooks: seats, the phase in play with its forms, draft or count, the posts, the corrections",
     tag: "notebooks",
-    handler: async (req): Promise<P.NotebookView> => {
-      const { rec, doc } = await own(req);
-      return view(rec, doc, langOf(req));
+    handler: async (req, reply): Promise<Buffer> => {
+      const { rec, doc, b } = await own(req);
+      return sendView(reply, rec, rec.version, doc, b, langOf(req));
     },
   });
 
@@ -165,7 +181,9 @@ function readRoutes(ctx: RouteContext, h: Helpers): void {
     tag: "notebooks",
     handler: async (req, reply) => {
       const user = requireUser(req);
-      if (!(await store.deleteNotebook(user.id, idOf(req)))) throw notFound(NO_NOTEBOOK);
+      const id = idOf(req);
+      if (!(await store.deleteNotebook(user.id, id))) throw notFound(NO_NOTEBOOK);
+      cache.drop(id);
       return reply.status(204).send();
     },
   });
@@ -173,7 +191,7 @@ function readRoutes(ctx: RouteContext, h: Helpers): void {
 
 function createRoute(ctx: RouteContext, h: Helpers): void {
   const { store, clock } = ctx;
-  const { view } = h;
+  const { sendView, cache } = h;
   bodyRoute(ctx, {
     method: "POST",
     url: "/api/notebooks",
@@ -236,7 +254,9 @@ function createRoute(ctx: RouteContext, h: Helpers): void {
           "notebooks/full",
           `you have ${P.MAX_NOTEBOOKS} notebooks, the most one may keep: delete one first`,
         );
-      return reply.status(201).send(view(rec, doc, lang));
+      const built = rebuild(doc);
+      cache.keep(rec.id, rec.version, doc, built);
+      return reply.status(201).send(sendView(reply, rec, rec.version, doc, built, lang));
     },
   });
 }
@@ -307,17 +327,19 @@ function changeRoutes(ctx: RouteContext, h: Helpers): void {
     summary:
       "Close the phase in play: the night with the GM's decisions (an unanswered council: 409, M2c), or the day",
     tag: "notebooks",
-    handler: async (req) => {
+    handler: async (req, reply) => {
       const { rec, doc, b } = await own(req);
       const lang = langOf(req);
-      return save(rec, close(doc, b), lang);
+      return save(reply, rec, close(doc, b), lang);
     },
   });
 }
 
 function threadRoute(ctx: RouteContext, h: Helpers, runner: ToolRunner): void {
   const { own, save } = h;
-  // The day's thread: up to 5 MiB, counted in the tools' pool under the tools' limits (routes/tools.ts).
+  // The day's thread: up to 5 MiB, read, counted and applied to the document in the tools' pool under the
+  // tools' limits (routes/tools.ts); the event loop gets back a document with at most one thread vote a
+  // seat (issue 28, notebook.ts `notebookThread`).
   bodyRoute(ctx, {
     method: "POST",
     url: "/api/notebooks/:id/thread",
@@ -326,42 +348,28 @@ function threadRoute(ctx: RouteContext, h: Helpers, runner: ToolRunner): void {
     body: P.notebookThreadSchema,
     tag: "notebooks",
     ...inToolsPool(ctx, runner),
-    handler: async (req: FastifyRequest, reply: FastifyReply, parsed) => {
-      const { rec, doc, b } = await own(req);
-      const body = parsed();
+    handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      const { rec, b } = await own(req);
       const lang = langOf(req);
-      const m = b.match;
-      // Before the paste is read: the pool's time is not spent on a thread that cannot be entered.
-      day(m);
-      const html = body.html?.trim() ? body.html : undefined;
-      const text = body.text?.trim() ? body.text : undefined;
-      if (html === undefined && text === undefined)
-        throw badRequest("html", "html: paste the thread (its HTML, or its BBCode or text as `text`)");
-      const answer = await runner.run(
+      const answer = await runner.notebookPaste(
+        req,
         reply,
-        (started) => ({
-          tool: "countPaste",
-          body: {
-            paste: { ...(html !== undefined ? { html } : {}), ...(text !== undefined ? { text } : {}) },
-            roster: roster(doc, m),
-            gm: null,
-            day: m.state.phase.number,
-            silenced: silenced(m),
-            earlyFromDay: m.state.options.earlyFromDay,
-            lang,
-          },
-          started,
-        }),
+        () => {
+          // The pool's time is not spent counting a thread that cannot be entered.
+          day(b.match);
+          return { doc: rec.doc, lang };
+        },
         `thread: too large to count within ${runner.seconds}; paste one day's posts`,
       );
-      return save(rec, applyThread(doc, b, pasteCount(answer), lang), lang);
+      if (!answer.ok) throw new ApiError(answer.status, answer.code, answer.message, answer.clause);
+      return save(reply, rec, readDoc(answer.doc), lang);
     },
   });
 }
 
 function exportRoutes(ctx: RouteContext, h: Helpers): void {
   const { store } = ctx;
-  const { own, save, idOf } = h;
+  const { own, save, idOf, cache } = h;
   route(ctx, {
     method: "GET",
     url: "/api/notebooks/:id/replay",
@@ -371,7 +379,8 @@ function exportRoutes(ctx: RouteContext, h: Helpers): void {
       const { rec, b } = await own(req);
       return reply
         .header("content-disposition", `attachment; filename="notebook-${rec.id}.json"`)
-        .send(exportReplay(b.match));
+        .type(JSON_TYPE)
+        .send(cache.bytes(rec.id, rec.version, "replay", () => exportReplay(b.match)));
     },
   });
 
@@ -380,11 +389,11 @@ function exportRoutes(ctx: RouteContext, h: Helpers): void {
     url: "/api/notebooks/:id/publish",
     summary: "Publish the finished game (W1): its file, seed and corrections, to everyone",
     tag: "notebooks",
-    handler: async (req) => {
+    handler: async (req, reply) => {
       const { rec, doc, b } = await own(req);
       if (b.match.state.winner === null)
         throw conflict("notebook/not-ended", "the game is not over yet: it is published after the end", "W1");
-      return save(rec, doc, langOf(req), true);
+      return save(reply, rec, doc, langOf(req), true);
     },
   });
 
@@ -393,19 +402,20 @@ function exportRoutes(ctx: RouteContext, h: Helpers): void {
     url: "/api/notebooks/:id/published",
     summary: "A published notebook, to everyone: the REPLAY.md file, the seed (F1) and the corrections (F2)",
     tag: "notebooks",
-    handler: async (req): Promise<P.PublishedNotebook> => {
+    handler: async (req, reply): Promise<Buffer> => {
       const rec = await store.notebook(idOf(req));
       if (!rec || !rec.published) throw notFound(NO_NOTEBOOK);
-      const doc = readDoc(rec.doc);
-      const b = rebuild(doc);
-      return {
+      const { doc, built: b } = cache.read(rec.id, rec.version, rec.doc);
+      reply.type(JSON_TYPE);
+      // Its own key: never the owner's view (which holds the seed and roles before the end, issue 18).
+      return cache.bytes(rec.id, rec.version, "published", (): P.PublishedNotebook => ({
         title: rec.title,
         seed: doc.seed,
         seedHash: doc.seed === null ? null : seedCommitment(doc.seed),
         replay: exportReplay(b.match),
         corrections: doc.corrections,
         winner: b.match.state.winner,
-      };
+      }));
     },
   });
 }

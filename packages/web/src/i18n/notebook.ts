@@ -162,6 +162,11 @@ export const ru = {
     addAlias: (name: string) => `Добавить «${name}» игроку`,
     ignored: "Не засчитано",
     ignoredLine: (post: string, text: string, reason: string) => `пост ${post}: «${text}» — ${reason}`,
+    replaced: (n: number) =>
+      `${n.toLocaleString("ru-RU")} ${ruPlural(n, "ранний голос заменён более поздним", "ранних голоса заменены более поздними", "ранних голосов заменены более поздними")} того же игрока: считается только последний голос дня`,
+    moreAuthors: (n: number) => `и ещё ${n.toLocaleString("ru-RU")} не показано`,
+    lastShown: (shown: number, total: number) =>
+      `показаны последние ${shown.toLocaleString("ru-RU")} из ${total.toLocaleString("ru-RU")}`,
     handVote: "Внести голос вручную",
     handVoteLead: "Если парсер пропустил или неверно прочёл голос. Нужна причина.",
     voter: "Кто голосует",
@@ -358,6 +363,11 @@ export const en: typeof ru = {
     addAlias: (name: string) => `Add "${name}" to the player`,
     ignored: "Not counted",
     ignoredLine: (post: string, text: string, reason: string) => `post ${post}: "${text}" — ${reason}`,
+    replaced: (n: number) =>
+      `${n.toLocaleString("en")} earlier ${n === 1 ? "vote" : "votes"} replaced by a later vote of the same player: only the last vote of the day counts`,
+    moreAuthors: (n: number) => `and ${n.toLocaleString("en")} more not shown`,
+    lastShown: (shown: number, total: number) =>
+      `the last ${shown.toLocaleString("en")} of ${total.toLocaleString("en")} shown`,
     handVote: "Enter a vote by hand",
     handVoteLead: "When the reader missed or misread a vote. A reason is needed.",
     voter: "Who votes",

@@ -99,9 +99,10 @@ function Found(props: { found: ThreadFound; view: NotebookView; setView: (v: Not
   return (
     <div className="nb-found" role="status">
       <p>
-        <strong>{w.day.found(found.posts, found.authors.length)}</strong>
+        <strong>{w.day.found(found.posts, found.authorCount)}</strong>
         {found.first !== null && found.last !== null && <>, {w.day.range(found.first, found.last)}</>}
       </p>
+      {found.replaced > 0 && <p className="muted small">{w.day.replaced(found.replaced)}</p>}
       {found.kind === "text" && <p className="notice">{w.day.plainText}</p>}
       {unknown.length > 0 && (
         <div className="nb-unknown">
@@ -114,16 +115,21 @@ function Found(props: { found: ThreadFound; view: NotebookView; setView: (v: Not
               </li>
             ))}
           </ul>
+          {found.authorCount > found.authors.length && (
+            <p className="muted small">{w.day.moreAuthors(found.authorCount - found.authors.length)}</p>
+          )}
         </div>
       )}
       {found.ignored.length > 0 && (
         <details>
-          <summary>{w.day.ignored}</summary>
+          <summary>
+            {w.day.ignored}
+            {found.ignoredCount > found.ignored.length &&
+              ` (${w.day.lastShown(found.ignored.length, found.ignoredCount)})`}
+          </summary>
           <ul>
             {found.ignored.map((x, i) => (
-              <li key={i}>
-                {w.day.ignoredLine(found.labels[x.post] ?? String(x.post + 1), x.text, x.reason)}
-              </li>
+              <li key={i}>{w.day.ignoredLine(x.label ?? String(x.post + 1), x.text, x.reason)}</li>
             ))}
           </ul>
         </details>
