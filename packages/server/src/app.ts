@@ -23,7 +23,8 @@ import { openApiDocument, swaggerSpec, type RouteDoc } from "./openapi.ts";
 import type { Store } from "./store.ts";
 import { LocalCluster, type Cluster } from "./cluster.ts";
 import { Streams } from "./stream.ts";
-import { PgStore } from "./pg-store.ts";
+import { isStoreFault, PgStore } from "./pg-store.ts";
+import { StoreUnavailable } from "./store.ts";
 import { SharedLimits } from "./shared-limits.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { channelRoutes } from "./routes/channels.ts";
@@ -132,8 +133,33 @@ function errorFields(error: unknown): { statusCode?: number; code?: string; mess
   };
 }
 
-/** Every error as the API's `{ error: { code, message, clause? } }`: a refusal with its status, else a 500. */
+/** Issue 28: how soon a client may try again after a 503 (the store's faults, a busy game): seconds. */
+export const RETRY_AFTER_S = 2;
+
+/**
+ * Every error as the API's `{ error: { code, message, clause? } }`: a refusal with its status, the store's
+ * faults as 503 (issue 28), else a 500. Every 503 says when to retry (Retry-After).
+ */
 function sendError(error: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (isStoreFault(error)) {
+    // The database did not answer in time, or its connection failed (in the session lookup before any
+    // route, a route, the rate limits): never a 500. A write that may have been stored says so.
+    const unknown = error instanceof StoreUnavailable && error.unknown;
+    return reply
+      .status(503)
+      .header("retry-after", String(RETRY_AFTER_S))
+      .send({
+        error: unknown
+          ? {
+              code: "store/unknown",
+              message:
+                "the database did not confirm the change in time: it may have been saved; reload before retrying",
+            }
+          : { code: "store/unavailable", message: "the database is unavailable: nothing was changed; retry" },
+      });
+  }
+  if (error instanceof ApiError && error.status === 503 && !reply.hasHeader("retry-after"))
+    reply.header("retry-after", String(RETRY_AFTER_S));
   if (error instanceof ApiError) {
     return reply.status(error.status).send({
       error: {
@@ -301,7 +327,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Issue 20: a game's reads see the log past the room first (on a shared store), so they show what other
   // instances on the same database acknowledged; a game not built yet (one new to this instance, or a
   // finished one not needed since the start) is built from its log. A failure here is left to the route
-  // (which answers 404 for an unknown game, or the store's 503).
+  // (which answers 404 for an unknown game, or 503 for a room set aside), but the store's (below).
   app.addHook("preHandler", async (req) => {
     const params: unknown = req.params;
     const id = typeof params === "object" && params !== null && "id" in params ? params.id : undefined;
@@ -310,7 +336,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // A command (a POST, but the preview, which only reads) is checked against the log by its own append
     // (Games.runShared), so it reads nothing first when the game is here already.
     const command = req.method === "POST" && !url.endsWith("/preview");
-    if (!command || !games.rooms.has(id)) await games.fresh(id).catch(() => {});
+    // Issue 28: a catch-up the store could not make answers 503 (the room may be behind what another
+    // instance acknowledged: it is not shown); an unknown game is left to the route's 404.
+    if (!command || !games.rooms.has(id))
+      await games.fresh(id).catch((error: unknown) => {
+        if (isStoreFault(error)) throw error;
+      });
   });
   app.setErrorHandler(sendError);
   const webRoot = opts.webRoot && existsSync(join(opts.webRoot, "index.html")) ? opts.webRoot : null;

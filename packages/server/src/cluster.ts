@@ -86,6 +86,15 @@ const LEADER_LOCK = 7320;
 /** How often an instance that does not lead tries the leader's lock: a dead leader is replaced within it. */
 export const LEADER_RETRY_MS = 2_000;
 const TOPICS: readonly Topic[] = ["game", "session", "user"];
+/** Issue 28: how long the lock's connection may take to answer when the config gives no query_timeout. */
+const LOCK_QUERY_MS = 5_000;
+/**
+ * Issue 28: a leader leads for this long after its lock's connection last answered (it checks every
+ * LEADER_RETRY_MS). A process frozen longer (SIGSTOP, a paused VM) has stopped leading when it wakes, before
+ * any of its timers may fire a deadline; PostgreSQL ends its idle session after twice this (the lock's
+ * idle_session_timeout), so another instance takes the lock only after this one's lead has run out.
+ */
+export const LEADER_LEASE_MS = 10_000;
 /** Issue 28: a leader that resigns tells the others on this channel (no payload), so one leads at once. */
 const RESIGNED = "resigned";
 
@@ -109,6 +118,12 @@ export class PgCluster implements Cluster {
   private retry: NodeJS.Timeout | null = null;
   /** The last notification sent on the listening connection. */
   private sending: Promise<void> = Promise.resolve();
+  /** Issue 28: the last query on the lock's connection (one at a time on a connection: pg 9 requires it). */
+  private locking: Promise<unknown> = Promise.resolve();
+  /** Issue 28: a round under way (one at a time, so the lock's connection never gets two tries at once). */
+  private rounding = false;
+  /** Issue 28: when the lock's connection last answered while this instance led (performance.now()). */
+  private confirmedAt = 0;
 
   private constructor(
     private readonly config: pg.ClientConfig,
@@ -123,7 +138,12 @@ export class PgCluster implements Cluster {
     return cluster;
   }
 
+  /** False once the lead has run out unconfirmed (LEADER_LEASE_MS): it is given up at that moment. */
   get leader(): boolean {
+    if (this.isLeader && performance.now() - this.confirmedAt > LEADER_LEASE_MS) {
+      console.error("PostgreSQL: the leader's lock was not confirmed in time: no longer leading");
+      this.dropLock(this.lockClient);
+    }
     return this.isLeader;
   }
 
@@ -189,9 +209,62 @@ export class PgCluster implements Cluster {
     };
     c.on("error", lost);
     c.on("end", () => lost());
-    await c.connect();
-    for (const channel of [...byChannel.keys(), resigned]) await c.query(`LISTEN "${channel}"`);
+    try {
+      await c.connect();
+      for (const channel of [...byChannel.keys(), resigned]) await c.query(`LISTEN "${channel}"`);
+    } catch (error) {
+      // Issue 28: the connection is ended, not left open, when it cannot listen (the next round opens another).
+      void c.end().catch(() => {});
+      throw error;
+    }
     this.listener = c;
+  }
+
+  /**
+   * Issue 28: one query at a time on the lock's connection, each within its time limit; a connection that
+   * does not answer in time is dropped (and with it the lead: see dropLock).
+   */
+  private lockQuery<R extends pg.QueryResultRow>(
+    c: pg.Client,
+    text: string,
+    values?: unknown[],
+  ): Promise<R[]> {
+    const limit = Number(this.config.query_timeout) || LOCK_QUERY_MS;
+    const run = this.locking.then(
+      () =>
+        new Promise<R[]>((resolve, reject) => {
+          const timer = setTimeout(() => {
+            this.dropLock(c);
+            reject(new Error(`the lock's connection did not answer within ${limit} ms`));
+          }, limit);
+          c.query<R>(text, values).then(
+            (r) => {
+              clearTimeout(timer);
+              resolve(r.rows);
+            },
+            (error: unknown) => {
+              clearTimeout(timer);
+              reject(error instanceof Error ? error : new Error(String(error)));
+            },
+          );
+        }),
+    );
+    this.locking = run.catch(() => {});
+    return run;
+  }
+
+  /**
+   * Issue 28: the lock's connection is given up (it failed, or did not answer): this instance stops leading
+   * at once. Ending the connection releases the lock in PostgreSQL as soon as it notices.
+   */
+  private dropLock(c: pg.Client | null): void {
+    if (c === null) return;
+    if (this.lockClient === c) {
+      this.lockClient = null;
+      this.setLeader(false);
+      if (!this.closed) this.schedule(2 * LEADER_RETRY_MS);
+    }
+    void c.end().catch(() => {});
   }
 
   private async tryLead(): Promise<void> {
@@ -209,14 +282,26 @@ export class PgCluster implements Cluster {
         };
         c.on("error", lost);
         c.on("end", lost);
-        await c.connect();
+        try {
+          await c.connect();
+          // Issue 28: a frozen holder's idle session is ended by PostgreSQL, which releases the lock (before
+          // version 14 there is no such setting: the lock then waits for the connection to break).
+          await c.query(`SET idle_session_timeout = ${2 * LEADER_LEASE_MS}`).catch(() => {});
+        } catch (error) {
+          void c.end().catch(() => {});
+          throw error;
+        }
         this.lockClient = c;
       }
-      const r = await this.lockClient.query<{ ok: boolean }>(
+      const rows = await this.lockQuery<{ ok: boolean }>(
+        this.lockClient,
         "SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok",
         [LEADER_LOCK, this.namespace],
       );
-      if (r.rows[0]?.ok) this.setLeader(true);
+      if (rows[0]?.ok) {
+        this.confirmedAt = performance.now();
+        this.setLeader(true);
+      }
     } catch (error) {
       console.error(`PostgreSQL: the leader's lock could not be tried: ${String(error)}`);
     }
@@ -244,17 +329,38 @@ export class PgCluster implements Cluster {
   }
 
   private async round(): Promise<void> {
-    if (this.closed) return;
-    if (!this.listener) {
-      try {
-        await this.listen();
-        for (const h of [...this.resync]) h();
-      } catch (error) {
-        console.error(`PostgreSQL: could not listen for notifications: ${String(error)}`);
+    if (this.closed || this.rounding) return;
+    this.rounding = true;
+    try {
+      if (!this.listener) {
+        try {
+          await this.listen();
+          for (const h of [...this.resync]) h();
+        } catch (error) {
+          console.error(`PostgreSQL: could not listen for notifications: ${String(error)}`);
+        }
       }
+      if (!this.isLeader) await this.tryLead();
+      else {
+        await this.confirm();
+        this.schedule();
+      }
+    } finally {
+      this.rounding = false;
     }
-    if (!this.isLeader) await this.tryLead();
-    else if (!this.listener) this.schedule();
+  }
+
+  /** Issue 28: the leader checks that its lock's connection answers (else it stops leading: lockQuery). */
+  private async confirm(): Promise<void> {
+    const c = this.lockClient;
+    if (!c) return;
+    try {
+      await this.lockQuery(c, "SELECT 1");
+      if (this.lockClient === c) this.confirmedAt = performance.now();
+    } catch (error) {
+      console.error(`PostgreSQL: the leader's connection failed (${String(error)}): no longer leading`);
+      this.dropLock(c);
+    }
   }
 
   async resign(): Promise<void> {
@@ -265,8 +371,11 @@ export class PgCluster implements Cluster {
     this.setLeader(false);
     if (!led || !lock) return;
     try {
-      await lock.query("SELECT pg_advisory_unlock($1, hashtext($2))", [LEADER_LOCK, this.namespace]);
-      await lock.query("SELECT pg_notify($1, '')", [`fm_${RESIGNED}_${this.namespace}`]);
+      await this.lockQuery(lock, "SELECT pg_advisory_unlock($1, hashtext($2))", [
+        LEADER_LOCK,
+        this.namespace,
+      ]);
+      await this.lockQuery(lock, "SELECT pg_notify($1, '')", [`fm_${RESIGNED}_${this.namespace}`]);
     } catch (error) {
       // The lock goes with its connection when close() ends it; the others find it free within LEADER_RETRY_MS.
       console.error(`PostgreSQL: the leader's lock could not be given up: ${String(error)}`);

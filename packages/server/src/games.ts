@@ -31,7 +31,7 @@ import type { Clock } from "./clock.ts";
 import type { Entry, EntryBody } from "./entries.ts";
 import { ApiError, badRequest, conflict, forbidden, notFound, refused } from "./errors.ts";
 import { Room } from "./room.ts";
-import { SeqConflict, type Store, type UserRecord } from "./store.ts";
+import { SeqConflict, StoreUnavailable, type Store, type UserRecord } from "./store.ts";
 import { keyMismatch, type IdempotencyMark, type KeyedAnswer } from "./idempotency.ts";
 import type { Cluster } from "./cluster.ts";
 import { archiveOf, involves, parseArchived, type Archived } from "./archive.ts";
@@ -285,9 +285,11 @@ export class Games {
     const from = room?.seq ?? 0;
     const entries = await this.store.entriesFrom(id, from);
     if (entries.length === 0) return;
-    // A write or a rebuild started meanwhile: it is checked against the log itself (a write that missed
-    // these entries conflicts, and the room is rebuilt from the log).
-    if (this.rooms.get(id) !== room || this.writes.has(id) || this.reloading.has(id)) return;
+    // Issue 28: what was read is applied even if a write of this instance started meanwhile: on a shared
+    // store a room holds only durable entries, and a write decided without these entries conflicts with
+    // them in the log. Giving up here let a read answer without another instance's acknowledged write
+    // (read-your-writes broken about once in 2,000 reads). A room rebuilt meanwhile is read again.
+    if (this.rooms.get(id) !== room || this.reloading.has(id)) return this.readLog(id);
     if (!room) {
       // A finished game built on demand is only read; a game new to this instance is told like a commit.
       const archived = this.archive.has(id);
@@ -299,8 +301,25 @@ export class Games {
       else this.advanced(built, 0);
       return;
     }
-    if (room.seq !== from) return;
-    this.applyDurable(room, entries);
+    // This instance's own write may have been applied meanwhile: it is the log's next entries (an append
+    // succeeds only where the log ends), so only what lies past it is new.
+    const known = room.seq - from;
+    if (known < entries.length) this.applyDurable(room, entries.slice(known));
+  }
+
+  /**
+   * Issue 28: after an append of unknown outcome, the room is caught up from the log (where the entries
+   * are, if they were stored) once the store answers again, retried with a growing pause until it does.
+   * Reads catch up anyway; this is for the streams, the deadlines and the next command.
+   */
+  private recover(id: string): void {
+    const attempt = (delay: number): void => {
+      if (this.closing) return;
+      this.catchUp(id).catch(() => {
+        setTimeout(() => attempt(Math.min(delay * 2, 30_000)), delay).unref();
+      });
+    };
+    attempt(250);
   }
 
   /** The room's feed grew from `before` with entries already durable: the scheduler and listeners hear. */
@@ -482,6 +501,13 @@ export class Games {
         } catch (error) {
           if (!(error instanceof SeqConflict)) {
             console.error(`game ${id}: the store refused entries ${seq}+: ${String(error)}`);
+            // Issue 28: no answer in time. The room was not touched (it takes entries only once durable);
+            // if they may have been stored all the same, the caller is told so (503 store/unknown), and the
+            // room is caught up from the log as soon as the store answers again.
+            if (error instanceof StoreUnavailable) {
+              if (error.unknown) this.recover(id);
+              throw error;
+            }
             throw new ApiError(503, "store/unavailable", "the game could not be saved: retry");
           }
           lost = true;

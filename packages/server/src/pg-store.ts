@@ -5,6 +5,7 @@ import { channelName, namespaceOf } from "./cluster.ts";
 import type { Entry } from "./entries.ts";
 import {
   SeqConflict,
+  StoreUnavailable,
   type GameIndexRow,
   setupNameKey,
   type MailRecord,
@@ -20,7 +21,7 @@ import {
  * Schema versions, applied in order on start, in one transaction, recorded in fm_schema: SQL, or a step
  * that needs the server's code (a value computed in TypeScript).
  */
-export const PG_MIGRATIONS: readonly (string | ((c: pg.PoolClient) => Promise<void>))[] = [
+export const PG_MIGRATIONS: readonly (string | ((c: pg.ClientBase) => Promise<void>))[] = [
   `CREATE TABLE users (
      id TEXT PRIMARY KEY,
      nick TEXT NOT NULL,
@@ -281,8 +282,13 @@ interface Pending {
   readonly gameId: string;
   readonly seq: number;
   readonly entries: readonly Entry[];
+  /** Answer it, once: a later answer (the batch's, after the time limit's) is ignored. */
   readonly resolve: () => void;
   readonly reject: (error: Error) => void;
+  /** Answered already (issue 28: its time limit may pass before its batch ends). */
+  settled: boolean;
+  /** Its batch's statement has been sent: from then on a failure leaves its outcome unknown. */
+  sent: boolean;
 }
 
 /**
@@ -300,6 +306,78 @@ interface Group {
 
 /** How often a batch is tried again when PostgreSQL broke a deadlock by aborting it (nothing was written). */
 const DEADLOCK_RETRIES = 3;
+
+/**
+ * Issue 28: how long a store call may take, by default (STORE_TIMEOUT_MS), before its caller hears
+ * StoreUnavailable (the request: 503 with Retry-After). It bounds the wait for a connection, each
+ * statement (client side, so a frozen database is noticed too; and server side, so a statement stuck
+ * behind a lock gives it up) and a call as a whole.
+ */
+export const STORE_TIMEOUT_MS = 5_000;
+
+/**
+ * Issue 28: whether an error says that the database cannot answer now (rather than that a statement is
+ * wrong): a connection refused, reset or timed out, the database shutting down or out of connections, a
+ * statement cancelled by its time limit.
+ */
+export function isStoreFault(error: unknown): boolean {
+  if (error instanceof StoreUnavailable) return true;
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  // SQLSTATE 08 connection, 53 resources, 57P shutdown, 57014 cancelled, 55P03 lock timeout; E…: a socket.
+  if (typeof code === "string" && /^(08|53|57P|57014$|55P03$|E[A-Z]+$)/.test(code)) return true;
+  return /timeout|Connection terminated|not queryable|connection error|Connection refused/i.test(
+    error.message,
+  );
+}
+
+/**
+ * Issue 28: whether a write that failed with `error` after it was sent may have been stored all the same.
+ * An error the server answered about the statement itself means it was rolled back; the connection lost
+ * or a time limit passed on this side (or the server ending the session mid-statement) leave it unknown.
+ */
+function mayHaveCommitted(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return !(typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) && !/^(08|57P)/.test(code));
+}
+
+/** A store fault as StoreUnavailable (`sent`: a write had left, so its outcome may be unknown); others as they are. */
+function asUnavailable(error: unknown, sent: boolean): unknown {
+  if (error instanceof StoreUnavailable || !isStoreFault(error)) return error;
+  const unknown = sent && mayHaveCommitted(error);
+  return new StoreUnavailable(`PostgreSQL: ${(error as Error).message}`, unknown);
+}
+
+/** The schema's migrations, on a connection of their own with no time limit (issue 28: see connect). */
+async function migrate(config: pg.ClientConfig): Promise<void> {
+  const c = new pg.Client(config);
+  const ignore = (): void => {};
+  c.on("error", ignore);
+  await c.connect();
+  try {
+    await c.query("BEGIN");
+    try {
+      await c.query("SELECT pg_advisory_xact_lock(7315)");
+      await c.query("CREATE TABLE IF NOT EXISTS fm_schema (version INTEGER NOT NULL)");
+      const r = await c.query<{ version: number }>("SELECT version FROM fm_schema");
+      let version = r.rows[0]?.version ?? 0;
+      if (r.rows.length === 0) await c.query("INSERT INTO fm_schema (version) VALUES (0)");
+      for (; version < PG_MIGRATIONS.length; version++) {
+        const step = PG_MIGRATIONS[version]!;
+        if (typeof step === "string") await c.query(step);
+        else await step(c);
+        await c.query("UPDATE fm_schema SET version = $1", [version + 1]);
+      }
+      await c.query("COMMIT");
+    } catch (error) {
+      await c.query("ROLLBACK").catch(() => {});
+      throw error;
+    }
+  } finally {
+    c.off("error", ignore);
+    await c.end().catch(() => {});
+  }
+}
 
 /**
  * PostgreSQL behind the same Store interface as SQLite, shared by any number of instances (issue 20).
@@ -323,12 +401,29 @@ export class PgStore implements Store {
     private readonly pool: pg.Pool,
     /** The database and schema, hashed (cluster.ts): what names this store's notification channels. */
     readonly namespace: string,
-    /** What the pool's connections were made with: PgCluster opens its own to the same database. */
+    /**
+     * What the pool's connections were made with, time limits included: PgCluster and SharedLimits open
+     * their own to the same database.
+     */
     readonly clientConfig: pg.ClientConfig,
+    /** Issue 28: the time limit of every call (STORE_TIMEOUT_MS unless the caller gave one). */
+    readonly timeoutMs: number,
   ) {}
 
-  static async connect(config: pg.PoolConfig): Promise<PgStore> {
-    const pool = new pg.Pool({ max: 10, ...config });
+  /**
+   * `timeoutMs` (issue 28): the time limit of every store call, STORE_TIMEOUT_MS by default. The schema's
+   * migrations run first on a connection without it (a migration of a large database may take longer).
+   */
+  static async connect(config: pg.PoolConfig, opts: { timeoutMs?: number } = {}): Promise<PgStore> {
+    const timeoutMs = opts.timeoutMs ?? STORE_TIMEOUT_MS;
+    const limited: pg.PoolConfig = {
+      ...config,
+      connectionTimeoutMillis: timeoutMs,
+      query_timeout: timeoutMs,
+      statement_timeout: timeoutMs,
+      idle_in_transaction_session_timeout: timeoutMs,
+    };
+    const pool = new pg.Pool({ max: 10, ...limited });
     // An idle connection that breaks (the server restarts, the network drops) is reported on the pool; with
     // no listener that would stop the process. The pool replaces it, and the next query says if it cannot.
     pool.on("error", (error) => console.error(`PostgreSQL: an idle connection failed: ${error.message}`));
@@ -338,54 +433,85 @@ export class PgStore implements Store {
       );
       const { db, schema } = r.rows[0]!;
       if (schema === null) throw new Error("PostgreSQL: no schema of the search_path exists");
-      const store = new PgStore(pool, namespaceOf(db, schema), config);
-      await store.migrate();
-      return store;
+      await migrate(config);
+      return new PgStore(pool, namespaceOf(db, schema), limited, timeoutMs);
     } catch (error) {
       await pool.end();
       throw error;
     }
   }
 
-  /** `work` in one transaction on a connection of its own: committed if it returns, rolled back if it throws. */
-  private async transaction<T>(work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    const c = await this.pool.connect();
-    let broken: Error | undefined;
-    // A connection that dies while checked out also emits "error" (the pool listens only to idle ones);
-    // the query under way rejects with it, which is what the caller hears.
-    const ignore = (): void => {};
-    c.on("error", ignore);
-    try {
-      await c.query("BEGIN");
-      const out = await work(c);
-      await c.query("COMMIT");
-      return out;
-    } catch (error) {
-      // The caller hears the first error; a connection that cannot even roll back is not reused.
-      await c.query("ROLLBACK").catch((e: unknown) => {
-        broken = e instanceof Error ? e : new Error(String(e));
-      });
-      throw error;
-    } finally {
-      c.off("error", ignore);
-      c.release(broken);
-    }
+  /**
+   * Issue 28: `work`, or StoreUnavailable once the time limit has passed (`unknown` when `sent`: a write
+   * whose outcome nobody can tell yet). The work is left to end on its own: pg's own limits end its
+   * connection, which the pool then drops.
+   */
+  private within<T>(work: Promise<T>, sent: boolean | (() => boolean)): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const unknown = typeof sent === "boolean" ? sent : sent();
+        reject(new StoreUnavailable(`PostgreSQL: no answer within ${this.timeoutMs} ms`, unknown));
+      }, this.timeoutMs);
+      work.then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(asUnavailable(error, typeof sent === "boolean" ? sent : sent()));
+        },
+      );
+    });
   }
 
-  private migrate(): Promise<void> {
-    return this.transaction(async (c) => {
-      await c.query("SELECT pg_advisory_xact_lock(7315)");
-      await c.query("CREATE TABLE IF NOT EXISTS fm_schema (version INTEGER NOT NULL)");
-      const r = await c.query<{ version: number }>("SELECT version FROM fm_schema");
-      let version = r.rows[0]?.version ?? 0;
-      if (r.rows.length === 0) await c.query("INSERT INTO fm_schema (version) VALUES (0)");
-      for (; version < PG_MIGRATIONS.length; version++) {
-        const step = PG_MIGRATIONS[version]!;
-        if (typeof step === "string") await c.query(step);
-        else await step(c);
-        await c.query("UPDATE fm_schema SET version = $1", [version + 1]);
+  /** One statement that only reads, within the time limit. */
+  private read<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
+    return this.within(this.pool.query<R>(text, values), false);
+  }
+
+  /** One statement that writes (its own transaction), within the time limit: its outcome may be unknown. */
+  private write<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
+    return this.within(this.pool.query<R>(text, values), true);
+  }
+
+  /**
+   * `work` in one transaction on a connection of its own: committed if it returns, rolled back if it throws,
+   * all within the time limit (issue 28; past it the connection is closed, so PostgreSQL rolls back
+   * whatever had not committed: only a COMMIT under way is of unknown outcome).
+   */
+  private transaction<T>(work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    let committing = false;
+    const run = async (): Promise<T> => {
+      const c = await this.pool.connect();
+      let broken: Error | undefined;
+      // A connection that dies while checked out also emits "error" (the pool listens only to idle ones);
+      // the query under way rejects with it, which is what the caller hears.
+      const ignore = (): void => {};
+      c.on("error", ignore);
+      try {
+        await c.query("BEGIN");
+        const out = await work(c);
+        committing = true;
+        await c.query("COMMIT").catch((error: unknown) => {
+          throw asUnavailable(error, true);
+        });
+        return out;
+      } catch (error) {
+        // The caller hears the first error; a connection that failed, or cannot even roll back, is not
+        // reused (closing it rolls back).
+        if (isStoreFault(error)) broken = error as Error;
+        else
+          await c.query("ROLLBACK").catch((e: unknown) => {
+            broken = e instanceof Error ? e : new Error(String(e));
+          });
+        throw error;
+      } finally {
+        c.off("error", ignore);
+        c.release(broken);
       }
-    });
+    };
+    return this.within(run(), () => committing);
   }
 
   /**
@@ -413,24 +539,24 @@ export class PgStore implements Store {
   }
 
   async userById(id: string): Promise<UserRecord | null> {
-    const r = await this.pool.query<UserRow>(`SELECT * FROM users WHERE id = $1`, [id]);
+    const r = await this.read<UserRow>(`SELECT * FROM users WHERE id = $1`, [id]);
     return r.rows[0] ? toUser(r.rows[0]) : null;
   }
 
   async userByNickKey(nickKey: string): Promise<UserRecord | null> {
-    const r = await this.pool.query<UserRow>(`SELECT * FROM users WHERE nick_key = $1`, [nickKey]);
+    const r = await this.read<UserRow>(`SELECT * FROM users WHERE nick_key = $1`, [nickKey]);
     return r.rows[0] ? toUser(r.rows[0]) : null;
   }
 
   async updateUser(id: string, change: { timeZone?: string; lang?: "ru" | "en" }): Promise<void> {
-    await this.pool.query(
+    await this.write(
       `UPDATE users SET time_zone = COALESCE($2, time_zone), lang = COALESCE($3, lang) WHERE id = $1`,
       [id, change.timeZone ?? null, change.lang ?? null],
     );
   }
 
   async createSession(tokenHash: string, s: SessionRecord): Promise<void> {
-    await this.pool.query(`INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, $3)`, [
+    await this.write(`INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, $3)`, [
       tokenHash,
       s.userId,
       s.expiresAt,
@@ -438,7 +564,7 @@ export class PgStore implements Store {
   }
 
   async session(tokenHash: string): Promise<SessionRecord | null> {
-    const r = await this.pool.query<{ user_id: string; expires_at: string }>(
+    const r = await this.read<{ user_id: string; expires_at: string }>(
       `SELECT user_id, expires_at FROM sessions WHERE token_hash = $1`,
       [tokenHash],
     );
@@ -447,17 +573,17 @@ export class PgStore implements Store {
   }
 
   async deleteSession(tokenHash: string): Promise<void> {
-    await this.pool.query(`DELETE FROM sessions WHERE token_hash = $1`, [tokenHash]);
+    await this.write(`DELETE FROM sessions WHERE token_hash = $1`, [tokenHash]);
   }
 
   async settings(userId: string): Promise<SettingsRecord | null> {
-    const r = await this.pool.query<SettingsRow>(`SELECT * FROM user_settings WHERE user_id = $1`, [userId]);
+    const r = await this.read<SettingsRow>(`SELECT * FROM user_settings WHERE user_id = $1`, [userId]);
     return r.rows[0] ? toSettings(r.rows[0]) : null;
   }
 
   /** One statement, an upsert: committed (and so durable) when it returns. */
   async saveSettings(s: SettingsRecord): Promise<void> {
-    await this.pool.query(
+    await this.write(
       `INSERT INTO user_settings (user_id, email, email_confirmed, email_reminders, before, quiet_from, quiet_to,
          browser_notifications, confirm_token_hash, confirm_expires_at, unsubscribe_token)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
@@ -483,29 +609,28 @@ export class PgStore implements Store {
   }
 
   async settingsByConfirmToken(tokenHash: string): Promise<SettingsRecord | null> {
-    const r = await this.pool.query<SettingsRow>(
-      `SELECT * FROM user_settings WHERE confirm_token_hash = $1`,
-      [tokenHash],
-    );
+    const r = await this.read<SettingsRow>(`SELECT * FROM user_settings WHERE confirm_token_hash = $1`, [
+      tokenHash,
+    ]);
     return r.rows[0] ? toSettings(r.rows[0]) : null;
   }
 
   async settingsByUnsubscribeToken(token: string): Promise<SettingsRecord | null> {
-    const r = await this.pool.query<SettingsRow>(`SELECT * FROM user_settings WHERE unsubscribe_token = $1`, [
+    const r = await this.read<SettingsRow>(`SELECT * FROM user_settings WHERE unsubscribe_token = $1`, [
       token,
     ]);
     return r.rows[0] ? toSettings(r.rows[0]) : null;
   }
 
   async allSettings(): Promise<SettingsRecord[]> {
-    const r = await this.pool.query<SettingsRow>(
+    const r = await this.read<SettingsRow>(
       `SELECT * FROM user_settings WHERE email IS NOT NULL AND email_confirmed ORDER BY user_id`,
     );
     return r.rows.map(toSettings);
   }
 
   async readMarks(userId: string, gameId: string): Promise<Readonly<Record<string, number>>> {
-    const r = await this.pool.query<{ place: string; up_to: number }>(
+    const r = await this.read<{ place: string; up_to: number }>(
       `SELECT place, up_to FROM read_marks WHERE user_id = $1 AND game_id = $2`,
       [userId, gameId],
     );
@@ -513,7 +638,7 @@ export class PgStore implements Store {
   }
 
   async userReadMarks(userId: string): Promise<Readonly<Record<string, Readonly<Record<string, number>>>>> {
-    const r = await this.pool.query<{ game_id: string; place: string; up_to: number }>(
+    const r = await this.read<{ game_id: string; place: string; up_to: number }>(
       `SELECT game_id, place, up_to FROM read_marks WHERE user_id = $1`,
       [userId],
     );
@@ -524,7 +649,7 @@ export class PgStore implements Store {
 
   /** An upsert that keeps the larger mark: a late or repeated request never moves it back. */
   async markRead(userId: string, gameId: string, where: string, upTo: number): Promise<void> {
-    await this.pool.query(
+    await this.write(
       `INSERT INTO read_marks (user_id, game_id, place, up_to) VALUES ($1, $2, $3, $4)
        ON CONFLICT (user_id, game_id, place) DO UPDATE SET up_to = GREATEST(read_marks.up_to, excluded.up_to)`,
       [userId, gameId, where, upTo],
@@ -557,7 +682,7 @@ export class PgStore implements Store {
   }
 
   async dueMail(now: number, limit: number): Promise<MailRecord[]> {
-    const r = await this.pool.query<MailRow>(
+    const r = await this.read<MailRow>(
       `SELECT * FROM mail_outbox WHERE ${UNSENT} AND next_attempt_at <= $1
        ORDER BY created_at, position LIMIT $2`,
       [now, limit],
@@ -566,7 +691,7 @@ export class PgStore implements Store {
   }
 
   async nextMailAt(): Promise<number | null> {
-    const r = await this.pool.query<{ at: string | null }>(
+    const r = await this.read<{ at: string | null }>(
       `SELECT MIN(next_attempt_at) AS at FROM mail_outbox WHERE ${UNSENT}`,
     );
     const at = r.rows[0]?.at ?? null;
@@ -574,21 +699,21 @@ export class PgStore implements Store {
   }
 
   async mailSent(id: string, at: number): Promise<void> {
-    await this.pool.query(`UPDATE mail_outbox SET sent_at = $2 WHERE id = $1`, [id, at]);
+    await this.write(`UPDATE mail_outbox SET sent_at = $2 WHERE id = $1`, [id, at]);
   }
 
   async mailFailed(
     id: string,
     change: { attempts: number; nextAttemptAt: number; lastError: string; failed: boolean },
   ): Promise<void> {
-    await this.pool.query(
+    await this.write(
       `UPDATE mail_outbox SET attempts = $2, next_attempt_at = $3, last_error = $4, failed = $5 WHERE id = $1`,
       [id, change.attempts, change.nextAttemptAt, change.lastError, change.failed],
     );
   }
 
   async mailFor(userId: string): Promise<MailRecord[]> {
-    const r = await this.pool.query<MailRow>(
+    const r = await this.read<MailRow>(
       `SELECT * FROM mail_outbox WHERE user_id = $1 ORDER BY created_at, position`,
       [userId],
     );
@@ -596,7 +721,7 @@ export class PgStore implements Store {
   }
 
   async listSetups(userId: string): Promise<SetupRecord[]> {
-    const r = await this.pool.query<SetupRow>(
+    const r = await this.read<SetupRow>(
       `SELECT id, name, setup, saved_at FROM saved_setups WHERE user_id = $1 ORDER BY position DESC`,
       [userId],
     );
@@ -632,7 +757,7 @@ export class PgStore implements Store {
   }
 
   async deleteSetup(userId: string, id: string): Promise<boolean> {
-    const r = await this.pool.query(`DELETE FROM saved_setups WHERE user_id = $1 AND id = $2`, [userId, id]);
+    const r = await this.write(`DELETE FROM saved_setups WHERE user_id = $1 AND id = $2`, [userId, id]);
     return r.rowCount === 1;
   }
 
@@ -654,12 +779,12 @@ export class PgStore implements Store {
   }
 
   async notebook(id: string): Promise<NotebookRecord | null> {
-    const r = await this.pool.query<NotebookRow>(`SELECT * FROM notebooks WHERE id = $1`, [id]);
+    const r = await this.read<NotebookRow>(`SELECT * FROM notebooks WHERE id = $1`, [id]);
     return r.rows[0] ? toNotebook(r.rows[0]) : null;
   }
 
   async listNotebooks(ownerId: string): Promise<NotebookRecord[]> {
-    const r = await this.pool.query<NotebookRow>(
+    const r = await this.read<NotebookRow>(
       `SELECT * FROM notebooks WHERE owner_id = $1 ORDER BY updated_at DESC, created_at DESC, id`,
       [ownerId],
     );
@@ -672,7 +797,7 @@ export class PgStore implements Store {
     version: number,
     c: Pick<NotebookRecord, "title" | "doc" | "updatedAt" | "published">,
   ): Promise<boolean> {
-    const r = await this.pool.query(
+    const r = await this.write(
       `UPDATE notebooks SET title = $1, doc = $2, updated_at = $3, published = $4, version = version + 1
        WHERE id = $5 AND owner_id = $6 AND version = $7`,
       [c.title, c.doc, c.updatedAt, c.published, id, ownerId, version],
@@ -681,26 +806,26 @@ export class PgStore implements Store {
   }
 
   async deleteNotebook(ownerId: string, id: string): Promise<boolean> {
-    const r = await this.pool.query(`DELETE FROM notebooks WHERE owner_id = $1 AND id = $2`, [ownerId, id]);
+    const r = await this.write(`DELETE FROM notebooks WHERE owner_id = $1 AND id = $2`, [ownerId, id]);
     return r.rowCount === 1;
   }
 
   async gameIds(): Promise<string[]> {
-    const r = await this.pool.query<{ id: string }>(`SELECT id FROM games ORDER BY position`);
+    const r = await this.read<{ id: string }>(`SELECT id FROM games ORDER BY position`);
     return r.rows.map((row) => row.id);
   }
 
   async gameIndex(): Promise<GameIndexRow[]> {
-    const r = await this.pool.query<GameIndexRow>(`SELECT id, seq, meta FROM games ORDER BY position`);
+    const r = await this.read<GameIndexRow>(`SELECT id, seq, meta FROM games ORDER BY position`);
     return r.rows;
   }
 
   async saveGameMeta(gameId: string, meta: string): Promise<void> {
-    await this.pool.query(`UPDATE games SET meta = $2 WHERE id = $1`, [gameId, meta]);
+    await this.write(`UPDATE games SET meta = $2 WHERE id = $1`, [gameId, meta]);
   }
 
   async entriesFrom(gameId: string, from: number): Promise<Entry[]> {
-    const r = await this.pool.query<{ body: Entry }>(
+    const r = await this.read<{ body: Entry }>(
       `SELECT body FROM game_entries WHERE game_id = $1 AND seq >= $2 ORDER BY seq`,
       [gameId, from],
     );
@@ -716,7 +841,7 @@ export class PgStore implements Store {
    * is already visible to it, and that largest number is a safe cursor.
    */
   async changedSince(cursor: number): Promise<{ cursor: number; games: GameIndexRow[] }> {
-    const r = await this.pool.query<GameIndexRow & { changed: string }>(
+    const r = await this.read<GameIndexRow & { changed: string }>(
       `SELECT id, seq, meta, changed FROM games WHERE changed > $1 ORDER BY position`,
       [cursor],
     );
@@ -725,10 +850,45 @@ export class PgStore implements Store {
     return { cursor: next, games: r.rows.map(({ id, seq, meta }) => ({ id, seq, meta })) };
   }
 
+  /**
+   * Issue 28: an append is answered within the time limit, counted from this call. Past it, an append still
+   * waiting for its batch is taken out and refused (nothing of it was written); one whose batch's
+   * statement was sent is refused as of unknown outcome (StoreUnavailable.unknown: the statement may yet
+   * commit, and the caller must catch its room up from the log before it decides anything else).
+   */
   append(gameId: string, seq: number, entries: readonly Entry[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error("the store is closed"));
-    return new Promise((resolve, reject) => {
-      this.pending.push({ gameId, seq, entries, resolve, reject });
+    return new Promise((outerResolve, outerReject) => {
+      const settle = (): boolean => {
+        if (p.settled) return false;
+        p.settled = true;
+        clearTimeout(timer);
+        return true;
+      };
+      const p: Pending = {
+        gameId,
+        seq,
+        entries,
+        settled: false,
+        sent: false,
+        resolve: () => {
+          if (settle()) outerResolve();
+        },
+        reject: (error) => {
+          if (settle()) outerReject(error);
+        },
+      };
+      const timer = setTimeout(() => {
+        const waiting = this.pending.indexOf(p);
+        if (waiting >= 0) this.pending.splice(waiting, 1);
+        p.reject(
+          new StoreUnavailable(
+            `PostgreSQL: the append was not committed within ${this.timeoutMs} ms`,
+            waiting < 0 && p.sent,
+          ),
+        );
+      }, this.timeoutMs);
+      this.pending.push(p);
       this.wake();
     });
   }
@@ -756,11 +916,23 @@ export class PgStore implements Store {
 
   /** Everything pending, in one transaction; then each append is answered. Never rejects. */
   private async cycle(): Promise<void> {
-    const batch = this.pending;
+    const taken = this.pending;
     this.pending = [];
-    if (batch.length === 0) return;
+    if (taken.length === 0) return;
+    let c: pg.PoolClient;
+    try {
+      c = await this.pool.connect();
+    } catch (e) {
+      // No connection: nothing of the batch was sent.
+      const error = asUnavailable(e, false);
+      for (const p of taken) p.reject(error instanceof Error ? error : new Error(String(e)));
+      return;
+    }
+    // Those whose time ran out while a connection was found are answered already, and not written.
+    const batch = taken.filter((p) => !p.settled);
     const groups = new Map<string, Group>();
     for (const p of batch) {
+      p.sent = true;
       const g = groups.get(p.gameId);
       if (!g)
         groups.set(p.gameId, {
@@ -776,13 +948,18 @@ export class PgStore implements Store {
       } else g.stale.push(p);
     }
     let won: Set<string>;
+    let broken: Error | undefined;
     try {
-      won = await this.commitWithRetries([...groups.values()]);
+      won = batch.length === 0 ? new Set() : await this.commitWithRetries(c, [...groups.values()]);
     } catch (e) {
-      // Nothing of the batch was written: everyone hears why (not a SeqConflict).
-      const error = e instanceof Error ? e : new Error(String(e));
-      for (const p of batch) p.reject(error);
+      // Refused by the database: nothing of the batch was written, everyone hears why (not a SeqConflict).
+      // No answer (a lost connection, the time limit): the outcome is unknown, and the connection is closed.
+      const error = asUnavailable(e, true);
+      if (isStoreFault(e)) broken = e as Error;
+      for (const p of batch) p.reject(error instanceof Error ? error : new Error(String(e)));
       return;
+    } finally {
+      c.release(broken);
     }
     // An append of a game that conflicted, still waiting, was made before its caller could hear of the
     // conflict: it was checked against the same stale room, so it conflicts too, even if its seq happens to
@@ -800,10 +977,10 @@ export class PgStore implements Store {
     for (const p of late) p.reject(new SeqConflict(p.gameId, p.seq));
   }
 
-  private async commitWithRetries(groups: readonly Group[]): Promise<Set<string>> {
+  private async commitWithRetries(c: pg.PoolClient, groups: readonly Group[]): Promise<Set<string>> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.commit(groups);
+        return await this.commit(c, groups);
       } catch (error) {
         // A deadlock aborts the whole statement, so trying it again writes nothing twice. Every batch takes
         // the counter's row first, so it should not happen; this is the fallback if a plan ever differs.
@@ -826,7 +1003,7 @@ export class PgStore implements Store {
    * - The winners' entries are inserted, and one notification per game written, `<id>:<entry count>`,
    *   is delivered when the statement commits.
    */
-  private async commit(groups: readonly Group[]): Promise<Set<string>> {
+  private async commit(c: pg.PoolClient, groups: readonly Group[]): Promise<Set<string>> {
     const entryGames: string[] = [];
     const entrySeqs: number[] = [];
     const bodies: string[] = [];
@@ -839,7 +1016,7 @@ export class PgStore implements Store {
           bodies.push(JSON.stringify(e));
         }
     }
-    const r = await this.pool.query<{ id: string }>(
+    const r = await c.query<{ id: string }>(
       `WITH c AS (UPDATE fm_changes SET n = n + $7 RETURNING n),
        t AS (SELECT * FROM unnest($1::text[], $2::int[], $3::int[]) WITH ORDINALITY AS t(id, expected, n, i)),
        fresh AS (
@@ -869,7 +1046,7 @@ export class PgStore implements Store {
   }
 
   async entries(gameId: string): Promise<Entry[]> {
-    const r = await this.pool.query<{ body: Entry }>(
+    const r = await this.read<{ body: Entry }>(
       `SELECT body FROM game_entries WHERE game_id = $1 ORDER BY seq`,
       [gameId],
     );
@@ -879,7 +1056,7 @@ export class PgStore implements Store {
   async loadAll(): Promise<{ id: string; entries: Entry[] }[]> {
     const byGame = new Map<string, Entry[]>();
     for (const id of await this.gameIds()) byGame.set(id, []);
-    const r = await this.pool.query<{ game_id: string; body: Entry }>(
+    const r = await this.read<{ game_id: string; body: Entry }>(
       `SELECT game_id, body FROM game_entries ORDER BY game_id, seq`,
     );
     for (const row of r.rows) byGame.get(row.game_id)!.push(row.body);

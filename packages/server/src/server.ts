@@ -78,7 +78,9 @@ export async function createServer(opts: ServerOptions): Promise<Server> {
     reminders?.arm(room);
   };
   const games = new Games(opts.store, clock, deadlineChanged, opts.seed);
-  scheduler = new Scheduler(clock, (id) => games.deadlinePassed(id));
+  // Issue 28: a deadline fires only while this instance still leads (a lead that ran out unconfirmed, as
+  // after the process was frozen, is given up here, and its timers with it).
+  scheduler = new Scheduler(clock, (id) => (cluster.leader ? games.deadlinePassed(id) : Promise.resolve()));
   const demo = new Demo(games, opts.store, clock);
   games.isDemo = (room) => demo.isDemo(room);
   const mailer = opts.smtpUrl
@@ -184,7 +186,13 @@ export function parseTrustProxy(value: string | undefined): boolean | string {
  */
 export async function defaultStore(): Promise<{ store: Store; where: string }> {
   const url = process.env.DATABASE_URL;
-  if (url) return { store: await PgStore.connect({ connectionString: url }), where: "PostgreSQL" };
+  // Issue 28: STORE_TIMEOUT_MS, the time limit of every store call (5 s by default).
+  const timeoutMs = Number(process.env.STORE_TIMEOUT_MS) || undefined;
+  if (url)
+    return {
+      store: await PgStore.connect({ connectionString: url }, timeoutMs ? { timeoutMs } : {}),
+      where: "PostgreSQL",
+    };
   const file = join(process.env.DATA_DIR ?? "data", "forum-mafia.sqlite");
   return { store: new SqliteStore(file), where: file };
 }

@@ -112,12 +112,11 @@ export class SharedLimits {
    * tables. `now` is the clock the windows and the back-off are counted on.
    */
   static async open(config: pg.ClientConfig, now: () => number): Promise<SharedLimits> {
-    const pool = new pg.Pool({ ...config, max: 2 });
+    // Counts need no flush to disk (see above): each connection says so when it opens (issue 28: in its
+    // start-up options, not a statement of its own that would run beside the first query on it).
+    const options = [config.options, "-c synchronous_commit=off"].filter(Boolean).join(" ");
+    const pool = new pg.Pool({ ...config, options, max: 2 });
     pool.on("error", (error) => console.error(`PostgreSQL (rate limits): ${error.message}`));
-    // Counts need no flush to disk (see above); each connection says so before its first statement.
-    pool.on("connect", (client) => {
-      client.query("SET synchronous_commit = off").catch(() => {});
-    });
     const limits = new SharedLimits(pool, now);
     try {
       // Instances that start together race to create the tables: one waits for the other's lock.

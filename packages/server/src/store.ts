@@ -270,3 +270,19 @@ export class SeqConflict extends Error {
     super(`game ${gameId}: the log has moved past ${seq}`);
   }
 }
+
+/**
+ * Issue 28: the store did not answer within its time limit, or lost its connection: the request is
+ * answered 503 with Retry-After, never 500, never after a hang. `unknown` is true when a write was sent
+ * and no answer came back: it may have been stored all the same (a statement that commits just as the
+ * time runs out, a database restarted between its commit and its reply), so nobody may be told it was not.
+ * False when nothing was written (the statement never left, or the database refused it).
+ */
+export class StoreUnavailable extends Error {
+  constructor(
+    message: string,
+    readonly unknown: boolean,
+  ) {
+    super(message);
+  }
+}

@@ -137,7 +137,9 @@ const { clock, manual } = parseClock(process.env.CLOCK);
 const publicUrl = parsePublicUrl(process.env.PUBLIC_URL);
 if ("error" in publicUrl) throw new Error(publicUrl.error);
 
-const store = await PgStore.connect({ connectionString: url });
+// Issue 28: STORE_TIMEOUT_MS, the store's time limit (the fault tests shorten it).
+const timeoutMs = Number(process.env.STORE_TIMEOUT_MS) || undefined;
+const store = await PgStore.connect({ connectionString: url }, timeoutMs ? { timeoutMs } : {});
 const server: Server = await createServer({
   store,
   clock,
