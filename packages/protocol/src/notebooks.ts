@@ -3,6 +3,7 @@ import type { GmDayTally, NightDraft, ActionForm, Phase, Winner } from "./views.
 import {
   actionSchema,
   gameOptionsSchema,
+  line,
   nightRollsSchema,
   roleListSchema,
   str,
@@ -50,12 +51,12 @@ export type Dialect = (typeof DIALECTS)[number];
 /** At most this many notebooks per GM; one more is refused (409 `notebooks/full`). */
 export const MAX_NOTEBOOKS = 100;
 
-const nick = text(64);
+const nick = line(64);
 /** A correction's reason (F2): required wherever the GM changes something already entered. */
 const reason = text(500);
 
 export const createNotebookSchema = z.strictObject({
-  title: text(120),
+  title: line(120),
   /** The players' nicks as on their forum, in seat order; unique as REPLAY.md compares names. */
   players: z.array(nick).min(1).max(64),
   /** S3: the role list; its length must equal the player count. */

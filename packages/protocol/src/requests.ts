@@ -30,10 +30,49 @@ const STORABLE = {
   abort: true,
 } as const;
 
+/**
+ * Issue 28: the bidirectional controls, which reorder how the text around them is shown: the embeddings and
+ * overrides (U+202A–U+202E), the isolates (U+2066–U+2069) and the marks (U+200E, U+200F, U+061C). A title
+ * holding U+202E shows its letters backwards, in the lobby and in the subject of every reminder; a post
+ * holding one could show a coloured nick that the vote counter (V2) reads as another.
+ */
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/gu;
+export const hasBidiControl = (s: string): boolean => s.search(BIDI_CONTROLS) !== -1;
+const NO_BIDI = {
+  message:
+    "contains a bidirectional control character (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F or U+061C), " +
+    "which would reorder how the text is shown",
+  abort: true,
+} as const;
+
 /** Any string the API accepts: `min` to `max` UTF-16 units, and text (see isStorableText). */
 export const str = (max: number, min = 0) => z.string().min(min).max(max).refine(isStorableText, STORABLE);
-/** A text someone writes: trimmed, not empty, at most `max` UTF-16 units, and text. */
-export const text = (max: number) => z.string().trim().min(1).max(max).refine(isStorableText, STORABLE);
+/**
+ * A text someone writes: trimmed, not empty, at most `max` UTF-16 units, and text. Issue 28: bidi controls
+ * are dropped (a post or a reason may be pasted from elsewhere with a stray mark in it; Arabic and Hebrew
+ * words still show right to left without them, by the Unicode bidi algorithm alone).
+ */
+export const text = (max: number) =>
+  z
+    .string()
+    .overwrite((s) => s.replace(BIDI_CONTROLS, ""))
+    .trim()
+    .min(1)
+    .max(max)
+    .refine(isStorableText, STORABLE);
+/**
+ * A one-line name or title someone writes (a game's title, a setup's name, a nick in a notebook): as
+ * `text`, but a bidi control is refused, a 400 naming the field (issue 28), since the line is shown alone,
+ * in lists and in e-mail subjects, where nothing around it would tell the reader.
+ */
+export const line = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .refine(isStorableText, STORABLE)
+    .refine((s) => !hasBidiControl(s), NO_BIDI);
 
 export const credentialsSchema = z.strictObject({
   nick: str(64),
@@ -96,10 +135,10 @@ export const setupSchema = z.strictObject({
 });
 
 /** A setup saved under a name for reuse (POST /api/me/setups). */
-export const saveSetupSchema = z.strictObject({ name: text(80), setup: setupSchema });
+export const saveSetupSchema = z.strictObject({ name: line(80), setup: setupSchema });
 
 export const createGameSchema = z.strictObject({
-  title: text(120),
+  title: line(120),
   night: durationSchema,
   day: durationSchema,
   /** The local time ("HH:MM", in the GM's time zone) at which each day ends; null for plain lengths. */
