@@ -65,6 +65,8 @@ export {
 
 // The day (V1–V9): votes and the tally.
 export { closeDay, type DayOutcome } from "./day.ts";
+// Issue 28: a stalled game (no death and no hanging for STALL_CYCLES cycles), from the public results.
+export { STALL_CYCLES, stallOf, type Stall } from "./stall.ts";
 export {
   castVote,
   checkVote,

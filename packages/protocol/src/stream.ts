@@ -9,6 +9,7 @@ import type {
   MessageView,
   PostView,
   Signup,
+  StallView,
   VoteCount,
 } from "./views.ts";
 
@@ -49,6 +50,8 @@ export interface PublicState {
   readonly view: GameView | null;
   readonly voteCount: VoteCount | null;
   readonly announcements: GameDetail["announcements"];
+  /** Issue 28: the game has stalled (public results only); it changes only with the results, at a phase change. */
+  readonly stall: StallView | null;
 }
 
 /**
@@ -197,6 +200,7 @@ export function applyStreamItem(
         view: viewOf(s.view, you, detail.view),
         voteCount: s.voteCount,
         announcements: s.announcements,
+        stall: s.stall,
         ...at,
       };
       return you ? withYou(next, you) : next;

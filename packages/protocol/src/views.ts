@@ -168,6 +168,8 @@ export interface GameDetail {
   readonly channels: readonly ChannelView[];
   /** Warnings the thread shows now: G10 while the night's results are pending, a pause. */
   readonly notices: readonly string[];
+  /** Issue 28: the running game has stalled (no death and no hanging for three cycles); null otherwise. */
+  readonly stall: StallView | null;
   /** Plain-language announcements (A1, A3), oldest first, in the viewer's language. */
   readonly announcements: readonly { readonly phase: Phase; readonly lines: readonly string[] }[];
   /** A2: the viewer's own private results (a check, the council's answer), oldest first, as text. */
@@ -180,6 +182,21 @@ export interface GameDetail {
   readonly gm: GmTable | null;
   /** Issue 15: what the signed-in user has not read here (the thread, each of the user's channels). */
   readonly unread: UnreadView | null;
+}
+
+/**
+ * Issue 28: a stalled game: three full cycles in a row (three nights and three days, STALL_CYCLES) closed
+ * with no death, modkill or hanging, counted from the public results only (the engine's `stallOf`), so
+ * everyone may be told. The rules give the GM the means to move it on (modkills, F2; the strikes that end
+ * in one, P1–P3); `humanGm` is false for a game the platform runs alone (a demo), where nobody can.
+ */
+export interface StallView {
+  /** The first phase of the quiet streak. */
+  readonly since: Phase;
+  /** Nights and days closed in a row with no death and no hanging. */
+  readonly nights: number;
+  readonly days: number;
+  readonly humanGm: boolean;
 }
 
 /** What only the GM sees in a running game (GameDetail.gm). */

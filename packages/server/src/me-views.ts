@@ -11,8 +11,9 @@ import {
 import { owedBy } from "./owes.ts";
 import { reminderTimes } from "./reminder-times.ts";
 import type { Room } from "./room.ts";
+import { seenBy } from "./seen.ts";
 import { viewerOf } from "./viewer.ts";
-import { unreadView } from "./views.ts";
+import { stallView, unreadView } from "./views.ts";
 
 /**
  * Issue 15: «Мои игры» (GET /api/me/games), built for one user from what that user may see: the user's own
@@ -135,6 +136,12 @@ function dueReminders(room: Room, owes: readonly Owed[], input: ReminderInput): 
   }));
 }
 
+/** Issue 28: whether the game has stalled, from the public view (the same as the game page's). */
+function stallOf(room: Room): MyGame["stall"] {
+  const pub = seenBy(room, { kind: "public" });
+  return pub === null ? null : stallView(room, pub.publicView);
+}
+
 /** One game's part of «Мои игры» for this user, or null when the user has no place in it. */
 export function myPart(
   room: Room,
@@ -163,6 +170,8 @@ export function myPart(
     signedUp: room.status === "signup" ? room.signups.length : room.seatUsers.length,
     seats: room.settings.seats,
     owes,
+    // Issue 28: from the public results, as the game page shows it.
+    stall: running ? stallOf(room) : null,
     unread: unreadTotals(room, me, marks),
     role,
     winner,

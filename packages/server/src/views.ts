@@ -6,6 +6,7 @@ import {
   publishedResults,
   roleCard,
   ROLE_NAMES,
+  stallOf,
   TEXTS,
   type GameEvent,
   type GameView,
@@ -28,6 +29,7 @@ import type {
   GameDetail,
   GameSummary,
   PostView,
+  StallView,
   UnreadView,
   VoteCount,
 } from "@forum-mafia/protocol";
@@ -139,6 +141,7 @@ function sharedDetail(room: Room, viewer: Viewer, lang: Lang): SharedDetail {
     voteCount: pub.voteCount,
     channels: channels(room, viewer),
     notices: pub.notices,
+    stall: pub.stall,
     announcements: pub.announcements,
     // R3: once the game is over a public viewer reads every private result too (its view is the GM's).
     privateResults: you?.privateResults ?? (view ? privateResultLines(view, lang) : []),
@@ -182,7 +185,20 @@ export function publicState(room: Room, lang: Lang): PublicState {
     voteCount: seen && room.status === "running" ? voteCount(seen, lang) : null,
     // A1, A3: the published results, as the GM would post them, from the public result events.
     announcements: seen ? publishedResults(seen.publicEvents, lang) : [],
+    stall: seen && room.status === "running" ? stallView(room, seen.publicView) : null,
   };
+}
+
+/**
+ * Issue 28: whether the running game has stalled (no death and no hanging for three full cycles), read from
+ * the public results alone (the engine's stallOf), so telling everyone reveals nothing. A demo game has no
+ * human GM: nobody can step in (logs from before the demo mark read as having one).
+ */
+export function stallView(room: Room, pub: GameView): StallView | null {
+  const stall = stallOf(pub.results);
+  return stall === null
+    ? null
+    : { since: stall.since, nights: stall.nights, days: stall.days, humanGm: !room.demo };
 }
 
 /**

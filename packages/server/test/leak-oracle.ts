@@ -488,6 +488,8 @@ export function publicPart(d: GameDetail): unknown {
     commitment: d.commitment,
     voteCount: d.voteCount,
     notices: d.notices,
+    // Issue 28: counted from public results only, so the same for everyone.
+    stall: d.stall,
     announcements: d.announcements,
     view: v && {
       phase: v.phase,

@@ -14,6 +14,7 @@ import { Players } from "./game/players.tsx";
 import type { PostsOf } from "./game/posts-of.tsx";
 import { Results } from "./game/results.tsx";
 import { SetupPost } from "./game/setup-post.tsx";
+import { StallNotice } from "./game/stall.tsx";
 import { Signups } from "./game/signups.tsx";
 import { Thread } from "./game/thread.tsx";
 import { UnreadBadge } from "./game/unread.tsx";
@@ -105,6 +106,7 @@ function Game(props: { id: string; tab: string | null; retry: () => void }) {
           {withoutClauseIds(n)}
         </p>
       ))}
+      {detail.stall !== null && <StallNotice stall={detail.stall} gm={isGm} gameId={props.id} />}
       {/* Issue 17: the published setup, open while players decide to sign up, a tap away once it runs. */}
       {summary.status === "signup" ? (
         <>

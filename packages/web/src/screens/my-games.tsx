@@ -6,6 +6,7 @@ import { Link } from "../router.tsx";
 import { useSession } from "../session.tsx";
 import { formatLeft, formatMoment, phaseName } from "../time.ts";
 import { useUnreadTitle } from "../title.ts";
+import { StallLine } from "./game/stall.tsx";
 import { Lobby } from "./lobby.tsx";
 import "./my-games.css";
 
@@ -200,6 +201,7 @@ function ActiveCard({ game }: { game: MyGame }) {
   return (
     <>
       <PhaseLine game={game} />
+      {game.stall && <StallLine stall={game.stall} gm={false} />}
       <Owes game={game} />
     </>
   );
@@ -216,6 +218,7 @@ function HostingCard({ game }: { game: MyGame }) {
   return (
     <>
       <PhaseLine game={game} />
+      {game.stall && <StallLine stall={game.stall} gm />}
       {game.owes.length > 0 && <Owes game={game} />}
       <p className="my-line">
         <Link href={gameHref(game.id, "gm")}>
