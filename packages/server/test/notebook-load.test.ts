@@ -1,4 +1,4 @@
-import type { NotebookView, RoleId } from "@forum-mafia/protocol";
+import type { NotebookView } from "@forum-mafia/protocol";
 import { FOUND_LISTED } from "@forum-mafia/protocol";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,6 +9,7 @@ import type { Server } from "../src/server.ts";
 import { SqliteStore } from "../src/sqlite-store.ts";
 import { Client } from "./client.ts";
 import { FakeClock, serverOn } from "./harness.ts";
+import { bigPaste, NAMES, PASTE_VOTES, ROLES } from "./notebook-big-paste.ts";
 import { expectOk } from "./play.ts";
 
 /**
@@ -17,51 +18,6 @@ import { expectOk } from "./play.ts";
  * keeps each seat's last vote (V1), the answer is bounded, and a read of an unchanged notebook rebuilds
  * nothing (the speed itself is measured by `npm run bench:notebook`, not here).
  */
-
-const NAMES = [
-  "Аня",
-  "Борис",
-  "Вика",
-  "Гоша",
-  "Даша",
-  "Егор",
-  "Женя",
-  "Зоя",
-  "Игорь",
-  "Катя",
-  "Лёва",
-  "Маша",
-  "Нина",
-  "Олег",
-  "Петя",
-  "Рита",
-  "Семён",
-];
-const ROLES: RoleId[] = [
-  "boss",
-  "thug",
-  "lawyer",
-  "sheriff",
-  "doctor",
-  ...NAMES.slice(5).map((): RoleId => "citizen"),
-];
-
-/** Votes in the paste: as many as the finding's notebook day kept. */
-export const PASTE_VOTES = 17_700;
-/** The paste's size: under the thread's 5 MiB limit with its JSON around it. */
-const PASTE_BYTES = 5_000_000;
-
-/**
- * A day's thread of `votes` posts, about `bytes` long in UTF-8 (BBCode multi-quote, as the GM copies it):
- * post i is seat i mod 17 voting red for the next seat, padded with talk.
- */
-export function bigPaste(names: readonly string[], votes = PASTE_VOTES, bytes = PASTE_BYTES): string {
-  const post = (i: number, pad: string): string =>
-    `[quote="${names[i % names.length]!}" post_id=${i + 1}]Голосую [color=red]${names[(i + 1) % names.length]!}[/color] ${pad}[/quote]\n`;
-  const bare = Buffer.byteLength(Array.from({ length: votes }, (_, i) => post(i, "")).join(""));
-  const pad = "бла ".repeat(Math.max(0, Math.floor((bytes - bare) / votes / Buffer.byteLength("бла "))));
-  return Array.from({ length: votes }, (_, i) => post(i, pad)).join("");
-}
 
 describe("issue 28: a notebook holding a 5 MB paste", () => {
   const dir = mkdtempSync(join(tmpdir(), "fm-notebook-load-"));
