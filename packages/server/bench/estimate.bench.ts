@@ -2,7 +2,11 @@
  * `npm run bench:estimate` (issue 17): how long the balance estimate of each preset takes, cold (nothing
  * cached), through the real app and its worker pool, warmed as at the server's start.
  *
- *   tsx packages/server/bench/estimate.bench.ts [--runs 5] [--baseline 1]
+ *   tsx packages/server/bench/estimate.bench.ts [--only presets,load] [--runs 5] [--baseline 1]
+ *     [--seconds 45] [--idle 10] [--sixth 3]
+ *
+ * Two sections, both by default (--only picks): `presets`, below, and `load` (estimate-load.ts, issue
+ * 28): five accounts hammering the estimate while /api/health is probed, then a sixth user's estimate.
  *
  * For each preset of the setup editor (SETUP_PRESETS): --runs estimates of 2,000 games, each posted to
  * POST /api/setups/estimate (inject, a signed-in user) with the cache emptied before it; the median wall
@@ -23,13 +27,36 @@ import { Demo } from "../src/demo.ts";
 import { ESTIMATE_DEFAULTS, Estimator } from "../src/estimate.ts";
 import { Games } from "../src/games.ts";
 import { SqliteStore } from "../src/sqlite-store.ts";
+import { loadSection } from "./estimate-load.ts";
 
 /** The issue's target: the estimate appears within 3 s of the setup. */
 const TARGET_S = 3;
 
 const { values } = parseArgs({
-  options: { runs: { type: "string", default: "5" }, baseline: { type: "string", default: "1" } },
+  options: {
+    only: { type: "string", default: "presets,load" },
+    runs: { type: "string", default: "5" },
+    baseline: { type: "string", default: "1" },
+    seconds: { type: "string", default: "45" },
+    idle: { type: "string", default: "10" },
+    sixth: { type: "string", default: "3" },
+  },
 });
+const sections = new Set(values.only.split(","));
+const loadOptions = {
+  seconds: Number(values.seconds),
+  baseline: Number(values.idle),
+  sixth: Number(values.sixth),
+};
+if (
+  [...sections].some((x) => x !== "presets" && x !== "load") ||
+  !Object.values(loadOptions).every((x) => Number.isFinite(x) && x > 0)
+) {
+  console.error(
+    "bench:estimate: --only takes presets and/or load; --seconds, --idle, --sixth positive numbers",
+  );
+  process.exit(2);
+}
 const runs = Number(values.runs);
 const baselineRuns = Number(values.baseline);
 if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(baselineRuns) || baselineRuns < 0) {
@@ -141,11 +168,12 @@ async function main(): Promise<void> {
     console.log(`load average at the end: ${load()}`);
     console.log(
       `${c.runsStarted} runs, ${c.chunksDone} chunks played, ${c.chunksStopped} stopped; defaults: ` +
-        `${ESTIMATE_DEFAULTS.running} estimates at once, ${ESTIMATE_DEFAULTS.cache} cached`,
+        `${ESTIMATE_DEFAULTS.queue} estimates under way at most, ${ESTIMATE_DEFAULTS.cache} cached`,
     );
   } finally {
     await app.close();
   }
 }
 
-await main();
+if (sections.has("presets")) await main();
+if (sections.has("load")) await loadSection(loadOptions);

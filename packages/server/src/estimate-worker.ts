@@ -1,4 +1,5 @@
 import { estimateChunk, mergeChunks, type EstimateSetup, type Tally } from "@forum-mafia/engine/bots";
+import { getPriority } from "node:os";
 
 /**
  * The balance estimate's work (issue 17), in a worker thread of estimate.ts's pool: one chunk of an
@@ -6,7 +7,9 @@ import { estimateChunk, mergeChunks, type EstimateSetup, type Tally } from "@for
  * estimate's stop flag (shared memory, set by the server when nobody waits for the estimate any more)
  * before each few, so a stale estimate stops within a few games (milliseconds), and the thread stays:
  * piscina's own abort would end the thread, and a new one pays for loading the engine through tsx and
- * warming it up again. The tallies of the steps merge exactly, as any split of the games does.
+ * warming it up again. The tallies of the steps merge exactly, as any split of the games does. A chunk
+ * tells how long it took (the server shares the threads by it), and the thread can tell its OS priority
+ * (piscina lowers it as the thread starts: `niceIncrement`; on Linux a nice value is the thread's own).
  */
 export type EstimateTask =
   | {
@@ -18,12 +21,16 @@ export type EstimateTask =
       readonly stop: Int32Array;
     }
   /** Play a few games, so a thread's first estimate does not pay for compiling the engine. */
-  | { readonly kind: "warm"; readonly setup: EstimateSetup; readonly games: number };
+  | { readonly kind: "warm"; readonly setup: EstimateSetup; readonly games: number }
+  /** The thread's nice value (tests: the pool's threads run below the event loop). */
+  | { readonly kind: "priority" };
 
 export type EstimateOutcome =
-  | { readonly kind: "done"; readonly tally: Tally }
+  /** `ms`: the chunk's time in this thread, from its first game to its last. */
+  | { readonly kind: "done"; readonly tally: Tally; readonly ms: number }
   | { readonly kind: "stopped"; readonly played: number }
-  | { readonly kind: "warm" };
+  | { readonly kind: "warm" }
+  | { readonly kind: "priority"; readonly nice: number };
 
 /** Games between two looks at the stop flag: a stale estimate stops within a few milliseconds. */
 const STEP = 5;
@@ -34,7 +41,11 @@ export default function runEstimate(task: EstimateTask): EstimateOutcome {
     case "warm":
       estimateChunk(task.setup, 0, task.games);
       return { kind: "warm" };
+    case "priority":
+      // getpriority(PRIO_PROCESS, 0): on Linux, the calling thread's own nice value.
+      return { kind: "priority", nice: getPriority() };
     case "chunk": {
+      const started = performance.now();
       const tallies: Tally[] = [];
       let played = 0;
       for (let i = task.from; i < task.from + task.count; i += STEP) {
@@ -43,7 +54,7 @@ export default function runEstimate(task: EstimateTask): EstimateOutcome {
         tallies.push(estimateChunk(task.setup, i, n));
         played += n;
       }
-      return { kind: "done", tally: mergeChunks(tallies) };
+      return { kind: "done", tally: mergeChunks(tallies), ms: performance.now() - started };
     }
     default: {
       const never: never = task;

@@ -26,23 +26,40 @@ import type { EstimateOutcome, EstimateTask } from "./estimate-worker.ts";
  * A finished estimate is cached by its setup (the roles in the table's order and every option); requests
  * for a setup already being estimated wait for the same run. The limits, so that a stranger cannot freeze
  * the server: signed-in users only; one estimate per user at a time, a new request from a user taking the
- * place of that user's previous one (the setup changed: the old answer is stale); a cap on the estimates
- * running at once across users (503 `estimate/busy`); and the route's rate limit (routes/estimate.ts). A
- * run nobody waits for any more (each of its requesters hung up or was superseded) stops within a game.
+ * place of that user's previous one (the setup changed: the old answer is stale); and the route's rate
+ * limit (routes/estimate.ts). A run nobody waits for any more (each of its requesters hung up or was
+ * superseded) stops within a game.
+ *
+ * Sharing the CPU (issue 28): the threads run at the lowest OS priority (piscina's `niceIncrement`, through
+ * `@napi-rs/nice`), so the event loop takes a core whenever it has work and the estimates get what is left.
+ * The chunks are handed out here, one per free thread (the pool never queues them): the next goes to the run
+ * whose least served waiting user has used the least thread time lately (each chunk's time is charged to
+ * the users waiting for its run, and halves every minute); among equals, to the run served least recently.
+ * So a user who arrives while others push gets the next free thread, and one user cannot hold the pool
+ * while others wait. Only when `queue` runs are under way is a user who starts a new one refused (503
+ * `estimate/busy`, with Retry-After): a user replacing a run that only they waited for, or joining a run,
+ * never is.
+ *
+ * A run that fails (a chunk throws: an engine bug, or a thread that died) stops its other chunks at once
+ * and answers 500 `estimate/failed`; the failure is kept for its setup as an answer is, for a while
+ * (`failureMs`), so asking again gives the same 500 at once instead of replaying the games that failed
+ * (they are dealt from fixed seeds, so they would fail again).
  */
 
 /** The limits and sizes of the estimates; every field has a default (ESTIMATE_DEFAULTS). */
 export interface EstimateOptions {
-  /** Worker threads in the pool: every core (the estimate's 3 s needs both of this machine's two). */
+  /** Worker threads in the pool: every core, at the lowest priority (the event loop comes first). */
   readonly threads?: number;
   /** Games per estimate. */
   readonly games?: number;
   /** Games per chunk: the unit of work handed to a thread, and of a stop's delay at worst. */
   readonly chunk?: number;
-  /** Estimates running at once, across users; one more gets 503 `estimate/busy`. */
-  readonly running?: number;
+  /** Runs under way at once, across users; a user starting one more gets 503 `estimate/busy`. */
+  readonly queue?: number;
   /** Finished estimates kept, the least recently asked for dropped first. */
   readonly cache?: number;
+  /** How long a failed run's answer is kept for its setup, in ms. */
+  readonly failureMs?: number;
   /** Games each thread plays when the pool is warmed (the first estimate then runs at full speed). */
   readonly warmGames?: number;
   /**
@@ -50,43 +67,55 @@ export interface EstimateOptions {
    * under a test runner (NODE_ENV=test): a test suite starts many servers that never estimate anything.
    */
   readonly warmOnListen?: boolean;
-  /** Told of each chunk as it comes back (tests, benches). */
+  /** The worker module (tests: a stand-in that fails on purpose); estimate-worker.ts by default. */
+  readonly worker?: string;
+  /** Told of each chunk as it is handed to a thread and as it comes back (tests, benches). */
   readonly onChunk?: (outcome: ChunkOutcome) => void;
 }
 
-/** What became of one chunk: played to its end, or stopped because its estimate was no longer wanted. */
+/** What became of one chunk: handed to a thread, played to its end, or stopped (its estimate no longer wanted). */
 export interface ChunkOutcome {
   readonly key: string;
   readonly from: number;
-  readonly kind: "done" | "stopped";
+  readonly kind: "started" | "done" | "stopped";
 }
 
 /**
  * 2,000 games of the classic 17 cost about 3 s of CPU (`npm run bench:estimate`, December 2026), so
- * about 1.5 s on two idle cores; the 21 a little more, the 9 and the 12 much less. Four estimates at once
- * means the last one waits for three others, and a fifth setup is refused (503) rather than queued.
+ * about 1.5 s on two idle cores; the 21 a little more, the 9 and the 12 much less. 32 runs under way share
+ * the pool 32 ways (a classic 17 then takes some 50 s): past that, a new setup is refused (503).
  */
 export const ESTIMATE_DEFAULTS = {
   threads: Math.min(4, Math.max(1, availableParallelism())),
   games: ESTIMATE_GAMES,
   chunk: 50,
-  running: 4,
+  queue: 32,
   cache: 200,
+  failureMs: 10 * 60_000,
   warmGames: 30,
   warmOnListen: process.env.NODE_ENV !== "test",
-} as const satisfies Required<Omit<EstimateOptions, "onChunk">>;
+} as const satisfies Required<Omit<EstimateOptions, "onChunk" | "worker">>;
+
+/** The estimate threads' nice increment: the lowest priority there is (19), under every other thread. */
+export const ESTIMATE_NICE = 19;
+/** A user's charged thread time halves in this long (ms): what counts is what they used lately. */
+const USAGE_HALF_LIFE_MS = 60_000;
+/** The Retry-After of a 503 `estimate/busy`, in seconds. */
+export const ESTIMATE_RETRY_AFTER_S = 5;
 
 /** Counts since the estimator was made (tests, benches). */
 export interface EstimateCounters {
-  /** Runs started, finished (and cached), and stopped because nobody waited for them. */
+  /** Runs started, finished (and cached), stopped because nobody waited for them, and failed. */
   runsStarted: number;
   runsFinished: number;
   runsStopped: number;
+  runsFailed: number;
   /** Chunks played to their end, and chunks stopped (before or while running). */
   chunksDone: number;
   chunksStopped: number;
-  /** Requests answered from the cache. */
+  /** Requests answered from the cache, and from the failures kept. */
   cacheHits: number;
+  failureHits: number;
 }
 
 const WORKER = fileURLToPath(new URL("./estimate-worker.ts", import.meta.url));
@@ -96,12 +125,24 @@ const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 /** Why a request stopped waiting: its client hung up, the same user asked for another setup, or the server closes. */
 type Leave = "client-gone" | "superseded" | "closing";
 
-/** One estimate under way: its chunks in the pool, the requests waiting for it, its stop flag. */
+/** One estimate under way: its chunks, the requests waiting for it, its stop flag. */
 interface Run {
   readonly key: string;
+  readonly setup: EstimateSetup;
   readonly stop: Int32Array;
   readonly waiting: Set<Ticket>;
   readonly done: Promise<BalanceEstimate>;
+  /** The tallies by chunk (index from / chunk), filled as chunks come back. */
+  readonly tallies: (Tally | undefined)[];
+  /** The first game of the next chunk to hand out (games: every chunk handed out). */
+  next: number;
+  /** Chunks handed out and not yet back; chunks back with their tally. */
+  inFlight: number;
+  played: number;
+  /** When the run last got a thread (the scheduler's turn counter), 0 before its first chunk. */
+  served: number;
+  /** Settles `done`. */
+  readonly settle: { resolve: (e: BalanceEstimate) => void; reject: (e: Error) => void };
 }
 
 /** One request's place in a run. */
@@ -109,6 +150,17 @@ interface Ticket {
   readonly user: string;
   readonly run: Run;
   readonly leave: (why: Leave) => void;
+}
+
+/** A user's thread time charged lately: `ms` as of `at` (performance.now()), halving every USAGE_HALF_LIFE_MS. */
+interface Usage {
+  ms: number;
+  at: number;
+}
+
+/** The 503 of a full queue, with the seconds after which to ask again. */
+export class EstimateBusy extends ApiError {
+  readonly retryAfter = ESTIMATE_RETRY_AFTER_S;
 }
 
 /** The cache key of a setup: its canonical form (roles in the table's order, the options in one order). */
@@ -119,52 +171,71 @@ export class Estimator {
   readonly threads: number;
   readonly games: number;
   readonly chunk: number;
-  readonly running: number;
+  readonly queue: number;
   readonly cacheSize: number;
+  readonly failureMs: number;
   readonly warmGames: number;
   readonly warmOnListen: boolean;
   readonly counters: EstimateCounters = {
     runsStarted: 0,
     runsFinished: 0,
     runsStopped: 0,
+    runsFailed: 0,
     chunksDone: 0,
     chunksStopped: 0,
     cacheHits: 0,
+    failureHits: 0,
   };
+  private readonly worker: string;
   private readonly onChunk: ((outcome: ChunkOutcome) => void) | null;
   private pool: Piscina<EstimateTask, EstimateOutcome> | null = null;
   private warming: Promise<void> | null = null;
   /** Finished estimates by key; a Map iterates in insertion order, so the first key is the least recent. */
   private readonly cache = new Map<string, BalanceEstimate>();
-  /** The runs under way by key (a stopped run is no longer here, even while its chunks drain). */
+  /** Failed runs' answers by key, each until its time (performance.now()); the oldest first. */
+  private readonly failures = new Map<string, { error: ApiError; until: number }>();
+  /** The runs under way by key (a stopped or failed run is no longer here, even while its chunks drain). */
   private readonly runs = new Map<string, Run>();
   /** Each user's one request under way. */
   private readonly byUser = new Map<string, Ticket>();
-  /** Chunks handed to the pool and not yet back, of any run. */
+  /** Each user's thread time charged lately (the scheduler's measure of who has had the most). */
+  private readonly usage = new Map<string, Usage>();
+  /** Chunks handed to the pool and not yet back, of any run: at most one per thread. */
   private readonly inPool = new Set<Promise<unknown>>();
+  /** The scheduler's turn counter: each chunk handed out takes the next. */
+  private turn = 0;
   private closed = false;
 
   constructor(options: EstimateOptions = {}) {
     this.threads = options.threads ?? ESTIMATE_DEFAULTS.threads;
     this.games = options.games ?? ESTIMATE_DEFAULTS.games;
     this.chunk = options.chunk ?? ESTIMATE_DEFAULTS.chunk;
-    this.running = options.running ?? ESTIMATE_DEFAULTS.running;
+    this.queue = options.queue ?? ESTIMATE_DEFAULTS.queue;
     this.cacheSize = options.cache ?? ESTIMATE_DEFAULTS.cache;
+    this.failureMs = options.failureMs ?? ESTIMATE_DEFAULTS.failureMs;
     this.warmGames = options.warmGames ?? ESTIMATE_DEFAULTS.warmGames;
     this.warmOnListen = options.warmOnListen ?? ESTIMATE_DEFAULTS.warmOnListen;
+    this.worker = options.worker ?? WORKER;
     this.onChunk = options.onChunk ?? null;
   }
 
-  private poolOf(): Piscina<EstimateTask, EstimateOutcome> {
-    if (this.pool) return this.pool;
-    const pool = new Piscina<EstimateTask, EstimateOutcome>({
-      filename: WORKER,
+  /** The pool's options (a test checks the threads' priority is lowered). */
+  poolOptions(): NonNullable<ConstructorParameters<typeof Piscina>[0]> {
+    return {
+      filename: this.worker,
       execArgv: ["--import", TSX],
       // The threads stay: a new one pays again for tsx and for compiling the engine (about 2 s of CPU).
       minThreads: this.threads,
       maxThreads: this.threads,
       idleTimeout: Infinity,
-    });
+      // Issue 28: below every other thread, so the event loop (and the tools' pool) always come first.
+      niceIncrement: ESTIMATE_NICE,
+    };
+  }
+
+  private poolOf(): Piscina<EstimateTask, EstimateOutcome> {
+    if (this.pool) return this.pool;
+    const pool = new Piscina<EstimateTask, EstimateOutcome>(this.poolOptions());
     pool.on("error", (error: unknown) => console.error("estimate: a worker failed outside a task:", error));
     this.pool = pool;
     return pool;
@@ -191,6 +262,18 @@ export class Estimator {
     return this.warming;
   }
 
+  /** The OS priority (nice value) of each of the pool's threads, as each reads its own (tests). */
+  async priorities(): Promise<number[]> {
+    const pool = this.poolOf();
+    await this.warm();
+    const seen: number[] = [];
+    for (let i = 0; i < this.threads; i++) {
+      const outcome = await pool.run({ kind: "priority" });
+      if (outcome.kind === "priority") seen.push(outcome.nice);
+    }
+    return seen;
+  }
+
   /** Stop every run and the pool's threads (the app closes). */
   async close(): Promise<void> {
     this.closed = true;
@@ -201,9 +284,10 @@ export class Estimator {
     this.pool = null;
   }
 
-  /** Forget every finished estimate (benches: each run cold). */
+  /** Forget every finished estimate and failure (benches: each run cold). */
   clearCache(): void {
     this.cache.clear();
+    this.failures.clear();
   }
 
   /** Whether the pool has been asked to warm up. */
@@ -214,6 +298,11 @@ export class Estimator {
   /** Runs under way now (stopped ones excluded). */
   get underWay(): number {
     return this.runs.size;
+  }
+
+  /** How many requests wait for the run of `key` (0 when none is under way). */
+  waitingFor(key: string): number {
+    return this.runs.get(key)?.waiting.size ?? 0;
   }
 
   /** Resolves once no chunk of any run is in the pool (tests: after a stop, every chunk has come back). */
@@ -240,21 +329,32 @@ export class Estimator {
       this.cache.set(key, cached);
       return Promise.resolve(cached);
     }
+    const failed = this.failures.get(key);
+    if (failed && failed.until > performance.now()) {
+      previous?.leave("superseded");
+      this.counters.failureHits++;
+      return Promise.reject(failed.error);
+    }
+    if (failed) this.failures.delete(key);
     let run = this.runs.get(key);
     // The same setup again (a second click): join the run first, so leaving the old ticket does not stop it.
     const ticket = run ? this.join(user, run, signal) : null;
     previous?.leave("superseded");
     if (ticket) return ticket;
-    if (this.runs.size >= this.running)
+    // A user who held a run has just given it up, so a full queue refuses only users who held none.
+    if (this.runs.size >= this.queue)
       return Promise.reject(
-        new ApiError(
+        new EstimateBusy(
           503,
           "estimate/busy",
-          `the balance estimates are busy: ${this.running} setups are being played at the moment; try again in a few seconds`,
+          `the balance estimates are busy: ${this.runs.size} setups are being played for other users; ` +
+            `try again in ${ESTIMATE_RETRY_AFTER_S} seconds`,
         ),
       );
     run = this.start(key, canonicalSetup(setup));
-    return this.join(user, run, signal);
+    const joined = this.join(user, run, signal);
+    this.dispatch();
+    return joined;
   }
 
   /** Wait for `run` on behalf of one request. */
@@ -294,73 +394,180 @@ export class Estimator {
       this.byUser.set(user, ticket);
       signal.addEventListener("abort", onAbort, { once: true });
       if (signal.aborted) return onAbort();
+      const end = (): boolean => {
+        if (left) return false;
+        left = true;
+        signal.removeEventListener("abort", onAbort);
+        run.waiting.delete(ticket);
+        if (this.byUser.get(user) === ticket) this.byUser.delete(user);
+        return true;
+      };
       run.done.then(
         (estimate) => {
-          if (left) return;
-          left = true;
-          signal.removeEventListener("abort", onAbort);
-          if (this.byUser.get(user) === ticket) this.byUser.delete(user);
-          resolve(estimate);
+          if (end()) resolve(estimate);
         },
         (error: unknown) => {
-          if (left) return;
-          left = true;
-          signal.removeEventListener("abort", onAbort);
-          if (this.byUser.get(user) === ticket) this.byUser.delete(user);
-          reject(error instanceof Error ? error : new Error(String(error)));
+          if (end()) reject(error instanceof Error ? error : new Error(String(error)));
         },
       );
     });
   }
 
-  /** Nobody waits for the run any more: its chunks stop within a game, and it is not cached. */
+  /** Nobody waits for the run any more: its chunks in flight stop within a game, the rest are never played. */
   private stopRun(run: Run): void {
     if (this.runs.get(run.key) !== run) return;
-    this.runs.delete(run.key);
+    this.end(run);
     Atomics.store(run.stop, 0, 1);
     this.counters.runsStopped++;
+    this.counters.chunksStopped += this.chunksLeft(run);
+    run.next = this.games;
+    run.settle.reject(new Error("estimate: stopped"));
+    this.dispatch();
   }
 
   private start(key: string, setup: EstimateSetup): Run {
     const stop = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
-    const pool = this.poolOf();
-    const chunks: Promise<Tally | null>[] = [];
-    for (let from = 0; from < this.games; from += this.chunk) {
-      const count = Math.min(this.chunk, this.games - from);
-      const chunk = pool.run({ kind: "chunk", setup, from, count, stop }).then((outcome): Tally | null => {
-        const kind = outcome.kind === "done" ? "done" : "stopped";
-        if (kind === "done") this.counters.chunksDone++;
-        else this.counters.chunksStopped++;
-        this.onChunk?.({ key, from, kind });
-        return outcome.kind === "done" ? outcome.tally : null;
-      });
-      this.inPool.add(chunk);
-      const out = (): void => void this.inPool.delete(chunk);
-      chunk.then(out, out);
-      chunks.push(chunk);
-    }
-    this.counters.runsStarted++;
-    const done = Promise.all(chunks).then((tallies) => {
-      const complete: Tally[] = [];
-      for (const t of tallies) if (t !== null) complete.push(t);
-      // A stopped run's answer reaches nobody (every ticket has left): no figures from part of the games.
-      if (complete.length < tallies.length) throw new Error("estimate: stopped");
-      // In index order: the same figures however the chunks were spread over the threads.
-      const estimate: BalanceEstimate = balanceOf(mergeChunks(complete));
-      this.remember(key, estimate);
-      if (this.runs.get(key) === run) this.runs.delete(key);
-      this.counters.runsFinished++;
-      return estimate;
-    });
+    let settle!: Run["settle"];
+    const done = new Promise<BalanceEstimate>((resolve, reject) => (settle = { resolve, reject }));
     // Every waiting ticket handles the outcome; a stopped run has none left, and its failure is expected.
-    // A chunk that failed (a bug, answered 500) stops the others.
-    done.catch(() => {
-      Atomics.store(stop, 0, 1);
-      if (this.runs.get(key) === run) this.runs.delete(key);
-    });
-    const run: Run = { key, stop, waiting: new Set(), done };
+    done.catch(() => undefined);
+    const run: Run = {
+      key,
+      setup,
+      stop,
+      waiting: new Set(),
+      done,
+      tallies: Array.from({ length: Math.ceil(this.games / this.chunk) }, () => undefined),
+      next: 0,
+      inFlight: 0,
+      played: 0,
+      served: 0,
+      settle,
+    };
+    this.counters.runsStarted++;
     this.runs.set(key, run);
     return run;
+  }
+
+  /** Chunks of `run` never handed out. */
+  private chunksLeft(run: Run): number {
+    return Math.ceil((this.games - run.next) / this.chunk);
+  }
+
+  /** A user's charged thread time as of `now`, halved for each half-life since it was charged. */
+  private used(user: string, now: number): number {
+    const u = this.usage.get(user);
+    return u ? u.ms * 2 ** (-(now - u.at) / USAGE_HALF_LIFE_MS) : 0;
+  }
+
+  /** Charge `ms` of thread time to `user`. */
+  private charge(user: string, ms: number, now: number): void {
+    this.usage.set(user, { ms: this.used(user, now) + ms, at: now });
+  }
+
+  /**
+   * Hand chunks to free threads, one each: every time, to the run with chunks left whose least served
+   * waiting user has used the least thread time lately, the run served least recently among equals.
+   */
+  private dispatch(): void {
+    if (this.closed) return;
+    while (this.inPool.size < this.threads) {
+      const now = performance.now();
+      let best: Run | null = null;
+      let bestUse = Infinity;
+      for (const run of this.runs.values()) {
+        if (run.next >= this.games) continue;
+        let use = Infinity;
+        for (const t of run.waiting) use = Math.min(use, this.used(t.user, now));
+        if (use < bestUse || (use === bestUse && best !== null && run.served < best.served)) {
+          best = run;
+          bestUse = use;
+        }
+      }
+      if (best === null) return;
+      this.handOut(best);
+    }
+  }
+
+  /** Give `run`'s next chunk to the pool. */
+  private handOut(run: Run): void {
+    const from = run.next;
+    const count = Math.min(this.chunk, this.games - from);
+    run.next += count;
+    run.inFlight++;
+    run.served = ++this.turn;
+    this.onChunk?.({ key: run.key, from, kind: "started" });
+    const chunk = this.poolOf()
+      .run({ kind: "chunk", setup: run.setup, from, count, stop: run.stop })
+      .then((outcome) => this.back(run, from, outcome))
+      .catch((error: unknown) => this.fail(run, error));
+    this.inPool.add(chunk);
+    void chunk.finally(() => {
+      this.inPool.delete(chunk);
+      run.inFlight--;
+      this.dispatch();
+    });
+  }
+
+  /** A chunk came back: charge its time, keep its tally, and finish the run with its last chunk. */
+  private back(run: Run, from: number, outcome: EstimateOutcome): void {
+    if (outcome.kind !== "done") {
+      this.counters.chunksStopped++;
+      this.onChunk?.({ key: run.key, from, kind: "stopped" });
+      return;
+    }
+    this.counters.chunksDone++;
+    const now = performance.now();
+    // Shared by whoever waits for the run: joining another's run costs each of them less.
+    for (const t of run.waiting) this.charge(t.user, outcome.ms / run.waiting.size, now);
+    this.onChunk?.({ key: run.key, from, kind: "done" });
+    if (this.runs.get(run.key) !== run) return;
+    run.tallies[from / this.chunk] = outcome.tally;
+    run.played++;
+    if (run.played < run.tallies.length) return;
+    // In index order: the same figures however the chunks were spread over the threads.
+    const tallies: Tally[] = [];
+    for (const t of run.tallies) if (t) tallies.push(t);
+    const estimate: BalanceEstimate = balanceOf(mergeChunks(tallies));
+    this.remember(run.key, estimate);
+    this.end(run);
+    this.counters.runsFinished++;
+    run.settle.resolve(estimate);
+  }
+
+  /**
+   * A chunk failed (a bug in the games, or its thread died): the run stops, its waiting requests get a 500
+   * once, and the failure is kept for the setup, so asking again does not replay the failing games.
+   */
+  private fail(run: Run, error: unknown): void {
+    if (this.runs.get(run.key) !== run) return;
+    console.error(`estimate: the games of ${run.key} failed:`, error);
+    Atomics.store(run.stop, 0, 1);
+    this.counters.chunksStopped += this.chunksLeft(run);
+    run.next = this.games;
+    this.end(run);
+    this.counters.runsFailed++;
+    const failure = new ApiError(
+      500,
+      "estimate/failed",
+      "the bot games of this setup failed on the server; asking again gives the same answer for a while",
+    );
+    this.failures.delete(run.key);
+    this.failures.set(run.key, { error: failure, until: performance.now() + this.failureMs });
+    while (this.failures.size > this.cacheSize) {
+      const oldest = this.failures.keys().next();
+      if (oldest.done) break;
+      this.failures.delete(oldest.value);
+    }
+    run.settle.reject(failure);
+  }
+
+  /** The run is no longer under way; the usage of users who are gone and have used next to nothing is forgotten. */
+  private end(run: Run): void {
+    if (this.runs.get(run.key) === run) this.runs.delete(run.key);
+    const now = performance.now();
+    for (const user of this.usage.keys())
+      if (!this.byUser.has(user) && this.used(user, now) < 1) this.usage.delete(user);
   }
 
   private remember(key: string, estimate: BalanceEstimate): void {

@@ -1,6 +1,8 @@
 import { balanceOf, estimateChunk, mergeChunks } from "@forum-mafia/engine/bots";
 import { SETUP_PRESETS, type BalanceEstimate, type PresetId, type Setup } from "@forum-mafia/protocol";
 import type { FastifyInstance } from "fastify";
+import { getPriority } from "node:os";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { Demo } from "../src/demo.ts";
@@ -10,6 +12,7 @@ import {
   estimateKey,
   type ChunkOutcome,
   type EstimateCounters,
+  type EstimateOptions,
 } from "../src/estimate.ts";
 import { Games } from "../src/games.ts";
 import { SqliteStore } from "../src/sqlite-store.ts";
@@ -44,13 +47,18 @@ interface EstimateServer {
 
 /** The whole app on an in-memory store, listening on a free port, with the estimator given. */
 async function estimateServer(
-  options: { running?: number; rateLimit?: number; warmOnListen?: boolean } = {},
+  options: { rateLimit?: number; onChunk?: (c: ChunkOutcome) => void } & Omit<
+    EstimateOptions,
+    "onChunk"
+  > = {},
 ): Promise<EstimateServer> {
   const waiters: { key: string; kind: ChunkOutcome["kind"]; resolve: () => void }[] = [];
+  const { rateLimit, onChunk, ...estimates } = options;
   const estimator = new Estimator({
-    ...(options.running !== undefined ? { running: options.running } : {}),
+    ...estimates,
     warmOnListen: options.warmOnListen ?? false,
     onChunk: (c) => {
+      onChunk?.(c);
       for (const w of waiters.filter((x) => x.key === c.key && x.kind === c.kind)) {
         waiters.splice(waiters.indexOf(w), 1);
         w.resolve();
@@ -65,7 +73,7 @@ async function estimateServer(
     clock,
     games,
     demo: new Demo(games, store, clock),
-    rateLimit: options.rateLimit ?? 0,
+    rateLimit: rateLimit ?? 0,
     estimates: estimator,
   });
   app.addHook("onClose", async () => store.close());
@@ -87,14 +95,14 @@ async function ask<T>(
   who: Client,
   setup: unknown,
   signal?: AbortSignal,
-): Promise<{ status: number; body: T }> {
+): Promise<{ status: number; body: T; retryAfter: string | null }> {
   const res = await fetch(`${s.url}/api/setups/estimate`, {
     method: "POST",
     headers: { "content-type": "application/json", ...(who.cookie ? { cookie: who.cookie } : {}) },
     body: JSON.stringify(setup),
     ...(signal ? { signal } : {}),
   });
-  return { status: res.status, body: (await res.json()) as T };
+  return { status: res.status, body: (await res.json()) as T, retryAfter: res.headers.get("retry-after") };
 }
 
 /** Waits (without timing anything) until the condition holds; fails after 30 s. */
@@ -107,9 +115,11 @@ const delta = (before: EstimateCounters, after: EstimateCounters): EstimateCount
   runsStarted: after.runsStarted - before.runsStarted,
   runsFinished: after.runsFinished - before.runsFinished,
   runsStopped: after.runsStopped - before.runsStopped,
+  runsFailed: after.runsFailed - before.runsFailed,
   chunksDone: after.chunksDone - before.chunksDone,
   chunksStopped: after.chunksStopped - before.chunksStopped,
   cacheHits: after.cacheHits - before.cacheHits,
+  failureHits: after.failureHits - before.failureHits,
 });
 
 /** The in-process figures: the engine's estimateChunk over the same seeds, in two halves. */
@@ -123,7 +133,7 @@ let vera: Client;
 let stranger: Client;
 
 beforeAll(async () => {
-  s = await estimateServer({ running: 2, warmOnListen: true });
+  s = await estimateServer({ queue: 2, warmOnListen: true });
   anna = new Client(() => s.app, "Анна");
   boris = new Client(() => s.app, "Борис");
   vera = new Client(() => s.app, "Вера");
@@ -176,9 +186,11 @@ describe("the balance estimate", () => {
       runsStarted: 0,
       runsFinished: 0,
       runsStopped: 0,
+      runsFailed: 0,
       chunksDone: 0,
       chunksStopped: 0,
       cacheHits: 2,
+      failureHits: 0,
     });
     // Another option is another setup: not from the cache.
     expect(estimateKey(variant("medium12", 8))).not.toBe(estimateKey(medium));
@@ -268,14 +280,15 @@ describe("the balance estimate", () => {
     expect(d.chunksDone).toBe(2000 / s.estimator.chunk);
   });
 
-  it("S3: when as many estimates run as the cap allows, another user's new setup is a 503 estimate/busy", async () => {
+  it("S3: when as many runs are under way as the queue allows, another user's new setup is a 503 estimate/busy with Retry-After; a user replacing a run only they wait for, or joining one, is not refused", async () => {
     const one = variant("large21", 14);
     const two = variant("large21", 15);
+    const three = variant("large21", 17);
     const before = { ...s.estimator.counters };
     const stops = [new AbortController(), new AbortController()];
     const started = s.chunk(one, "done");
     const asked = [
-      ask(s, anna, one, stops[0]!.signal).catch((e: unknown) => e),
+      ask<ErrorBody>(s, anna, one, stops[0]!.signal).catch((e: unknown) => e),
       ask(s, boris, two, stops[1]!.signal).catch((e: unknown) => e),
     ];
     await started;
@@ -283,18 +296,28 @@ describe("the balance estimate", () => {
     const busy = await ask<ErrorBody>(s, vera, preset("small9"));
     expect(busy.status).toBe(503);
     expect(busy.body.error.code).toBe("estimate/busy");
-    expect(busy.body.error.message).toMatch(/busy.*try again/);
+    expect(busy.body.error.message).toMatch(/busy.*try again in 5 seconds/);
+    expect(busy.retryAfter).toBe("5");
+    // Anna's new setup takes the place of her old one, which only she waited for: the queue is full, and
+    // she is not refused.
+    const replaced = new AbortController();
+    const replacing = ask(s, anna, three, replaced.signal).catch((e: unknown) => e);
+    await until("anna's new run starts", () => s.estimator.counters.runsStarted === before.runsStarted + 3);
+    const old = (await asked[0]) as { status: number; body: ErrorBody };
+    expect(old.status).toBe(409);
+    expect(s.estimator.underWay).toBe(2);
     // Joining a setup already under way takes no new place.
     const joined = new AbortController();
-    const joining = ask(s, vera, one, joined.signal).catch((e: unknown) => e);
-    await until("vera waits for the run", () => s.estimator.counters.runsStarted === before.runsStarted + 2);
-    for (const c of [...stops, joined]) c.abort();
-    await Promise.all([...asked, joining]);
-    await until("both stop", () => s.estimator.underWay === 0);
+    const joining = ask(s, vera, two, joined.signal).catch((e: unknown) => e);
+    await until("vera waits for boris's run", () => s.estimator.waitingFor(estimateKey(two)) === 2);
+    expect(s.estimator.underWay).toBe(2);
+    for (const c of [...stops, joined, replaced]) c.abort();
+    await Promise.all([...asked, joining, replacing]);
+    await until("all stop", () => s.estimator.underWay === 0);
     await s.estimator.idle();
     const d = delta(before, s.estimator.counters);
-    expect(d.runsStarted).toBe(2);
-    expect(d.runsStopped).toBe(2);
+    expect(d.runsStarted).toBe(3);
+    expect(d.runsStopped).toBe(3);
   });
 
   it("S3: the estimate is in the API's document, with the setup's schema", async () => {
@@ -339,5 +362,158 @@ describe("the balance estimate's rate", () => {
     for (let i = 0; i < 11; i++) statuses.push((await ask(limited, gleb, { roles: [] })).status);
     expect(statuses).toEqual([...Array.from({ length: 10 }, () => 400), 429]);
     expect(limited.estimator.counters.runsStarted).toBe(0);
+  });
+});
+
+/**
+ * Issue 28: five accounts hammering the estimate with different setups locked everyone else out (4 runs at
+ * once, the rest 503) and starved the event loop. The threads now run below the event loop, and the
+ * chunks are handed out fairly: a newcomer's run gets the next free thread. Nothing here is timed: the
+ * order of the chunks handed out, and which runs are still under way when an answer comes, tell it.
+ */
+describe("the balance estimate's sharing of the pool", () => {
+  /** One chunk handed to a thread, with the number of runs started by then. */
+  interface Start {
+    readonly key: string;
+    readonly runsBefore: number;
+  }
+
+  /** A server of two threads and 1,000 games in chunks of 25, noting every chunk handed out. */
+  async function fairServer(): Promise<{ server: EstimateServer; starts: Start[] }> {
+    const starts: Start[] = [];
+    const server: EstimateServer = await estimateServer({
+      threads: 2,
+      games: 1000,
+      chunk: 25,
+      warmOnListen: true,
+      onChunk: (c) => {
+        if (c.kind === "started")
+          starts.push({ key: c.key, runsBefore: server.estimator.counters.runsStarted });
+      },
+    });
+    await server.estimator.warm();
+    return { server, starts };
+  }
+
+  it("S3: the estimate threads run at a lower OS priority than the event loop (piscina's niceIncrement)", async () => {
+    const { server } = await fairServer();
+    try {
+      expect(server.estimator.poolOptions().niceIncrement).toBe(19);
+      const mine = getPriority();
+      const theirs = await server.estimator.priorities();
+      expect(theirs.length).toBeGreaterThan(0);
+      // Each thread reads its own nice value: raised by the increment (an absent @napi-rs/nice leaves it).
+      for (const nice of theirs) expect(nice).toBe(Math.min(19, mine + 19));
+    } finally {
+      await server.app.close();
+    }
+  });
+
+  it("S3: while one user's run holds both threads, another user's run gets the next free thread and is answered first", async () => {
+    const { server, starts } = await fairServer();
+    try {
+      const [olga, pavel] = (await users(server, ["Ольга", "Павел"])) as [Client, Client];
+      const big = variant("large21", 20);
+      const small = variant("small9", 20);
+      const stop = new AbortController();
+      const firstDone = server.chunk(big, "done");
+      const holding = ask(server, olga, big, stop.signal).catch((e: unknown) => e);
+      await firstDone;
+      const answer = await ask<BalanceEstimate>(server, pavel, small);
+      expect(answer.status).toBe(200);
+      expect(answer.body.games).toBe(1000);
+      // Olga's run is still under way: Pavel's did not wait for it to end.
+      expect(server.estimator.underWay).toBe(1);
+      expect(server.estimator.counters.runsFinished).toBe(1);
+      // The first chunk handed out once Pavel's run had started was his.
+      const after = starts.filter((x) => x.runsBefore === 2);
+      expect(after[0]?.key).toBe(estimateKey(small));
+      stop.abort();
+      await holding;
+    } finally {
+      await server.app.close();
+    }
+  });
+
+  it("S3: while five users' runs are under way, a sixth user's new setup is not refused, gets its chunks before theirs and is answered while theirs still run", async () => {
+    const { server, starts } = await fairServer();
+    try {
+      const people = await users(server, ["Алла", "Богдан", "Влад", "Галя", "Дима", "Ева"]);
+      const five = [0, 1, 2, 3, 4].map((i) => variant("large21", 30 + i));
+      const stop = new AbortController();
+      const pushing = five.map((setup, i) =>
+        ask(server, people[i]!, setup, stop.signal).catch((e: unknown) => e),
+      );
+      // Each of the five has had a chunk played.
+      await Promise.all(five.map((setup) => server.chunk(setup, "done")));
+      expect(server.estimator.underWay).toBe(5);
+      const sixth = variant("small9", 30);
+      const answer = await ask<BalanceEstimate>(server, people[5]!, sixth);
+      expect(answer.status).toBe(200);
+      expect(answer.body.games).toBe(1000);
+      // None of the five's runs had ended.
+      expect(server.estimator.underWay).toBe(5);
+      expect(server.estimator.counters.runsFinished).toBe(1);
+      // From the sixth run's start, the next chunks handed out were the sixth's, before the others' remaining.
+      const after = starts.filter((x) => x.runsBefore === 6);
+      expect(after[0]?.key).toBe(estimateKey(sixth));
+      expect(after[1]?.key).toBe(estimateKey(sixth));
+      stop.abort();
+      await Promise.all(pushing);
+      await until("the five stop", () => server.estimator.underWay === 0);
+    } finally {
+      await server.app.close();
+    }
+  });
+
+  /** Registered clients of `server`. */
+  async function users(server: EstimateServer, nicks: readonly string[]): Promise<Client[]> {
+    const out: Client[] = [];
+    for (const nick of nicks) {
+      const c = new Client(() => server.app, nick);
+      expect((await c.register()).status).toBe(201);
+      out.push(c);
+    }
+    return out;
+  }
+});
+
+describe("the balance estimate when its games fail", () => {
+  it("S3: a run whose games throw answers 500 estimate/failed once; asking again for that setup gives the same answer at once, without playing it again", async () => {
+    const failing = await estimateServer({
+      worker: fileURLToPath(new URL("./estimate-failing-worker.ts", import.meta.url)),
+      threads: 1,
+      games: 40,
+      chunk: 10,
+    });
+    try {
+      const nina = new Client(() => failing.app, "Нина");
+      const oleg = new Client(() => failing.app, "Олег");
+      for (const c of [nina, oleg]) expect((await c.register()).status).toBe(201);
+      const setup = preset("small9");
+      const first = await ask<ErrorBody>(failing, nina, setup);
+      expect(first.status).toBe(500);
+      expect(first.body.error.code).toBe("estimate/failed");
+      expect(first.body.error.message).toMatch(/failed.*asking again/);
+      const c1 = { ...failing.estimator.counters };
+      expect(c1.runsStarted).toBe(1);
+      expect(c1.runsFailed).toBe(1);
+      // The failing chunk stopped the rest: fewer than the run's 4 chunks were played or handed out.
+      await failing.estimator.idle();
+      expect(failing.estimator.counters.chunksDone).toBeLessThan(4);
+      const again = await ask<ErrorBody>(failing, nina, setup);
+      const other = await ask<ErrorBody>(failing, oleg, { ...setup, roles: [...setup.roles].reverse() });
+      for (const r of [again, other]) {
+        expect(r.status).toBe(500);
+        expect(r.body.error.code).toBe("estimate/failed");
+      }
+      expect(failing.estimator.counters.runsStarted).toBe(1);
+      expect(failing.estimator.counters.failureHits).toBe(2);
+      // Another setup is another run (and fails on its own).
+      expect((await ask<ErrorBody>(failing, oleg, variant("small9", 2))).status).toBe(500);
+      expect(failing.estimator.counters.runsStarted).toBe(2);
+    } finally {
+      await failing.app.close();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import * as P from "@forum-mafia/protocol";
-import { Estimator, type EstimateOptions } from "../estimate.ts";
+import { EstimateBusy, Estimator, type EstimateOptions } from "../estimate.ts";
 import { bodyRoute, requireUser, type RouteConfig, type RouteContext } from "./context.ts";
 
 /**
@@ -36,6 +36,10 @@ export function estimateRoutes(ctx: RouteContext, options: EstimateOptions | Est
       try {
         const estimate: P.BalanceEstimate = await estimator.estimate(user.id, setup, abort.signal);
         return estimate;
+      } catch (e) {
+        // Issue 28: a full queue says when to ask again.
+        if (e instanceof EstimateBusy) void reply.header("retry-after", String(e.retryAfter));
+        throw e;
       } finally {
         reply.raw.off("close", hungUp);
       }
