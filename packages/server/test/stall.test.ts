@@ -1,9 +1,10 @@
-import type { GameDetail, MyGames, Setup, StallView } from "@forum-mafia/protocol";
+import type { GameDetail, MyGames, StallView } from "@forum-mafia/protocol";
 import { applyStreamItem, type StreamItem } from "@forum-mafia/protocol/stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "./client.ts";
 import { testServer, type TestServer } from "./harness.ts";
-import { DAY_MS, detail, expectOk, NIGHT_MS, S3_DEFAULTS, setUpGame, SseStream, type Table } from "./play.ts";
+import { detail, expectOk, NIGHT_MS, setUpGame, SseStream, type Table } from "./play.ts";
+import { FOUR, quietDay as day, quietNight as night } from "./quiet.ts";
 import { seenBy } from "../src/seen.ts";
 import { stallView } from "../src/views.ts";
 
@@ -14,12 +15,12 @@ import { stallView } from "../src/views.ts";
  * demo) says that nobody can step in.
  */
 
-/** Four seats: the boss, who passes every night (P2 is met), and three citizens, who have no night move. */
-const FOUR: Setup = { roles: ["boss", "citizen", "citizen", "citizen"], options: S3_DEFAULTS };
-
 let t: TestServer;
 let table: Table;
 let guest: Client;
+
+const quietNight = (): Promise<void> => night(t, table);
+const quietDay = (): Promise<void> => day(t, table);
 
 beforeAll(async () => {
   t = await testServer();
@@ -27,28 +28,6 @@ beforeAll(async () => {
   guest = new Client(() => t.server.app);
 });
 afterAll(async () => t.close());
-
-/** A quiet night: the boss passes; the deadline passes; nobody dies. */
-async function quietNight(): Promise<void> {
-  for (const p of table.players) {
-    const d = await detail(p, table.id);
-    if (d.form) expectOk(await p.post(`/api/games/${table.id}/actions`, { act: "pass" }));
-  }
-  await t.clock.advance(NIGHT_MS);
-}
-
-/** A quiet day: every living player votes blue for the next living seat (V5: no score above 0, nobody hanged). */
-async function quietDay(): Promise<void> {
-  for (const p of table.players) {
-    const d = await detail(p, table.id);
-    const seat = d.me.seat!;
-    const alive = d.view!.seats.filter((s) => s.alive);
-    if (!d.view!.seats[seat]!.alive) continue;
-    const next = alive[(alive.findIndex((s) => s.seat === seat) + 1) % alive.length]!;
-    expectOk(await p.post(`/api/games/${table.id}/votes`, { color: "blue", target: next.seat }));
-  }
-  await t.clock.advance(DAY_MS);
-}
 
 /** The stall as the GM, each player and a guest see it in the detail; all must agree. */
 async function stallsSeen(): Promise<(StallView | null)[]> {

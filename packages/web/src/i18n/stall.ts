@@ -14,6 +14,7 @@ import { ruPlural } from "./me.ts";
 /** «с 6-й ночи», «со 2-го дня». */
 const ruSince = (p: StallView["since"]): string =>
   `${p.number === 2 ? "со" : "с"} ${p.number}-${p.kind === "night" ? "й ночи" : "го дня"}`;
+const cap = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 const ruNights = (n: number): string => `${n} ${ruPlural(n, "ночь", "ночи", "ночей")}`;
 const ruDays = (n: number): string => `${n} ${ruPlural(n, "день", "дня", "дней")}`;
 const enCount = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
@@ -21,7 +22,7 @@ const enCount = (n: number, one: string, many: string): string => `${n} ${n === 
 export const ru = {
   heading: "Игра стоит на месте",
   facts: (s: StallView) =>
-    `${ruSince(s.since)} уже ${ruNights(s.nights)} и ${ruDays(s.days)} подряд никто не погиб и никого не повесили.`,
+    `${cap(ruSince(s.since))} уже ${ruNights(s.nights)} и ${ruDays(s.days)} подряд никто не погиб и никого не повесили.`,
   players:
     "Сдвинуть игру может ведущий: правила позволяют исключить игрока (модкилл). Кто не голосует днём или не ходит ночью, получает страйк, а второй страйк — это модкилл.",
   gm: "Что можно сделать по правилам: дать модкилл с указанием причины — он сработает в конце фазы и попадёт в лог игры. Кто не голосует днём или не ходит ночью, получает страйк, а второй страйк — это модкилл. Игроки видят это же предупреждение.",
