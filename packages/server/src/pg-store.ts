@@ -928,6 +928,10 @@ export class PgStore implements Store {
       for (const p of taken) p.reject(error instanceof Error ? error : new Error(String(e)));
       return;
     }
+    // A connection that dies while checked out emits "error" (the pool listens only to idle ones): with no
+    // listener that would end the process; the statement under way rejects with it, which is what we hear.
+    const ignore = (): void => {};
+    c.on("error", ignore);
     // Those whose time ran out while a connection was found are answered already, and not written.
     const batch = taken.filter((p) => !p.settled);
     const groups = new Map<string, Group>();
@@ -959,6 +963,7 @@ export class PgStore implements Store {
       for (const p of batch) p.reject(error instanceof Error ? error : new Error(String(e)));
       return;
     } finally {
+      c.off("error", ignore);
       c.release(broken);
     }
     // An append of a game that conflicted, still waiting, was made before its caller could hear of the

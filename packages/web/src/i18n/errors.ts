@@ -153,6 +153,10 @@ export const ERROR_TEXTS: Readonly<Record<string, Words>> = {
     ru: "Демо-игра принадлежит своему игроку: начните свою.",
     en: "A demo game belongs to its player: start one of your own.",
   },
+  "store/unknown": {
+    ru: "База данных не подтвердила изменение вовремя: возможно, оно сохранено. Обновите страницу, прежде чем повторить.",
+    en: "The database did not confirm the change in time: it may have been saved. Reload the page before you retry.",
+  },
   "store/unavailable": {
     ru: "Не удалось сохранить игру: обновите страницу и попробуйте ещё раз.",
     en: "The game could not be saved: reload the page and try again.",
