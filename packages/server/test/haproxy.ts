@@ -76,6 +76,12 @@ export function haproxyConfig(opts: {
   /** The Host the health checks send: the site's (PUBLIC_URL's), or the app refuses them (421). */
   host: string;
   socket: string;
+  /**
+   * Issue 28 (docs/server.md, "Deployment"): a request whose connection closed before any answer (an
+   * instance that stops, and closes a kept-alive connection as the request goes out) is sent again to
+   * another server (`retry-on`), but a write without an Idempotency-Key is not: it may have been done.
+   */
+  retryKeyed?: boolean;
 }): string {
   return [
     "global",
@@ -102,6 +108,12 @@ export function haproxyConfig(opts: {
     `  http-check send meth GET uri /api/health ver HTTP/1.1 hdr Host ${opts.host}`,
     "  http-check expect status 200",
     `  http-response set-header ${SERVED_BY} %s`,
+    ...(opts.retryKeyed
+      ? [
+          "  retry-on conn-failure empty-response response-timeout",
+          "  http-request disable-l7-retry if !METH_GET !METH_HEAD !{ req.hdr(idempotency-key) -m found }",
+        ]
+      : []),
     "  default-server inter 500ms fastinter 500ms downinter 500ms fall 1 rise 1",
     ...opts.backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check`),
     "",
@@ -147,12 +159,23 @@ export async function startHaproxy(opts: {
   backends: readonly Backend[];
   host: (port: number) => string;
   port?: number;
+  /** See haproxyConfig. */
+  retryKeyed?: boolean;
 }): Promise<Haproxy> {
   const port = opts.port ?? (await freePort());
   const dir = mkdtempSync(join(tmpdir(), "fm-haproxy-"));
   const socket = join(dir, "admin.sock");
   const cfg = join(dir, "haproxy.cfg");
-  writeFileSync(cfg, haproxyConfig({ port, backends: opts.backends, host: opts.host(port), socket }));
+  writeFileSync(
+    cfg,
+    haproxyConfig({
+      port,
+      backends: opts.backends,
+      host: opts.host(port),
+      socket,
+      ...(opts.retryKeyed ? { retryKeyed: true } : {}),
+    }),
+  );
   // -db: stay in the foreground (the test owns the process); -W would fork a master.
   const child: ChildProcess = spawn(HAPROXY, ["-db", "-f", cfg], { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SESSION_COOKIE } from "../auth.ts";
+import { drainOnClose } from "../shutdown.ts";
 import { idOf, langOf, route, type RouteContext } from "./context.ts";
 
 const streamQuery = z.strictObject({
@@ -10,8 +11,8 @@ const streamQuery = z.strictObject({
 /** The live updates of a game (server-sent events, stream.ts). */
 export function streamRoutes(ctx: RouteContext): void {
   const { games, accounts, streams } = ctx;
-  // Issue 28: on close, the streams end (with a reconnect hint) before the server waits for its connections.
-  ctx.app.addHook("preClose", async () => streams.endAll());
+  // Issue 28: on close, the streams end (with a reconnect hint) and every answer closes its connection.
+  drainOnClose(ctx.app, streams);
   route(ctx, {
     method: "GET",
     url: "/api/games/:id/stream",

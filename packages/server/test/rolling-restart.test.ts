@@ -1,0 +1,4 @@
+import { rollingRestart } from "./rolling-suite.ts";
+
+/** Issue 28: a rolling restart of three instances behind haproxy (rolling-suite.ts). */
+rollingRestart("haproxy");
