@@ -4,11 +4,13 @@
  * rate; against the same probe with no bodies, in the same run, `rounds` times over. The target (the issue's
  * Done-when): health p99 under 100 ms while the bodies arrive.
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   ROOT,
   assertAlive,
+  cpuMs,
   exited,
   median,
   printColumns,
@@ -26,6 +28,22 @@ const HEALTH_RATE = 50;
 /** The baseline's length: about as long as the bodies take. */
 const BASELINE_MS = 5_000;
 export const HOSTILE_HEALTH_P99_MS = 100;
+
+const TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+
+/** The CPU time of a process's main thread (its event loop) so far, in ms; null where /proc is not available. */
+function eventLoopCpuMs(pid: number | undefined): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
+  } catch {
+    return null;
+  }
+}
+
+const ms = (a: number | null, b: number | null): string =>
+  a === null || b === null ? "?" : (b - a).toFixed(0);
 
 interface Figures {
   readonly p50: number;
@@ -85,14 +103,20 @@ export async function hostileSection(
   let failed = false;
   for (let i = 1; i <= rounds; i++) {
     const sender = await bodySender(server.url);
+    const quietLoop0 = eventLoopCpuMs(server.child.pid);
     const quiet = probeHealth(server.url, HEALTH_RATE);
     await new Promise((r) => setTimeout(r, BASELINE_MS));
     const q = await quiet.stop();
+    const quietLoop1 = eventLoopCpuMs(server.child.pid);
     alone.push(figures(q.latencies, q.failures));
     const busy = probeHealth(server.url, HEALTH_RATE);
     const t0 = performance.now();
+    const loop0 = eventLoopCpuMs(server.child.pid);
+    const all0 = cpuMs(server.child.pid);
     const stats = await sender.go();
     const took = performance.now() - t0;
+    const loop1 = eventLoopCpuMs(server.child.pid);
+    const all1 = cpuMs(server.child.pid);
     const b = await busy.stop();
     loaded.push(figures(b.latencies, b.failures));
     assertAlive(server, "the hostile-bodies section");
@@ -103,7 +127,15 @@ export async function hostileSection(
       if (s.status === 0 || s.status >= 500) failed = true;
     }
     if (stats.firstError) console.log(`  round ${i}: first lost body: ${stats.firstError}`);
-    console.log(`  round ${i}: 12 bodies answered in ${(took / 1000).toFixed(1)} s`);
+    // The server's CPU meanwhile: its event loop's (every request's own work on the main thread, the health
+    // probes' too) and its other threads' (the tools' workers, the garbage collector's helpers).
+    const loop = loop0 === null || loop1 === null ? null : loop1 - loop0;
+    const others = loop === null || all0 === null || all1 === null ? null : all1 - all0 - loop;
+    console.log(
+      `  round ${i}: 12 bodies answered in ${(took / 1000).toFixed(1)} s; server CPU meanwhile: event loop ` +
+        `${loop?.toFixed(0) ?? "?"} ms, other threads ${others?.toFixed(0) ?? "?"} ms ` +
+        `(event loop with the probes alone: ${ms(quietLoop0, quietLoop1)} ms in ${BASELINE_MS / 1000} s)`,
+    );
     await new Promise((r) => setTimeout(r, 1000));
   }
   console.log("");
