@@ -85,11 +85,45 @@ export class ApiFailure extends Error {
   }
 }
 
-async function call<T>(
+interface CallInit {
+  signal?: AbortSignal;
+  keepalive?: boolean;
+  /**
+   * Issue 28: a write the server takes an Idempotency-Key for: it is sent with a new key and, after a
+   * network error, a 502 or a 503 (an instance restarting behind the proxy), once more with the same key,
+   * which the server answers as the first (storing nothing twice).
+   */
+  retry?: boolean;
+}
+
+/** The answers after which a keyed write is sent once more: no answer, the proxy's 502, a 503. */
+const RETRIED = new Set([0, 502, 503]);
+
+/** A new Idempotency-Key: 128 random bits (getRandomValues works on plain http too, unlike randomUUID). */
+function newKey(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function call<T>(method: string, path: string, body?: unknown, init: CallInit = {}): Promise<T> {
+  if (!init.retry) return send<T>(method, path, body, init, null);
+  const key = newKey();
+  try {
+    return await send<T>(method, path, body, init, key);
+  } catch (e) {
+    if (!(e instanceof ApiFailure) || !RETRIED.has(e.status) || init.signal?.aborted) throw e;
+    await new Promise((r) => setTimeout(r, 500 + Math.random() * 500));
+    return send<T>(method, path, body, init, key);
+  }
+}
+
+async function send<T>(
   method: string,
   path: string,
-  body?: unknown,
-  init: { signal?: AbortSignal; keepalive?: boolean } = {},
+  body: unknown,
+  init: CallInit,
+  key: string | null,
 ): Promise<T> {
   const { signal, keepalive } = init;
   let res: Response;
@@ -97,7 +131,10 @@ async function call<T>(
     res = await fetch(path, {
       method,
       credentials: "same-origin",
-      headers: body === undefined ? {} : { "content-type": "application/json" },
+      headers: {
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...(key === null ? {} : { "idempotency-key": key }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       ...(signal ? { signal } : {}),
       ...(keepalive ? { keepalive } : {}),
@@ -156,12 +193,12 @@ export const api = {
   createGame: (body: CreateGameBody) => call<{ id: string }>("POST", "/api/games", body),
   demo: (minutes?: number) => call<{ id: string }>("POST", "/api/demo", minutes ? { minutes } : {}),
   game: (id: string, lang: Lang) => call<GameDetail>("GET", `${g(id)}?lang=${lang}`),
-  signup: (id: string) => call<unknown>("POST", `${g(id)}/signup`),
-  withdraw: (id: string) => call<unknown>("DELETE", `${g(id)}/signup`),
+  signup: (id: string) => call<unknown>("POST", `${g(id)}/signup`, undefined, { retry: true }),
+  withdraw: (id: string) => call<unknown>("DELETE", `${g(id)}/signup`, undefined, { retry: true }),
   start: (id: string, body: StartBody) => call<unknown>("POST", `${g(id)}/start`, body),
 
-  act: (id: string, body: ActionBody) => call<unknown>("POST", `${g(id)}/actions`, body),
-  vote: (id: string, body: VoteBody) => call<unknown>("POST", `${g(id)}/votes`, body),
+  act: (id: string, body: ActionBody) => call<unknown>("POST", `${g(id)}/actions`, body, { retry: true }),
+  vote: (id: string, body: VoteBody) => call<unknown>("POST", `${g(id)}/votes`, body, { retry: true }),
   /** `seat`: only that player's posts («Посты игрока»); `total` then counts only theirs. */
   posts: (id: string, after: number, limit: number, seat?: number) =>
     call<{ posts: PostView[]; total: number }>(
@@ -170,14 +207,14 @@ export const api = {
     ),
   /** `keepalive`: the request outlives the page (a held vote sent as the page closes). */
   post: (id: string, text: string, keepalive = false) =>
-    call<{ id: string }>("POST", `${g(id)}/posts`, { text }, { keepalive }),
+    call<{ id: string }>("POST", `${g(id)}/posts`, { text }, { keepalive, retry: true }),
   /** What a draft post would count as (a vote, a refusal, coloured text that names nobody); stores nothing. */
   preview: (id: string, text: string, signal?: AbortSignal) =>
     call<PostPreview>("POST", `${g(id)}/posts/preview`, { text }, signal ? { signal } : {}),
   channel: (id: string, channel: ChannelId) =>
     call<ChannelView>("GET", `${g(id)}/channels/${encodeURIComponent(channel)}`),
   message: (id: string, channel: ChannelId, text: string) =>
-    call<unknown>("POST", `${g(id)}/channels/${encodeURIComponent(channel)}`, { text }),
+    call<unknown>("POST", `${g(id)}/channels/${encodeURIComponent(channel)}`, { text }, { retry: true }),
 
   gm: {
     draft: (id: string, lang: Lang) => call<NightDraft>("GET", `${g(id)}/gm/draft?lang=${lang}`),
