@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { LEADER_RETRY_MS, PgCluster } from "../src/cluster.ts";
 import { freePort } from "./haproxy.ts";
 import { HttpUser, Instance, type HttpReply } from "./instances.ts";
 import { NICKS } from "./play.ts";
@@ -340,6 +341,67 @@ describe.skipIf(missing !== null)("PostgreSQL restarted, killed and frozen under
       expect(failures).toEqual([]);
       expect(acknowledged).toBeGreaterThan(20);
       expect(refused).toBeGreaterThan(0);
+    },
+  );
+
+  it(
+    "a leader whose lock's connection freezes stops leading; another leads once the lock is free, never both",
+    { timeout: 90_000 },
+    async () => {
+      const pgsql = await OwnPostgres.create();
+      cleanups.push(() => pgsql.stop());
+      const warnings: string[] = [];
+      const onWarning = (w: Error): void => void warnings.push(`${w.name}: ${w.message}`);
+      process.on("warning", onWarning);
+      cleanups.push(async () => void process.off("warning", onWarning));
+      const config = (name: string): pg.ClientConfig => ({
+        connectionString: pgsql.url,
+        application_name: name,
+        query_timeout: LIMIT_MS,
+        connectionTimeoutMillis: LIMIT_MS,
+      });
+      const a = await PgCluster.connect(config("lead-a"), "faults");
+      cleanups.push(() => a.close());
+      const b = await PgCluster.connect(config("lead-b"), "faults");
+      cleanups.push(() => b.close());
+      expect([a.leader, b.leader]).toEqual([true, false]);
+      const both: string[] = [];
+      const check = (): void => {
+        if (a.leader && b.leader) both.push(`both lead at ${Date.now()}`);
+      };
+      a.onLeader(check);
+      b.onLeader(check);
+      const waitFor = async (what: string, ok: () => boolean, guardMs: number): Promise<void> => {
+        const until = Date.now() + guardMs;
+        while (!ok()) {
+          if (Date.now() > until) throw new Error(`not within ${guardMs} ms (a hang guard): ${what}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      };
+      // A's lock is held by a backend of its own: frozen (SIGSTOP), as if the database stopped answering it.
+      const sql = new pg.Client({ connectionString: pgsql.url });
+      await sql.connect();
+      const holder = await sql.query<{ pid: number }>(
+        `SELECT l.pid FROM pg_locks l JOIN pg_stat_activity s ON s.pid = l.pid
+       WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 7320 AND s.application_name = 'lead-a'`,
+      );
+      await sql.end();
+      const pid = holder.rows[0]!.pid;
+      process.kill(pid, "SIGSTOP");
+      try {
+        // A finds out at its next round (every LEADER_RETRY_MS) within its time limit, and stops leading.
+        await waitFor("A stops leading", () => !a.leader, 4 * (LEADER_RETRY_MS + LIMIT_MS));
+        // The frozen session still holds the lock: nobody may lead meanwhile.
+        await new Promise((r) => setTimeout(r, 2 * LEADER_RETRY_MS));
+        expect(b.leader).toBe(false);
+      } finally {
+        process.kill(pid, "SIGCONT");
+      }
+      // Thawed, the backend finds A's connection closed and ends, releasing the lock: one instance leads.
+      await waitFor("an instance leads again", () => a.leader || b.leader, 8 * LEADER_RETRY_MS);
+      check();
+      expect(both).toEqual([]);
+      expect(warnings.filter((w) => /already executing a query/.test(w))).toEqual([]);
     },
   );
 });
