@@ -55,11 +55,11 @@ type PostVoteCheck = { readonly vote: Vote } | { readonly refused: Rejection };
 /** How often a command is decided again after other instances wrote first, before it gives up (503). */
 const MAX_ATTEMPTS = 20;
 
-/**
 /** A command's entries as stored: its time, and on the first one its Idempotency-Key's mark (issue 28). */
 const stamp = (at: number, bodies: readonly EntryBody[], idem: IdempotencyMark | null): Entry[] =>
   bodies.map((b, i): Entry => (i === 0 && idem ? { at, idem, ...b } : { at, ...b }));
 
+/**
  * One run of a read at a time, shared by everyone who asks while it runs, except that a caller who arrives
  * during a run waits for the next one: the run under way may have started before what the caller knows of
  * (a write acknowledged by another instance) was committed.
