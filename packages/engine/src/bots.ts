@@ -64,6 +64,25 @@ interface Knowledge {
   readonly exposed: ReadonlyMap<Seat, "boss" | "doctor">;
   /** T2: the pair's check results with an answer (a failed check tells nothing). */
   readonly checked: ReadonlyMap<Seat, "mafia" | "not mafia">;
+  /** Issue 28: the roles announced to everyone, when only those may be read (knowPublic); else null. */
+  readonly announced: ReadonlyMap<Seat, RoleId> | null;
+}
+
+/**
+ * Issue 28: what everyone knows of the others, from the public part of a view alone: the roles announced
+ * (R1, R2: the results' `revealed`), the exposed boss or doctor (M3, T3a), and (read elsewhere) who is alive,
+ * who may not vote, today's and earlier days' votes. Nothing only the viewer knows: not the viewer's own
+ * role or team, not the pair's checks. Every voter reads as a citizen would.
+ */
+function knowPublic(view: GameView): Knowledge | null {
+  if (!view.me) return null;
+  const exposed = new Map<Seat, "boss" | "doctor">();
+  const announced = new Map<Seat, RoleId>();
+  for (const r of view.results) {
+    if (r.type === "nightResults") for (const e of r.exposed) exposed.set(e.seat, e.as);
+    for (const m of r.revealed) announced.set(m.seat, m.role);
+  }
+  return { me: view.me.seat, role: "citizen", view, exposed, checked: new Map(), announced };
 }
 
 function know(view: GameView): Knowledge | null {
@@ -74,11 +93,12 @@ function know(view: GameView): Knowledge | null {
   const checked = new Map<Seat, "mafia" | "not mafia">();
   for (const p of view.privateResults)
     if (p.check && p.check.result !== "failed") checked.set(p.check.target, p.check.result);
-  return { me: view.me.seat, role: view.me.role, view, exposed, checked };
+  return { me: view.me.seat, role: view.me.role, view, exposed, checked, announced: null };
 }
 
 const alive = (k: Knowledge, s: Seat): boolean => k.view.seats[s]?.alive === true;
-const roleOf = (k: Knowledge, s: Seat): RoleId | null => k.view.seats[s]?.role ?? null;
+const roleOf = (k: Knowledge, s: Seat): RoleId | null =>
+  k.announced ? (k.announced.get(s) ?? null) : (k.view.seats[s]?.role ?? null);
 const mafiaMate = (k: Knowledge, s: Seat): boolean => {
   const r = roleOf(k, s);
   return r !== null && isMafia(r);
@@ -343,53 +363,44 @@ export function botNightAction(v: BotView, rng: RandomStream): NightAction | nul
   return action ?? (formAct(form, "pass") ? PASS : null);
 }
 
-/** Whom the mafia push by day: the likeliest town role, and the bandwagon already on a player. */
-const mafiaScore = (k: Knowledge, s: Seat): number => prey(k, s) + redsOn(k, s);
-
 /** How guilty a player looks to the town: public facts, today's thread and earlier days' votes. */
 const townScore = (k: Knowledge, past: ReadonlyMap<Seat, number>, s: Seat): number =>
   2 * guilt(k, s) + redsOn(k, s) + redsBy(k, s) + (past.get(s) ?? 0);
 
-/** Issue 16: the mafia's story pulls their red votes towards the one they agreed to push. */
-const PUSH_WEIGHT = 1;
+/**
+ * Today's vote (V1–V3), or null when the player may not vote: publicVote of the player's view, for every
+ * role alike. Nobody votes early.
+ *
+ * Issue 28: the vote is the one public thing a bot does every day, so it is decided from public facts only
+ * and by one rule for all: a town bot's vote tells nothing its view holds beyond the thread (not the pair's
+ * checks, not that its partner is the sheriff), and a mafia bot votes as a town bot would in its place (it
+ * may vote red for a teammate, and does not defend one for being one), so replaying the public logic cannot
+ * tell the one from the other. The mafia's agreed push (issue 16) stays in their chat and their talk.
+ */
+export function botVote(v: BotView, rng: RandomStream): Vote | null {
+  return publicVote(v.view, rng);
+}
 
 /**
- * Today's vote (V1–V3), or null when the player may not vote. The town votes red for the player who
- * looks most guilty from public facts and today's thread; the mafia vote red for the likeliest town role,
- * never for a known mafioso, and now and then blue for a teammate under fire. Nobody votes early.
- * `push` (issue 16, talk): the player the mafia agreed in their chat to push today, if any.
+ * Issue 28: the bots' vote from the public part of `view` (knowPublic) and the voter's seat: now and then
+ * (one day in four) blue for a player everyone knows is town (the exposed doctor, a role the serum
+ * announced) under fire of three red votes or more (V4); else red for the player who looks most guilty
+ * (townScore, with a little noise). The same history and the same random stream give the same vote,
+ * whatever the voter's role.
  */
-export function botVote(v: BotView, rng: RandomStream, push: Seat | null = null): Vote | null {
-  const k = know(v.view);
-  if (!k || v.view.phase.kind !== "day" || v.view.winner !== null) return null;
-  const me = v.view.seats[k.me];
+export function publicVote(view: GameView, rng: RandomStream): Vote | null {
+  const k = knowPublic(view);
+  if (!k || view.phase.kind !== "day" || view.winner !== null) return null;
+  const me = view.seats[k.me];
   if (!me?.alive || me.cannotVote) return null;
-  const others = v.view.seats.filter((s) => s.alive && s.seat !== k.me).map((s) => s.seat);
+  const others = view.seats.filter((s) => s.alive && s.seat !== k.me).map((s) => s.seat);
   if (others.length === 0) return null;
-  if (isMafia(k.role)) {
-    const mates = others.filter((s) => mafiaMate(k, s));
-    const underFire = best(
-      mates.filter((s) => redsOn(k, s) >= 3),
-      (s) => redsOn(k, s),
-      rng,
-    );
-    if (underFire !== null && chance(rng, 25)) return { color: "blue", target: underFire, early: false };
-    const target = best(
-      others.filter((s) => !mafiaMate(k, s)),
-      (s) => mafiaScore(k, s) + (s === push ? PUSH_WEIGHT : 0),
-      rng,
-    );
-    return target === null ? null : { color: "red", target, early: false };
-  }
-  if (k.role === "doctor") {
-    // V4: the doctor's blue vote counts 3; it goes to a known town player under fire.
-    const defend = best(
-      others.filter((s) => guilt(k, s) <= -10 && redsOn(k, s) >= 3),
-      (s) => redsOn(k, s),
-      rng,
-    );
-    if (defend !== null && chance(rng, 50)) return { color: "blue", target: defend, early: false };
-  }
+  const defend = best(
+    others.filter((s) => guilt(k, s) <= -10 && redsOn(k, s) >= 3),
+    (s) => redsOn(k, s),
+    rng,
+  );
+  if (defend !== null && chance(rng, 25)) return { color: "blue", target: defend, early: false };
   // Once a day per bot: worked out afresh (the talk's many reads keep theirs, leaningsOf).
   const past = scoresOf(k);
   const target = best(others, (s) => townScore(k, past, s), rng, 4)!;
@@ -603,9 +614,9 @@ export function playBotGame(seed: string, options: BotGameOptions = {}): Match {
 
 /**
  * The same game as playBotGame, played to its end (W1) or to the phase cap, whichever comes first (issue
- * 28): some legal setups stall. In the classic 17 with `lapseAt: 7` (game `estimate:391`), seven are alive
- * at every night's start, so T4's repeat limit lapses: the girl visits the boss every night and cancels the
- * mafia's action, the lawyer protects the boss every night (M5), and the boss, the day's top score, is
+ * 28): some legal setups stall. In the classic 17 with `lapseAt: 7` (game `estimate:279`), seven are alive
+ * at every night's start, so T4's repeat limit lapses: the girl visits the boss (there the troll, its
+ * successor, M1) night after night and cancels the mafia's action, the lawyer protects the boss every night (M5), and the boss, the day's top score, is
  * excused every day (V8): nobody dies again. `ended` is false for a game still running after `maxPhases`
  * phases; `match` is then the game as it stood at the cap.
  */

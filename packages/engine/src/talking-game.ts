@@ -8,7 +8,6 @@
 import {
   botChat,
   botDayPost,
-  mafiaPush,
   talkPlan,
   talkStream,
   VOTE_SLOT,
@@ -224,7 +223,7 @@ function playDay(
     const bot = g.views.of(m, s);
     g.observe?.(m, s, bot);
     const input = g.input(bot, s);
-    const ballot = slot === VOTE_SLOT ? botVote(bot, g.seeds[s]!.decide(phase), mafiaPush(input)) : null;
+    const ballot = slot === VOTE_SLOT ? botVote(bot, g.seeds[s]!.decide(phase)) : null;
     const text = botDayPost(input, slot, ballot);
     if (text === null) continue;
     g.thread.push({

@@ -21,7 +21,6 @@ import {
   botReply,
   botView,
   botVote,
-  mafiaPush,
   playTalkingGame,
   talkInput,
   talkSeeds,
@@ -284,8 +283,7 @@ function replayTalk(
       if (st.seat !== a && st.seat !== b) {
         const i = input(st.seat);
         const ballot =
-          st.vote &&
-          botVote(i.bot, talkSeeds(seed, st.seat, roles[st.seat]!).decide(m.state.phase), mafiaPush(i));
+          st.vote && botVote(i.bot, talkSeeds(seed, st.seat, roles[st.seat]!).decide(m.state.phase));
         said.push(`${JSON.stringify(ballot)} ${botDayPost(i, st.slot, ballot) ?? "(nothing)"}`);
         expected.push(`${JSON.stringify(st.vote)} ${st.text}`);
       }

@@ -3,7 +3,6 @@ import {
   botDayPost,
   botReply,
   botVote,
-  mafiaPush,
   nextSlot,
   talkPlan,
   RandomStream,
@@ -195,7 +194,7 @@ export class DemoTalk {
       const next = nextSlot(input);
       if (next > slot) return;
       const rng = new RandomStream(rngFromSeed(`demo:${room.seed!}:${seat}:${key}`));
-      const ballot = next === VOTE_SLOT ? botVote(input.bot, rng, mafiaPush(input)) : null;
+      const ballot = next === VOTE_SLOT ? botVote(input.bot, rng) : null;
       const text = botDayPost(input, next, ballot);
       if (text === null) return;
       const names = room.match!.state.players.map((p) => p.name);
