@@ -49,9 +49,45 @@ const STYLES: ReadonlyMap<string, string> = new Map([
   ["em", "i"],
   ["u", "u"],
 ]);
-/** Class names of the quote boxes of vBulletin, IPB and XenForo when they are not a `<blockquote>`. */
-const QUOTE_CLASS =
-  /(?:^|[\s_-])(?:bbcode_quote|ipsQuote|bbCodeBlock--quote|quotecontent|quote)(?:$|[\s_-])/iu;
+/**
+ * Class names of quote boxes, each a whole class name (vBulletin, IPB, XenForo, SMF, Discourse, phpBB):
+ * the one list for htmlToBBCode and the thread readers (thread/body.ts's isQuoteBox). A whole name, so
+ * that `quote-controls`, `quote_button` or `fa-quote-left` are no quote.
+ */
+export const QUOTE_CLASSES: ReadonlySet<string> = new Set([
+  "bbcode_quote",
+  "ipsQuote",
+  "bbCodeBlock--quote",
+  "quotecontent",
+  "quote",
+  "bbc_standard_quote",
+  "bbc_alternate_quote",
+  "bbCodeQuote",
+  "b-quote",
+]);
+
+/** An element's class names, as its `class` attribute lists them. */
+export const classNames = (attributes: Readonly<Record<string, string>>): string[] =>
+  (attributes["class"] ?? "").split(/\s+/u).filter((c) => c !== "");
+
+/** Whether an element is quote-like by its own markup: a `<blockquote>` or one of QUOTE_CLASSES. */
+export function quoteish(name: string, attributes: Readonly<Record<string, string>>): boolean {
+  return name === "blockquote" || classNames(attributes).some((c) => QUOTE_CLASSES.has(c));
+}
+
+/**
+ * Discourse: `<aside class="quote"><div class="title">…</div><blockquote>…</blockquote></aside>` is one
+ * quote; the `<blockquote>` right inside a quote `<aside>` is its inner box, not a second quote.
+ */
+export function innerQuoteBox(name: string, parent: QuoteParent | null): boolean {
+  return name === "blockquote" && parent !== null && parent.name === "aside" && parent.quoteish;
+}
+
+/** What innerQuoteBox needs to know of an element's parent. */
+export interface QuoteParent {
+  readonly name: string;
+  readonly quoteish: boolean;
+}
 /** Looks like HTML: a tag, a comment or an entity-laden page rather than BBCode. */
 const HTML_TAG = /<\/?[a-z][a-z0-9]*[\s/>]|<!--/iu;
 
@@ -101,17 +137,21 @@ export interface BBCodeWriterOptions {
 export class BBCodeWriter {
   readonly #out: string[] = [];
   readonly #closers: string[] = [];
+  /** The open elements, innermost last (innerQuoteBox's parent). */
+  readonly #parents: QuoteParent[] = [];
   #hidden = 0;
   readonly #isQuote: (name: string, attributes: Readonly<Record<string, string>>) => boolean;
   readonly #emojiAlt: boolean;
 
   constructor(options: BBCodeWriterOptions = {}) {
-    this.#isQuote = options.isQuote ?? defaultIsQuote;
+    this.#isQuote = options.isQuote ?? quoteish;
     this.#emojiAlt = options.emojiAlt ?? false;
   }
 
   /** An element opens; `quote` says whether it is a quote box when the caller knows better than the default. */
   open(name: string, attributes: Readonly<Record<string, string>>, quote?: boolean): void {
+    const parent = this.#parents.at(-1) ?? null;
+    this.#parents.push({ name, quoteish: quoteish(name, attributes) });
     if (this.#hidden > 0 || HIDDEN.has(name)) {
       this.#hidden++;
       this.#closers.push("");
@@ -125,7 +165,7 @@ export class BBCodeWriter {
     }
     const color = colorOf(name, attributes);
     const style = STYLES.get(name);
-    const isQuote = quote ?? this.#isQuote(name, attributes);
+    const isQuote = quote ?? (this.#isQuote(name, attributes) && !innerQuoteBox(name, parent));
     const opening = [
       isQuote ? "\n[quote]" : "",
       color !== null ? `[color=${color}]` : "",
@@ -142,6 +182,7 @@ export class BBCodeWriter {
   }
 
   close(): void {
+    this.#parents.pop();
     const closing = this.#closers.pop() ?? "";
     if (this.#hidden > 0) this.#hidden--;
     else this.#out.push(closing);
@@ -185,10 +226,6 @@ function joinLines(text: string): string {
     .map((part) => part.trim())
     .filter((part) => part !== "");
   return [parts[0]!.trimEnd(), ...middle, parts.at(-1)!.trimStart()].join(" ");
-}
-
-function defaultIsQuote(name: string, attributes: Readonly<Record<string, string>>): boolean {
-  return name === "blockquote" || QUOTE_CLASS.test(attributes["class"] ?? "");
 }
 
 /** Deeper than this, elements are dropped (their text stays): a page nests a few dozen deep at most. */

@@ -1,32 +1,16 @@
-import { BBCodeWriter, colorOf } from "../html.ts";
+import { BBCodeWriter, colorOf, innerQuoteBox, quoteish } from "../html.ts";
 import { anyOf, classes, closest, type El, hasClass, sel, type Test, walk } from "./dom.ts";
 
-/** Class names of quote boxes, each a whole class name (vBulletin, IPB, XenForo, SMF, Discourse, phpBB). */
-const QUOTE_CLASSES = new Set([
-  "bbcode_quote",
-  "ipsQuote",
-  "bbCodeBlock--quote",
-  "quotecontent",
-  "quote",
-  "bbc_standard_quote",
-  "bbc_alternate_quote",
-  "bbCodeQuote",
-  "b-quote",
-]);
-
-/** Whether an element is a quote box: a `<blockquote>` or a quote class, not the inner box of one. */
+/**
+ * Whether an element is a quote box: a `<blockquote>` or a quote class (html.ts's QUOTE_CLASSES, the one
+ * list htmlToBBCode reads too), not the inner box of one.
+ */
 export function isQuoteBox(el: El): boolean {
-  const quoteish = (e: El): boolean =>
-    e.name === "blockquote" || classes(e).some((c) => QUOTE_CLASSES.has(c));
   if (vbulletin3Quote(el)) return true;
-  if (!quoteish(el)) return false;
-  // Discourse: <aside class="quote"><div class="title">…</div><blockquote>…</blockquote></aside> is one quote.
-  return !(
-    el.name === "blockquote" &&
-    el.parent !== null &&
-    el.parent.name === "aside" &&
-    quoteish(el.parent)
-  );
+  if (!quoteish(el.name, el.attrs)) return false;
+  const parent =
+    el.parent === null ? null : { name: el.parent.name, quoteish: quoteish(el.parent.name, el.parent.attrs) };
+  return !innerQuoteBox(el.name, parent);
 }
 
 /**
