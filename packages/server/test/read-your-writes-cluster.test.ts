@@ -17,7 +17,7 @@ import { NICKS } from "./play.ts";
  * The read must hold the post. Each read-back is one request for the writer's own posts («Посты игрока»,
  * `?seat=`), so the check is exact; the proxy's `x-served-by` header says which instance answered, and
  * the checks whose read went to another instance than the write are counted (the ones that matter).
- * RYW_CHECKS sets how many (300 by default; the issue's 10,000 with RYW_CHECKS=10000, about 8 minutes
+ * RYW_CHECKS sets how many (300 by default; the issue's 10,000: `npm run bench:ryw`, about 5 minutes
  * here). The deterministic reproduction of the race is read-your-writes.test.ts.
  */
 
