@@ -6,6 +6,8 @@ import type { Entry } from "./entries.ts";
 import {
   SeqConflict,
   StoreUnavailable,
+  quotaAllowsAt,
+  type ConfirmQuota,
   type GameIndexRow,
   setupNameKey,
   type MailRecord,
@@ -148,7 +150,66 @@ export const PG_MIGRATIONS: readonly (string | ((c: pg.ClientBase) => Promise<vo
   // to the key order of what it serves (a setting's `{ amount, unit }`), so its answers are the same bytes.
   // The rows written before keep jsonb's order.
   `ALTER TABLE game_entries ALTER COLUMN body TYPE json USING body::json;`,
+  // v8 (issue 28): every user's nick skeleton worked out again, since nickSkeleton now reads letters drawn
+  // with several characters too ("ш" as "LLI", "ю" as "IO"); and the outbox by address, for the limits on
+  // confirmation mails (settings.ts: CONFIRM_QUOTA).
+  async (c) => {
+    const users = await c.query<{ id: string; nick: string }>(`SELECT id, nick FROM users`);
+    await c.query(
+      `UPDATE users SET nick_skeleton = t.skeleton
+       FROM unnest($1::text[], $2::text[]) AS t(id, skeleton) WHERE users.id = t.id`,
+      [users.rows.map((u) => u.id), users.rows.map((u) => nickSkeleton(u.nick))],
+    );
+    await c.query(`CREATE INDEX mail_outbox_recipient ON mail_outbox (lower(recipient), created_at)`);
+  },
 ];
+
+/** Issue 28: confirmation mails are queued under (CONFIRM_USER_LOCK, user) and (CONFIRM_ADDRESS_LOCK, address). */
+const CONFIRM_USER_LOCK = 28;
+const CONFIRM_ADDRESS_LOCK = 29;
+
+/** A mail's insert, unless one with its key exists (mailValues gives its values). */
+const INSERT_MAIL = `INSERT INTO mail_outbox (id, key, user_id, recipient, subject, body, headers, created_at,
+   attempts, next_attempt_at, sent_at, last_error, failed)
+ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (key) DO NOTHING`;
+const mailValues = (m: MailRecord): unknown[] => [
+  m.id,
+  m.key,
+  m.userId,
+  m.to,
+  m.subject,
+  m.text,
+  JSON.stringify(m.headers),
+  m.createdAt,
+  m.attempts,
+  m.nextAttemptAt,
+  m.sentAt,
+  m.lastError,
+  m.failed,
+];
+
+/** Issue 28: when the quota allows the next confirmation mail (Store.confirmationAllowedAt), read with `query`. */
+async function confirmationQuota(
+  query: (text: string, values: unknown[]) => Promise<pg.QueryResult<{ created_at: string }>>,
+  userId: string,
+  address: string,
+  quota: ConfirmQuota,
+  now: number,
+): Promise<number> {
+  const times = (r: pg.QueryResult<{ created_at: string }>): number[] =>
+    r.rows.map((row) => Number(row.created_at));
+  const toAddress = await query(
+    `SELECT created_at FROM mail_outbox WHERE lower(recipient) = lower($1) AND key LIKE 'confirm:%'
+       AND created_at > $2 ORDER BY created_at DESC LIMIT $3`,
+    [address, now - quota.addressWindowMs, quota.perAddress],
+  );
+  const forUser = await query(
+    `SELECT created_at FROM mail_outbox WHERE user_id = $1 AND key LIKE 'confirm:%'
+       AND created_at > $2 ORDER BY created_at DESC LIMIT $3`,
+    [userId, now - quota.userWindowMs, quota.perUser],
+  );
+  return quotaAllowsAt(quota, times(toAddress), times(forUser), now);
+}
 
 /** The advisory locks of registrations are (NICK_LOCK, hashtext(skeleton)): apart from the migration's. */
 const NICK_LOCK = 11;
@@ -657,8 +718,37 @@ export class PgStore implements Store {
   }
 
   /** The unique key decides: a second mail with a key already queued (or sent) writes nothing. */
+  /**
+   * Issue 28: one transaction that first takes advisory locks on the user and then on the address (always in
+   * that order), so two confirmations for one user or one address, on any instances, are counted one after
+   * the other.
+   */
+  enqueueConfirmation(
+    m: MailRecord,
+    quota: ConfirmQuota,
+  ): Promise<"queued" | "duplicate" | { readonly notBefore: number }> {
+    return this.transaction(async (c) => {
+      await c.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [CONFIRM_USER_LOCK, m.userId]);
+      await c.query("SELECT pg_advisory_xact_lock($1, hashtext(lower($2)))", [CONFIRM_ADDRESS_LOCK, m.to]);
+      const at = await confirmationQuota(
+        (text, values) => c.query(text, values),
+        m.userId,
+        m.to,
+        quota,
+        m.createdAt,
+      );
+      if (at > m.createdAt) return { notBefore: at };
+      const r = await c.query(INSERT_MAIL, mailValues(m));
+      return r.rowCount === 1 ? "queued" : "duplicate";
+    });
+  }
+
+  confirmationAllowedAt(userId: string, address: string, quota: ConfirmQuota, now: number): Promise<number> {
+    return confirmationQuota((text, values) => this.read(text, values), userId, address, quota, now);
+  }
+
   async enqueueMail(m: MailRecord): Promise<"queued" | "duplicate"> {
-    const r = await this.pool.query(
+    const r = await this.write(
       `INSERT INTO mail_outbox (id, key, user_id, recipient, subject, body, headers, created_at, attempts,
          next_attempt_at, sent_at, last_error, failed)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (key) DO NOTHING`,
