@@ -234,3 +234,29 @@ describe.each(stores)("Idempotency-Key on %s (issue 28)", (_name, setUp, availab
     },
   );
 });
+
+describe("Idempotency-Key in the API document (issue 28)", () => {
+  it("each write that honours it lists the header; a read does not", async () => {
+    const t = await testServer();
+    open.push(() => t.close());
+    const doc = (
+      await new Client(() => t.server.app).get<{
+        paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>>;
+      }>("/api/openapi.json")
+    ).body;
+    const hasKey = (path: string, method: string): boolean =>
+      (doc.paths[path]?.[method]?.parameters ?? []).some(
+        (p) => p.in === "header" && p.name === "Idempotency-Key",
+      );
+    for (const [path, method] of [
+      ["/api/games/{id}/posts", "post"],
+      ["/api/games/{id}/votes", "post"],
+      ["/api/games/{id}/actions", "post"],
+      ["/api/games/{id}/channels/{channel}", "post"],
+      ["/api/games/{id}/signup", "post"],
+      ["/api/games/{id}/signup", "delete"],
+    ] as const)
+      expect(hasKey(path, method), `${method} ${path}`).toBe(true);
+    expect(hasKey("/api/games/{id}/posts", "get")).toBe(false);
+  });
+});
