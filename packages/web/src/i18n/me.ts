@@ -126,6 +126,8 @@ export const ru = {
       waiting: (email: string) =>
         `Ждём подтверждения: мы отправили письмо со ссылкой на ${email}. Откройте ссылку из письма, чтобы получать напоминания.`,
       willSend: "После сохранения мы отправим на этот адрес письмо со ссылкой для подтверждения.",
+      againAt: (when: string) =>
+        `Письма со ссылкой мы отправляем не чаще раза в час на один адрес и не больше пяти в день. Если письма нет, сохраните адрес снова после ${when}.`,
       reminders: "Присылать напоминания на почту",
       invalid: "Адрес почты выглядит неверно: нужен адрес вида name@example.ru.",
     },
@@ -245,6 +247,8 @@ export const en: typeof ru = {
       waiting: (email: string) =>
         `Waiting for confirmation: we sent a message with a link to ${email}. Open the link to get reminders.`,
       willSend: "Once saved, we will send a message with a confirmation link to this address.",
+      againAt: (when: string) =>
+        `We send a confirmation link at most once an hour to one address and five times a day. If none has come, save the address again after ${when}.`,
       reminders: "Send reminders by e-mail",
       invalid: "The e-mail address does not look right: it should look like name@example.com.",
     },

@@ -5,6 +5,7 @@ import { errorText, useLang, useT } from "../i18n/index.tsx";
 import { notificationsSupported, setBrowserNotifications } from "../reminders.tsx";
 import { Link } from "../router.tsx";
 import { useSession } from "../session.tsx";
+import { formatMoment } from "../time.ts";
 import "./my-games.css";
 
 /**
@@ -231,6 +232,7 @@ function FieldError({ id, error }: { id: string; error: string | undefined }) {
 
 function EmailFields({ saved, form, patch, error }: FieldsProps & { saved: MySettings }) {
   const w = useT().me.settings.email;
+  const { timeZone, lang } = useSession();
   const id = useId();
   const off = !saved.emailAvailable;
   const typed = form.email.trim();
@@ -265,6 +267,15 @@ function EmailFields({ saved, form, patch, error }: FieldsProps & { saved: MySet
       <p id={`${id}-state`} className={state ? `email-state ${state.cls}` : "email-state"}>
         {state?.text}
       </p>
+      {typeof saved.confirmAgainAt === "number" &&
+        saved.email &&
+        typed === saved.email &&
+        !saved.emailConfirmed && (
+          // Issue 28: the confirmation mails are limited; say when another may be sent.
+          <p className="hint muted" data-field="confirm-again">
+            {w.againAt(formatMoment(saved.confirmAgainAt, timeZone, lang))}
+          </p>
+        )}
       <FieldError id={`${id}-err`} error={error} />
       <label className="check">
         <input
