@@ -8,7 +8,9 @@ import { bodyRoute, requireUser, type RouteConfig, type RouteContext } from "./c
  */
 export function estimateRoutes(ctx: RouteContext, options: EstimateOptions | Estimator = {}): void {
   const estimator = options instanceof Estimator ? options : new Estimator(options);
-  ctx.app.addHook("onClose", () => estimator.close());
+  // Issue 28: before a shutdown's drain waits for the requests in flight, so an estimate still waiting is
+  // answered 503 estimate/closed (the client asks another instance) instead of holding the drain.
+  ctx.app.addHook("preClose", () => estimator.close());
   // The pool's threads load and warm up as the server starts, not during the first estimate.
   if (estimator.warmOnListen)
     ctx.app.addHook("onListen", async () => {
