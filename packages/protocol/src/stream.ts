@@ -28,6 +28,9 @@ import type {
  *   game ended and everyone now sees every role (R3), a channel was opened to the viewer, the client fell
  *   too far behind): fetch the detail again and open a new stream from its `streamAt`.
  * - A comment line (`: keep-alive`) every 25 s keeps proxies from closing an idle stream.
+ * - A stream ended by its server's shutdown (issue 28) ends with `retry: 500` and no reset: the ids hold on
+ *   every instance, so EventSource reconnects after that delay with Last-Event-ID (through the proxy, to
+ *   another instance) and gets exactly what it missed; a client that reads the stream itself does the same.
  *
  * Plain data and functions only (no zod): the web app imports this as `@forum-mafia/protocol/stream`.
  */
