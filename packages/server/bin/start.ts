@@ -44,7 +44,7 @@ let stopping = false;
 const stop = (): void => {
   if (stopping) process.exit(1);
   stopping = true;
-  const drainMs = Number(process.env.DRAIN_MS ?? DRAIN_MS);
+  const drainMs = process.env.DRAIN_MS ? Number(process.env.DRAIN_MS) : DRAIN_MS;
   server.close(Number.isFinite(drainMs) && drainMs >= 0 ? drainMs : DRAIN_MS).then(
     () => process.exit(0),
     (error: unknown) => {
