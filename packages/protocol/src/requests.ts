@@ -45,12 +45,15 @@ const NO_BIDI = {
   abort: true,
 } as const;
 
-/** Any string the API accepts: `min` to `max` UTF-16 units, and text (see isStorableText). */
+/**
+ * Any string the API accepts: `min` to `max` characters, and text (see isStorableText). zod 4 counts a
+ * string's length in code points, so an emoji outside the BMP (two UTF-16 units) counts as one.
+ */
 export const str = (max: number, min = 0) => z.string().min(min).max(max).refine(isStorableText, STORABLE);
 /**
- * A text someone writes: trimmed, not empty, at most `max` UTF-16 units, and text. Issue 28: bidi controls
- * are dropped (a post or a reason may be pasted from elsewhere with a stray mark in it; Arabic and Hebrew
- * words still show right to left without them, by the Unicode bidi algorithm alone).
+ * A text someone writes: trimmed, not empty, at most `max` characters (code points, as `str`), and text.
+ * Issue 28: bidi controls are dropped (a post or a reason may be pasted from elsewhere with a stray mark in
+ * it; Arabic and Hebrew words still show right to left without them, by the Unicode bidi algorithm alone).
  */
 export const text = (max: number) =>
   z
