@@ -377,64 +377,75 @@ describe("VoteCountOptions.earlyFromDay", () => {
 });
 
 /**
- * A hang guard, not a speed target (those are the benches'): a reader that backtracks on hostile input runs
- * for minutes; a sound one takes a second or two, and up to 5.5 s was seen on a loaded CI machine.
+ * A hang guard, not a speed target (those are the benches'): each test's own timeout. A reader that
+ * backtracks on hostile input runs for minutes; a sound one takes a second or two, and up to 5.5 s was seen
+ * on a loaded CI machine. vitest fails a test that overran its timeout even when the work was synchronous
+ * and the timer could not fire (vitest-dev/vitest#2920), so no time is measured here.
  */
-const HANG_MS = 30_000;
+const HANG_MS = 60_000;
 
-describe("readThread: hostile input finishes quickly", () => {
-  const timed = (run: () => unknown): number => {
-    const start = performance.now();
-    run();
-    return performance.now() - start;
-  };
+describe("readThread: hostile input finishes (a hang guard)", () => {
+  it(
+    "100,000 nested elements",
+    () => {
+      const html =
+        '<div class="post"><div class="postbody"><div class="content">' + "<div><span>".repeat(100_000) + "x";
+      expect(readThread({ html }).kind).toBe("html");
+    },
+    HANG_MS,
+  );
 
-  it("100,000 nested elements", () => {
-    const html =
-      '<div class="post"><div class="postbody"><div class="content">' + "<div><span>".repeat(100_000) + "x";
-    expect(timed(() => readThread({ html }))).toBeLessThan(3000);
-  });
+  it(
+    "5 MB of junk HTML",
+    () => {
+      const junk = '<div class="a b"><span style="color:red">x</span><blockquote><p>y</div>'.repeat(75_000);
+      expect(junk.length).toBeGreaterThan(5_000_000);
+      expect(readThread({ html: junk }).kind).toBe("html");
+    },
+    HANG_MS,
+  );
 
-  it("5 MB of junk HTML", () => {
-    const junk = '<div class="a b"><span style="color:red">x</span><blockquote><p>y</div>'.repeat(75_000);
-    expect(junk.length).toBeGreaterThan(5_000_000);
-    expect(timed(() => readThread({ html: junk }))).toBeLessThan(HANG_MS);
-  });
+  it(
+    "5 MB of unclosed quote tags and headings in text",
+    () => {
+      const text = '[quote="Аня" post_id=1 '.repeat(120_000) + "\n" + "Аня » 1 » ".repeat(300_000);
+      expect(text.length).toBeGreaterThan(5_000_000);
+      expect(readThread({ text }).kind).not.toBe("html");
+    },
+    HANG_MS,
+  );
 
-  it("5 MB of unclosed quote tags and headings in text", () => {
-    const text = '[quote="Аня" post_id=1 '.repeat(120_000) + "\n" + "Аня » 1 » ".repeat(300_000);
-    expect(text.length).toBeGreaterThan(5_000_000);
-    expect(timed(() => readThread({ text }))).toBeLessThan(3000);
-  });
+  it(
+    "5 MB of «<a » with no «>», and a post of 5 MB of spaces",
+    () => {
+      expect(readThread({ html: "<a ".repeat(1_700_000) }).posts).toEqual([]);
+      const spaces = `<div class="post"><div class="postbody"><div class="content"><div>Спойлер${" ".repeat(5_000_000)}x\ny</div></div></div></div>`;
+      expect(readThread({ html: spaces }).posts[0]!.body).toBe("Спойлер x y");
+    },
+    HANG_MS,
+  );
 
-  it("5 MB of «<a » with no «>», and a post of 5 MB of spaces", () => {
-    expect(timed(() => readThread({ html: "<a ".repeat(1_700_000) }))).toBeLessThan(3000);
-    const spaces = `<div class="post"><div class="postbody"><div class="content"><div>Спойлер${" ".repeat(5_000_000)}x\ny</div></div></div></div>`;
-    let body = "";
-    expect(timed(() => (body = readThread({ html: spaces }).posts[0]!.body))).toBeLessThan(3000);
-    expect(body).toBe("Спойлер x y");
-  });
+  it(
+    "5 MB of an unknown forum's posts, each 250 text blocks deep",
+    () => {
+      const post =
+        '<div class="msg"><span class="nick">Аня</span>' +
+        '<div class="text">'.repeat(250) +
+        "x" +
+        "</div>".repeat(251);
+      const posts = readThread({ html: post.repeat(Math.ceil(5_000_000 / post.length)) }).posts.length;
+      expect(posts).toBeGreaterThan(800);
+    },
+    HANG_MS,
+  );
 
-  it("5 MB of an unknown forum's posts, each 250 text blocks deep", () => {
-    const post =
-      '<div class="msg"><span class="nick">Аня</span>' +
-      '<div class="text">'.repeat(250) +
-      "x" +
-      "</div>".repeat(251);
-    let posts = 0;
-    expect(
-      timed(
-        () => (posts = readThread({ html: post.repeat(Math.ceil(5_000_000 / post.length)) }).posts.length),
-      ),
-    ).toBeLessThan(HANG_MS);
-    expect(posts).toBeGreaterThan(800);
-  });
-
-  it("5 MB of repeated posts", () => {
-    const post = readFileSync(join(PAGES, "generic.html"), "utf8");
-    const html = post.repeat(Math.ceil(5_000_000 / post.length));
-    let posts = 0;
-    expect(timed(() => (posts = readThread({ html }).posts.length))).toBeLessThan(8000);
-    expect(posts).toBeGreaterThan(1000);
-  });
+  it(
+    "5 MB of repeated posts",
+    () => {
+      const post = readFileSync(join(PAGES, "generic.html"), "utf8");
+      const html = post.repeat(Math.ceil(5_000_000 / post.length));
+      expect(readThread({ html }).posts.length).toBeGreaterThan(1000);
+    },
+    HANG_MS,
+  );
 });
