@@ -300,15 +300,13 @@ describe("issue 18: the notebook's edges", () => {
     expect(after.inputs.slice(-2).map((i) => i.seat)).toEqual(movers.map((f) => f.seat));
   });
 
-  it("a night's view (17 forms, the draft) is built in a few milliseconds (measured)", async () => {
-    for (let i = 0; i < 5; i++) await view();
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < 20; i++) await view();
-    const ms = Number(process.hrtime.bigint() - start) / 1e6 / 20;
-    console.log(`notebook: GET of a 17-player night with its forms and draft: ${ms.toFixed(1)} ms`);
-    expect((await view()).body.night!.forms.length).toBeGreaterThan(5);
-    expect(ms).toBeLessThan(100);
-  });
+  it("a night's view (17 forms, the draft) read 25 times answers the same each time (a hang guard)", async () => {
+    // No time is measured (no wall-clock bound in a test): 25 reads that each rebuilt a slow view would
+    // overrun the timeout; the figures are bench:notebook's.
+    const first = await view();
+    expect(first.body.night!.forms.length).toBeGreaterThan(5);
+    for (let i = 0; i < 24; i++) expect((await view()).raw).toBe(first.raw);
+  }, 60_000);
 
   it("day: a removed thread vote stays out of a later paste, a hand vote stays, V1 the last vote counts", async () => {
     let v = (await view()).body;

@@ -445,27 +445,19 @@ describe("issue 18: the off-site game's notebook", () => {
       expect(JSON.parse(run.stdout)).toEqual(runReplay(file));
     }, 60_000);
 
-    it("rebuild: the whole game's document replays in well under a millisecond per phase (measured)", async () => {
+    it("rebuild: the whole game's document replays to the same end, again and again (a hang guard)", async () => {
       const store = new SqliteStore(t.file);
       const rec = await store.notebook(id);
       await store.close();
       const doc = readDoc(rec!.doc);
       expect(doc.closed).toHaveLength(6);
-      for (let i = 0; i < 20; i++) rebuild(doc); // warm up
-      const rounds = 200;
-      const start = process.hrtime.bigint();
-      for (let i = 0; i < rounds; i++) rebuild(doc);
-      const ms = Number(process.hrtime.bigint() - start) / 1e6 / rounds;
-      const v = (await gm.get<NotebookView>(`/api/notebooks/${id}`)).body;
-      const viewStart = process.hrtime.bigint();
-      for (let i = 0; i < 20; i++) await gm.get(`/api/notebooks/${id}`);
-      const getMs = Number(process.hrtime.bigint() - viewStart) / 1e6 / 20;
-      console.log(
-        `notebook: a 17-player game of 6 phases rebuilds in ${ms.toFixed(3)} ms (${(ms / 6).toFixed(3)} ms a phase); GET ${getMs.toFixed(1)} ms`,
-      );
-      expect(v.winner).toBe("town");
-      expect(ms / 6).toBeLessThan(1);
-    });
+      // 200 rebuilds and 20 reads: a rebuild that grew with the game's length would overrun the timeout.
+      // No time is measured here (no wall-clock bound in a test; a speed figure belongs in a bench).
+      for (let i = 0; i < 200; i++) expect(rebuild(doc).match.state.winner).toBe("town");
+      const first = await gm.get<NotebookView>(`/api/notebooks/${id}`);
+      expect(first.body.winner).toBe("town");
+      for (let i = 0; i < 20; i++) expect((await gm.get(`/api/notebooks/${id}`)).raw).toBe(first.raw);
+    }, 60_000);
 
     it("W1, F1: published only after the end; then everyone reads the file, the seed and the corrections", async () => {
       expect((await anon.get(`/api/notebooks/${id}/published`)).status).toBe(404);
