@@ -141,7 +141,7 @@ export const RETRY_AFTER_S = 2;
  * faults as 503 (issue 28), else a 500. Every 503 says when to retry (Retry-After).
  */
 function sendError(error: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (isStoreFault(error)) {
+  if (!(error instanceof ApiError) && isStoreFault(error)) {
     // The database did not answer in time, or its connection failed (in the session lookup before any
     // route, a route, the rate limits): never a 500. A write that may have been stored says so.
     const unknown = error instanceof StoreUnavailable && error.unknown;

@@ -386,8 +386,15 @@ export function isStoreFault(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   // SQLSTATE 08 connection, 53 resources, 57P shutdown, 57014 cancelled, 55P03 lock timeout; E…: a socket.
-  if (typeof code === "string" && /^(08|53|57P|57014$|55P03$|E[A-Z]+$)/.test(code)) return true;
-  return /timeout|Connection terminated|not queryable|connection error|Connection refused/i.test(
+  if (
+    typeof code === "string" &&
+    /^(08|53|57P|57014$|55P03$|(ECONNREFUSED|ECONNRESET|ECONNABORTED|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN)$)/.test(
+      code,
+    )
+  )
+    return true;
+  // pg's own messages for a connection that failed or a time limit that passed (they carry no code).
+  return /^(Query read timeout|timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error|Client was closed)/.test(
     error.message,
   );
 }
