@@ -1,6 +1,6 @@
 import pg from "pg";
-import { afterEach, describe, expect, it } from "vitest";
-import { PgCluster } from "../src/cluster.ts";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { LEADER_LEASE_MS, PgCluster } from "../src/cluster.ts";
 import { PG_URL, pgAvailable } from "./pg.ts";
 
 /**
@@ -46,5 +46,25 @@ describe.skipIf(!pgAvailable)("PgCluster's listening connection (issue 28)", () 
       );
     });
     expect(count).toBe(0);
+  });
+
+  it("a lead not confirmed for LEADER_LEASE_MS is given up when it is next read (a process that was frozen)", async () => {
+    const name = `fm_lease_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    const cluster = await PgCluster.connect({ connectionString: PG_URL, application_name: name }, name);
+    cleanups.push(() => cluster.close());
+    const heard: boolean[] = [];
+    cluster.onLeader((leader) => heard.push(leader));
+    expect(cluster.leader).toBe(true);
+    // The process "wakes" past its lease, before any round of its own has confirmed the lock again: as
+    // after a SIGSTOP, its deadline timers may run first. Reading `leader` (the scheduler does, before a
+    // deadline fires) gives the lead up at once.
+    const now = performance.now();
+    const spy = vi.spyOn(performance, "now").mockReturnValue(now + LEADER_LEASE_MS + 1);
+    try {
+      expect(cluster.leader).toBe(false);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(heard).toEqual([true, false]);
   });
 });
