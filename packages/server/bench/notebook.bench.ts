@@ -3,7 +3,9 @@
  * when: the real server (bin/start.ts) in its own process, with the default limits, and a notebook whose day
  * holds one 5 MB paste of 17,700 votes; three readers of the same account GET it in parallel for a minute,
  * paced to stay under the default per-session rate (600 a minute: 3 × one read every 320 ms), while
- * /api/health is probed every 50 ms. The same probe with no readers, just before, is the baseline.
+ * /api/health is probed every 50 ms. The same probe with no readers, just before, is the baseline; then,
+ * as a control for the reads on a busy machine, the same three readers read `GET /api/me` (the lightest
+ * signed-in answer) at the same pace.
  *
  *   npm run bench:notebook [-- --seconds 60]
  *
@@ -17,7 +19,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { NotebookView } from "@forum-mafia/protocol";
 import { bigPaste, NAMES, ROLES } from "../test/notebook-big-paste.ts";
-import { freePort, removeOnExit, ROOT, track, User } from "./harness.ts";
+import { freePort, Refused, removeOnExit, ROOT, track, User } from "./harness.ts";
 import { cleanUpOnExit } from "./stores.ts";
 
 const { values } = parseArgs({ options: { seconds: { type: "string", default: "60" } } });
@@ -75,12 +77,18 @@ async function probe(url: string, until: number): Promise<number[]> {
 }
 
 /** One reader: GET the notebook every READ_EVERY_MS until `until`: each 200's time, and the other statuses. */
-async function reader(url: string, cookie: string, id: string, until: number, statuses: Map<number, number>) {
+async function reader(
+  url: string,
+  cookie: string,
+  path: string,
+  until: number,
+  statuses: Map<number, number>,
+) {
   const out: number[] = [];
   let bytes = 0;
   while (now() < until) {
     const t0 = now();
-    const res = await fetch(`${url}/api/notebooks/${id}`, { headers: { cookie } });
+    const res = await fetch(url + path, { headers: { cookie } });
     const body = await res.arrayBuffer();
     const ms = now() - t0;
     statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
@@ -119,11 +127,22 @@ async function main(): Promise<void> {
     });
   await gm.call("POST", `/api/notebooks/${id}/close`, {});
   const text = bigPaste(NAMES);
-  const t0 = now();
-  v = await gm.call<NotebookView>("POST", `/api/notebooks/${id}/thread`, { text });
-  console.log(
-    `notebook: a ${(Buffer.byteLength(text) / 1e6).toFixed(2)} MB paste of ${v.day!.found!.posts} posts pasted in ${(now() - t0).toFixed(0)} ms; ${v.inputs.length} votes kept, ${v.day!.found!.replaced} replaced`,
-  );
+  // The paste is the set-up, not what is measured: on a machine busy enough for the count to run over the
+  // tools' time budget (413 tools/too-slow), it is sent again.
+  for (let attempt = 1; ; attempt++) {
+    const t0 = now();
+    try {
+      v = await gm.call<NotebookView>("POST", `/api/notebooks/${id}/thread`, { text });
+    } catch (e) {
+      if (!(e instanceof Refused && e.status === 413 && attempt < 5)) throw e;
+      console.log(`notebook: the paste ran over the tools' budget (${(now() - t0).toFixed(0)} ms); again`);
+      continue;
+    }
+    console.log(
+      `notebook: a ${(Buffer.byteLength(text) / 1e6).toFixed(2)} MB paste of ${v.day!.found!.posts} posts pasted in ${(now() - t0).toFixed(0)} ms; ${v.inputs.length} votes kept, ${v.day!.found!.replaced} replaced`,
+    );
+    break;
+  }
   await sleep(1000);
 
   const baseline = await probe(url, now() + SECONDS * 1000);
@@ -131,15 +150,27 @@ async function main(): Promise<void> {
   const statuses = new Map<number, number>();
   const [health, ...reads] = await Promise.all([
     probe(url, until),
-    ...Array.from({ length: READERS }, () => reader(url, gm.cookie, id, until, statuses)),
+    ...Array.from({ length: READERS }, () => reader(url, gm.cookie, `/api/notebooks/${id}`, until, statuses)),
   ]);
   const readTimes = reads.flatMap((r) => r.times);
+  const controlUntil = now() + SECONDS * 1000;
+  const [controlHealth, ...control] = await Promise.all([
+    probe(url, controlUntil),
+    ...Array.from({ length: READERS }, () => reader(url, gm.cookie, "/api/me", controlUntil, statuses)),
+  ]);
   console.log(
     `\n${READERS} readers of one account, one read each every ${READ_EVERY_MS} ms, for ${SECONDS} s (default limits); one read is ${reads[0]!.bytes} bytes`,
   );
   console.log(row("GET /api/health, no readers", baseline));
   console.log(row("GET /api/health, with the readers", health!));
   console.log(row("GET /api/notebooks/:id", readTimes));
+  console.log(row("control: GET /api/health", controlHealth!));
+  console.log(
+    row(
+      "control: GET /api/me, same pace",
+      control.flatMap((r) => r.times),
+    ),
+  );
   console.log(`answers to the readers: ${JSON.stringify(Object.fromEntries(statuses))}`);
   const ok = quantile(health!, 0.99) < 100 && quantile(readTimes, 0.99) < 50;
   console.log(`target (health p99 < 100 ms, read p99 < 50 ms): ${ok ? "met" : "NOT met"}`);

@@ -1,4 +1,36 @@
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { readDoc, rebuild, type Built, type NotebookDoc } from "./notebook.ts";
+
+/** How an answer travels: compressed as the client accepts (the app's compression, issue 12), or not. */
+export type Encoding = "br" | "gzip" | "identity";
+
+/** The app's compression's settings (@fastify/compress's brotli quality 4, for text). */
+const ENCODE: Record<Exclude<Encoding, "identity">, (b: Buffer) => Buffer> = {
+  br: (b) =>
+    brotliCompressSync(b, {
+      params: {
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_QUALITY]: 4,
+      },
+    }),
+  gzip: (b) => gzipSync(b),
+};
+
+/**
+ * The encoding to send in, from an Accept-Encoding header: brotli, else gzip, as the app's compression
+ * prefers; identity when neither is accepted (absent, or refused with `q=0`).
+ */
+export function encodingFor(header: string | undefined): Encoding {
+  const accepted = new Set<string>();
+  for (const part of (header ?? "").split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    if (name && !(q !== undefined && Number(q.slice(2)) === 0)) accepted.add(name);
+  }
+  if (accepted.has("br")) return "br";
+  if (accepted.has("gzip")) return "gzip";
+  return "identity";
+}
 
 /** What one version of a notebook has already cost: its document read, its match rebuilt, its answers written. */
 interface Entry {
@@ -62,18 +94,30 @@ export class NotebookCache {
   }
 
   /**
-   * The answer `key` of a kept version as sent: `make()` serialised on the first call, the same bytes after.
-   * Keys: `view:ru`, `view:en` (the owner's NotebookView), `replay` (the owner's file), `published`.
+   * The answer `key` of a kept version as sent: `make()` serialised (and compressed, for `encoding`) on the
+   * first call, the same bytes after. Keys: `view:ru`, `view:en` (the owner's NotebookView), `replay` (the
+   * owner's file), `published`.
    */
-  bytes(id: string, version: number, key: string, make: () => unknown): Buffer {
+  bytes(
+    id: string,
+    version: number,
+    key: string,
+    make: () => unknown,
+    encoding: Encoding = "identity",
+  ): Buffer {
     const entry = this.entries.get(id);
-    const kept = entry?.version === version ? entry.bytes.get(key) : undefined;
-    if (kept) return kept;
-    const out = Buffer.from(JSON.stringify(make()));
-    if (entry?.version === version) {
-      entry.bytes.set(key, out);
-      entry.held += out.length;
-      this.held += out.length;
+    const current = entry?.version === version ? entry : undefined;
+    const keptAs = current?.bytes.get(`${key} ${encoding}`);
+    if (keptAs) return keptAs;
+    const json = current?.bytes.get(`${key} identity`) ?? Buffer.from(JSON.stringify(make()));
+    const out = encoding === "identity" ? json : ENCODE[encoding](json);
+    if (current) {
+      for (const [k, b] of [[`${key} identity`, json] as const, [`${key} ${encoding}`, out] as const]) {
+        if (current.bytes.has(k)) continue;
+        current.bytes.set(k, b);
+        current.held += b.length;
+        this.held += b.length;
+      }
       this.evict();
     }
     return out;

@@ -3,6 +3,7 @@ import { FOUND_LISTED } from "@forum-mafia/protocol";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readDoc, rebuildCount } from "../src/notebook.ts";
 import type { Server } from "../src/server.ts";
@@ -103,6 +104,25 @@ describe("issue 28: a notebook holding a 5 MB paste", () => {
     expect(rebuildCount()).toBe(afterWrite);
     expect(read.raw).toBe(changed.raw);
     expect(read.body.seats[0]!.aliases).toEqual(["Анна"]);
+  });
+
+  it("the compressed answer is made once too, and says it is (Content-Encoding, Vary)", async () => {
+    const get = (encoding: string) =>
+      server.app.inject({
+        method: "GET",
+        url: `/api/notebooks/${id}`,
+        headers: { cookie: gm.cookie!, "accept-encoding": encoding },
+      });
+    const plain = await gm.get<NotebookView>(`/api/notebooks/${id}`);
+    const before = rebuildCount();
+    const [br1, br2, gz] = [await get("gzip, deflate, br"), await get("br"), await get("br;q=0, gzip")];
+    expect(rebuildCount()).toBe(before);
+    expect(br1.headers["content-encoding"]).toBe("br");
+    expect(br1.headers.vary).toContain("accept-encoding");
+    expect(br2.rawPayload.equals(br1.rawPayload)).toBe(true);
+    expect(brotliDecompressSync(br1.rawPayload).toString("utf8")).toBe(plain.raw);
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gz.rawPayload).toString("utf8")).toBe(plain.raw);
   });
 
   it("privacy: what the owner's reads keep is never sent to another user, nor as the published notebook", async () => {

@@ -26,7 +26,7 @@ import {
   type Built,
   type NotebookDoc,
 } from "../notebook.ts";
-import { NotebookCache } from "../notebook-cache.ts";
+import { encodingFor, NotebookCache } from "../notebook-cache.ts";
 import { notebookSummary, notebookView } from "../notebook-view.ts";
 import type { NotebookRecord } from "../store.ts";
 import type { ToolRunner } from "../tools.ts";
@@ -78,33 +78,51 @@ function helpersOf(ctx: RouteContext) {
     return { rec, doc, b: built };
   };
 
+  /**
+   * A kept version's answer `key`, as sent: serialised once, and compressed once for each encoding clients
+   * accept (the app's compression leaves an answer that has its Content-Encoding alone).
+   */
+  const sendKept = (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    id: string,
+    version: number,
+    key: string,
+    make: () => unknown,
+  ): Buffer => {
+    const encoding = encodingFor(req.headers["accept-encoding"]);
+    reply.type(JSON_TYPE).header("vary", "accept-encoding");
+    if (encoding !== "identity") reply.header("content-encoding", encoding);
+    return cache.bytes(id, version, key, make, encoding);
+  };
+
   /** The owner's view of a kept version, as sent (built and serialised once per version and language). */
   const sendView = (
+    req: FastifyRequest,
     reply: FastifyReply,
     rec: Pick<NotebookRecord, "id" | "title" | "published">,
     version: number,
     doc: NotebookDoc,
     b: Built,
     lang: Lang,
-  ): Buffer => {
-    reply.type(JSON_TYPE);
-    return cache.bytes(rec.id, version, `view:${lang}`, () =>
+  ): Buffer =>
+    sendKept(req, reply, rec.id, version, `view:${lang}`, () =>
       notebookView({ id: rec.id, title: rec.title, published: rec.published }, doc, b, lang),
     );
-  };
 
   /**
    * Write the changed document if the row still has the version read; the view of what was written, which
    * is kept with its match at the version written, so the next read builds nothing.
    */
   const save = async (
+    req: FastifyRequest,
     reply: FastifyReply,
     rec: NotebookRecord,
     doc: NotebookDoc,
     lang: Lang,
     published = rec.published,
+    built = rebuild(doc),
   ): Promise<Buffer> => {
-    const built = rebuild(doc);
     const ok = await store.updateNotebook(rec.ownerId, rec.id, rec.version, {
       title: rec.title,
       doc: writeDoc(doc),
@@ -118,7 +136,7 @@ function helpersOf(ctx: RouteContext) {
       );
     // The store's update writes `version + 1` over the version read.
     cache.keep(rec.id, rec.version + 1, doc, built);
-    return sendView(reply, { ...rec, published }, rec.version + 1, doc, built, lang);
+    return sendView(req, reply, { ...rec, published }, rec.version + 1, doc, built, lang);
   };
 
   /** A change with a body: login and owner first (a stranger learns nothing, not even a bad field), then the body. */
@@ -137,11 +155,11 @@ function helpersOf(ctx: RouteContext) {
       handler: async (req, reply, parsed) => {
         const { rec, doc, b } = await own(req);
         const lang = langOf(req);
-        return save(reply, rec, apply(doc, b, parsed(), lang), lang);
+        return save(req, reply, rec, apply(doc, b, parsed(), lang), lang);
       },
     });
   }
-  return { idOf, own, sendView, save, change, cache };
+  return { idOf, own, sendKept, sendView, save, change, cache };
 }
 
 function readRoutes(ctx: RouteContext, h: Helpers): void {
@@ -170,7 +188,7 @@ function readRoutes(ctx: RouteContext, h: Helpers): void {
     tag: "notebooks",
     handler: async (req, reply): Promise<Buffer> => {
       const { rec, doc, b } = await own(req);
-      return sendView(reply, rec, rec.version, doc, b, langOf(req));
+      return sendView(req, reply, rec, rec.version, doc, b, langOf(req));
     },
   });
 
@@ -256,7 +274,7 @@ function createRoute(ctx: RouteContext, h: Helpers): void {
         );
       const built = rebuild(doc);
       cache.keep(rec.id, rec.version, doc, built);
-      return reply.status(201).send(sendView(reply, rec, rec.version, doc, built, lang));
+      return reply.status(201).send(sendView(req, reply, rec, rec.version, doc, built, lang));
     },
   });
 }
@@ -330,7 +348,7 @@ function changeRoutes(ctx: RouteContext, h: Helpers): void {
     handler: async (req, reply) => {
       const { rec, doc, b } = await own(req);
       const lang = langOf(req);
-      return save(reply, rec, close(doc, b), lang);
+      return save(req, reply, rec, close(doc, b), lang);
     },
   });
 }
@@ -362,14 +380,14 @@ function threadRoute(ctx: RouteContext, h: Helpers, runner: ToolRunner): void {
         `thread: too large to count within ${runner.seconds}; paste one day's posts`,
       );
       if (!answer.ok) throw new ApiError(answer.status, answer.code, answer.message, answer.clause);
-      return save(reply, rec, readDoc(answer.doc), lang);
+      return save(req, reply, rec, readDoc(answer.doc), lang);
     },
   });
 }
 
 function exportRoutes(ctx: RouteContext, h: Helpers): void {
   const { store } = ctx;
-  const { own, save, idOf, cache } = h;
+  const { own, save, idOf, cache, sendKept } = h;
   route(ctx, {
     method: "GET",
     url: "/api/notebooks/:id/replay",
@@ -377,10 +395,8 @@ function exportRoutes(ctx: RouteContext, h: Helpers): void {
     tag: "notebooks",
     handler: async (req, reply) => {
       const { rec, b } = await own(req);
-      return reply
-        .header("content-disposition", `attachment; filename="notebook-${rec.id}.json"`)
-        .type(JSON_TYPE)
-        .send(cache.bytes(rec.id, rec.version, "replay", () => exportReplay(b.match)));
+      reply.header("content-disposition", `attachment; filename="notebook-${rec.id}.json"`);
+      return sendKept(req, reply, rec.id, rec.version, "replay", () => exportReplay(b.match));
     },
   });
 
@@ -393,7 +409,8 @@ function exportRoutes(ctx: RouteContext, h: Helpers): void {
       const { rec, doc, b } = await own(req);
       if (b.match.state.winner === null)
         throw conflict("notebook/not-ended", "the game is not over yet: it is published after the end", "W1");
-      return save(reply, rec, doc, langOf(req), true);
+      // The document is unchanged: its match is the one read.
+      return save(req, reply, rec, doc, langOf(req), true, b);
     },
   });
 
@@ -406,9 +423,8 @@ function exportRoutes(ctx: RouteContext, h: Helpers): void {
       const rec = await store.notebook(idOf(req));
       if (!rec || !rec.published) throw notFound(NO_NOTEBOOK);
       const { doc, built: b } = cache.read(rec.id, rec.version, rec.doc);
-      reply.type(JSON_TYPE);
       // Its own key: never the owner's view (which holds the seed and roles before the end, issue 18).
-      return cache.bytes(rec.id, rec.version, "published", (): P.PublishedNotebook => ({
+      return sendKept(req, reply, rec.id, rec.version, "published", (): P.PublishedNotebook => ({
         title: rec.title,
         seed: doc.seed,
         seedHash: doc.seed === null ? null : seedCommitment(doc.seed),
