@@ -404,4 +404,54 @@ describe.skipIf(missing !== null)("PostgreSQL restarted, killed and frozen under
       expect(warnings.filter((w) => /already executing a query/.test(w))).toEqual([]);
     },
   );
+
+  it(
+    "a non-leader whose lock's connection hangs never sends it a second query (pg 9 refuses overlapping queries)",
+    { timeout: 90_000 },
+    async () => {
+      const pgsql = await OwnPostgres.create();
+      cleanups.push(() => pgsql.stop());
+      const warnings: string[] = [];
+      const onWarning = (w: Error): void => void warnings.push(`${w.name}: ${w.message}`);
+      process.on("warning", onWarning);
+      cleanups.push(async () => void process.off("warning", onWarning));
+      const config = (name: string): pg.ClientConfig => ({
+        connectionString: pgsql.url,
+        application_name: name,
+        connectionTimeoutMillis: LIMIT_MS,
+      });
+      // No query_timeout here, as in a config that gives none: PgCluster's own limit on the lock's queries.
+      const a = await PgCluster.connect(config("overlap-a"), "overlap");
+      cleanups.push(() => a.close());
+      const b = await PgCluster.connect(config("overlap-b"), "overlap");
+      cleanups.push(() => b.close());
+      expect([a.leader, b.leader]).toEqual([true, false]);
+      const sql = new pg.Client({ connectionString: pgsql.url });
+      await sql.connect();
+      cleanups.push(() => sql.end());
+      const backend = async (like: string): Promise<number[]> =>
+        (
+          await sql.query<{ pid: number }>(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = 'overlap-b' AND query LIKE $1",
+            [like],
+          )
+        ).rows.map((r) => r.pid);
+      // B's lock connection stops answering (its backend frozen): B's next try of the lock hangs on it...
+      const [lock] = await backend("%pg_try_advisory_lock%");
+      process.kill(lock!, "SIGSTOP");
+      try {
+        await new Promise((r) => setTimeout(r, LEADER_RETRY_MS + 500));
+        // ...while its notifications' connection is lost again and again: each loss starts a round.
+        for (let i = 0; i < 3; i++) {
+          await sql.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = ANY($1)", [
+            await backend("LISTEN%"),
+          ]);
+          await new Promise((r) => setTimeout(r, LEADER_RETRY_MS + 1_000));
+        }
+      } finally {
+        process.kill(lock!, "SIGCONT");
+      }
+      expect(warnings.filter((w) => /already executing a query/.test(w))).toEqual([]);
+    },
+  );
 });
