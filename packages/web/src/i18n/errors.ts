@@ -234,6 +234,14 @@ const INVALID_FIELDS: readonly (readonly [RegExp, Words])[] = [
     /^replay: no finished phase/,
     {
       ru: "В реплее нет ни одной законченной фазы: итоги писать не о чем.",
+  [
+    // Issue 28: a title or a name holding a bidi control (U+202E and the like), whatever the field.
+    /: contains a bidirectional control character/,
+    {
+      ru: "В тексте есть невидимый символ, который переворачивает или переставляет буквы (например, U+202E). Уберите его: наберите текст заново.",
+      en: "The text holds an invisible character that turns letters around or reorders them (such as U+202E). Remove it: type the text again.",
+    },
+  ],
       en: "The replay has no finished phase: there are no results to write.",
     },
   ],
