@@ -5,7 +5,8 @@
  * process, with its estimate pool warmed as at any start and no rate limit, on a fresh SQLite file.
  *
  * - Baseline: `/api/health` probed one request at a time (10 ms apart) for --baseline seconds, the pool
- *   warm and idle.
+ *   warm and idle; then one estimate like the sixth user's, alone (by a seventh user): what this machine
+ *   gives an estimate now (on a machine busy with other work every figure stretches; the ratio less).
  * - Load: five users, each on a setup of its own preset and options, ask for an estimate, and for the
  *   next new setup as soon as the answer comes (after a 503 or a 429: 1 s later, or after Retry-After),
  *   for --seconds; health probed as before.
@@ -112,7 +113,8 @@ export async function loadSection(options: {
   try {
     console.log(await idleCheck());
     const server = await startServer(dir, null, null);
-    const users = NICKS.slice(0, 6).map((nick) => new User(server.url, nick));
+    // Five who push, the sixth, and one who measures the sixth's estimate on the idle server.
+    const users = NICKS.slice(0, 7).map((nick) => new User(server.url, nick));
     for (const u of users) await u.register();
     const never = new AbortController().signal;
     // The pool warms as the server starts listening; one small estimate waits for it.
@@ -127,6 +129,9 @@ export async function loadSection(options: {
     const idle = probeHealth(server.url);
     await sleep(options.baseline * 1000);
     const baseline = await idle.stop();
+    // The same kind of estimate as the sixth's, alone on the idle server: what the machine gives it now.
+    const alone = await estimate(server.url, users[6]!.cookie, sixthSetup(50), never);
+    if (alone.status !== 200) throw new Error(`the idle estimate answered ${alone.status}`);
 
     const cpu0 = cpuMs(server.child.pid);
     const t0 = performance.now();
@@ -192,6 +197,10 @@ export async function loadSection(options: {
       `the sixth user's estimates: ${sixth.map((r) => `${r.status} in ${secs(r.ms)} after ${r.refused} × 503`).join(", ")}; ` +
         `median ${secs(median(sixthMs))}, max ${secs(Math.max(...sixthMs))}; target ≤ ${SIXTH_S} s: ` +
         `${sixth.every((r) => r.status === 200 && r.ms <= SIXTH_S * 1000) ? "met" : "NOT met"}`,
+    );
+    console.log(
+      `the same estimate on the idle server: ${secs(alone.ms)}; the sixth's median under the load / idle: ` +
+        `${(median(sixthMs) / alone.ms).toFixed(1)}×`,
     );
     const byStatus = [...statuses.entries()]
       .sort((a, b) => a[0] - b[0])

@@ -1,4 +1,5 @@
 import { estimateChunk, mergeChunks, type EstimateSetup, type Tally } from "@forum-mafia/engine/bots";
+import { readFileSync } from "node:fs";
 import { getPriority } from "node:os";
 
 /**
@@ -8,7 +9,7 @@ import { getPriority } from "node:os";
  * before each few, so a stale estimate stops within a few games (milliseconds), and the thread stays:
  * piscina's own abort would end the thread, and a new one pays for loading the engine through tsx and
  * warming it up again. The tallies of the steps merge exactly, as any split of the games does. A chunk
- * tells how long it took (the server shares the threads by it), and the thread can tell its OS priority
+ * tells how much CPU it took (the server shares the threads by it), and the thread can tell its OS priority
  * (piscina lowers it as the thread starts: `niceIncrement`; on Linux a nice value is the thread's own).
  */
 export type EstimateTask =
@@ -26,11 +27,28 @@ export type EstimateTask =
   | { readonly kind: "priority" };
 
 export type EstimateOutcome =
-  /** `ms`: the chunk's time in this thread, from its first game to its last. */
+  /** `ms`: the chunk's CPU time in this thread (its wall time where that cannot be read). */
   | { readonly kind: "done"; readonly tally: Tally; readonly ms: number }
   | { readonly kind: "stopped"; readonly played: number }
   | { readonly kind: "warm" }
   | { readonly kind: "priority"; readonly nice: number };
+
+/** Ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+const TICK_MS = 10;
+
+/**
+ * This thread's CPU time so far, in ms (/proc/thread-self/stat: utime + stime, in 10 ms ticks), or null
+ * where there is no /proc. Node 20 has no per-thread CPU clock (process.threadCpuUsage is Node 23).
+ */
+function threadCpuMs(): number | null {
+  try {
+    const stat = readFileSync("/proc/thread-self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return null;
+  }
+}
 
 /** Games between two looks at the stop flag: a stale estimate stops within a few milliseconds. */
 const STEP = 5;
@@ -46,6 +64,7 @@ export default function runEstimate(task: EstimateTask): EstimateOutcome {
       return { kind: "priority", nice: getPriority() };
     case "chunk": {
       const started = performance.now();
+      const cpu = threadCpuMs();
       const tallies: Tally[] = [];
       let played = 0;
       for (let i = task.from; i < task.from + task.count; i += STEP) {
@@ -54,7 +73,10 @@ export default function runEstimate(task: EstimateTask): EstimateOutcome {
         tallies.push(estimateChunk(task.setup, i, n));
         played += n;
       }
-      return { kind: "done", tally: mergeChunks(tallies), ms: performance.now() - started };
+      // The thread's CPU time where it can be read: the wall time also counts what other work took.
+      const cpuEnd = cpu === null ? null : threadCpuMs();
+      const ms = cpu !== null && cpuEnd !== null ? cpuEnd - cpu : performance.now() - started;
+      return { kind: "done", tally: mergeChunks(tallies), ms };
     }
     default: {
       const never: never = task;

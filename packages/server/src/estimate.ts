@@ -33,8 +33,8 @@ import type { EstimateOutcome, EstimateTask } from "./estimate-worker.ts";
  * Sharing the CPU (issue 28): the threads run at the lowest OS priority (piscina's `niceIncrement`, through
  * `@napi-rs/nice`), so the event loop takes a core whenever it has work and the estimates get what is left.
  * The chunks are handed out here, one per free thread (the pool never queues them): the next goes to the run
- * whose least served waiting user has used the least thread time lately (each chunk's time is charged to
- * the users waiting for its run, and halves every minute); among equals, to the run served least recently.
+ * whose least served waiting user has used the least thread time lately (each chunk's CPU time is charged
+ * to the users waiting for its run, and halves every minute); among equals, to the run served least recently.
  * So a user who arrives while others push gets the next free thread, and one user cannot hold the pool
  * while others wait. Only when `queue` runs are under way is a user who starts a new one refused (503
  * `estimate/busy`, with Retry-After): a user replacing a run that only they waited for, or joining a run,

@@ -191,6 +191,10 @@ export const ERROR_TEXTS: Readonly<Record<string, Words>> = {
     ru: "Сервер сейчас занят другими расчётами баланса. Попробуйте через минуту.",
     en: "The server is busy counting other balances. Try again in a minute.",
   },
+  "estimate/failed": {
+    ru: "Баланс этого расклада не удалось посчитать: ошибка на сервере. Повтор сейчас не поможет; измените расклад или сообщите нам.",
+    en: "The balance of this setup could not be counted: a server error. Trying again now will not help; change the setup or tell us.",
+  },
   "notebook/ended": {
     ru: "Игра окончена: в блокнот больше ничего не вносится.",
     en: "The game is over: nothing more goes into the notebook.",
