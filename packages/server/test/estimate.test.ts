@@ -126,9 +126,6 @@ const delta = (before: EstimateCounters, after: EstimateCounters): EstimateCount
 const inProcess = (setup: Setup): BalanceEstimate =>
   balanceOf(mergeChunks([estimateChunk(setup, 0, 1000), estimateChunk(setup, 1000, 1000)]));
 
-/** A hang guard for the hooks (starting a server, hashing passwords, closing a pool), not a speed target. */
-const HOOK_GUARD_MS = 60_000;
-
 let s: EstimateServer;
 let anna: Client;
 let boris: Client;
@@ -142,8 +139,8 @@ beforeAll(async () => {
   vera = new Client(() => s.app, "Вера");
   stranger = new Client(() => s.app);
   for (const c of [anna, boris, vera]) expect((await c.register()).status).toBe(201);
-}, HOOK_GUARD_MS);
-afterAll(async () => s.app.close(), HOOK_GUARD_MS);
+});
+afterAll(async () => s.app.close());
 
 describe("the balance estimate", () => {
   it("S3: the pool warms up as the server starts listening (by default outside tests), before any estimate", async () => {
@@ -354,8 +351,8 @@ describe("the balance estimate's rate", () => {
   let limited: EstimateServer;
   beforeAll(async () => {
     limited = await estimateServer({ rateLimit: 100 });
-  }, HOOK_GUARD_MS);
-  afterAll(async () => limited.app.close(), HOOK_GUARD_MS);
+  });
+  afterAll(async () => limited.app.close());
 
   it("S3: a user gets a tenth of the app's rate (at least 10 a minute), then 429", async () => {
     const gleb = new Client(() => limited.app, "Глеб");
