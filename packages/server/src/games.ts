@@ -847,7 +847,7 @@ export class Games {
     idem: IdempotencyMark | null = null,
   ): Promise<void> {
     const messageId = nanoid(12);
-    await this.run(id, (room) => {
+    await this.runKeyed(id, idem, (room) => {
       if (room.status === "signup")
         throw conflict("game/not-started", "the channels open when the game starts");
       const isGm = room.gmId === user.id;
@@ -884,7 +884,7 @@ export class Games {
   }
 
   async extend(user: UserRecord, id: string, minutes: number): Promise<void> {
-    await this.runKeyed(id, idem, (room) => {
+    await this.run(id, (room) => {
       this.mustRun(user, room);
       if (room.deadline === null && room.remaining === null)
         throw conflict(
