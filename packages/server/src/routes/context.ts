@@ -122,11 +122,11 @@ export interface RouteConfig {
 interface RouteSpec {
   readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   readonly url: string;
-  /** Issue 28: the handler honours an Idempotency-Key header (idempotency.ts); listed in the API document. */
-  readonly idempotent?: true;
   readonly summary: string;
   readonly tag: string;
   readonly query?: z.ZodType;
+  /** Issue 28: the handler honours an Idempotency-Key header (idempotency.ts); listed in the API document. */
+  readonly idempotent?: true;
   readonly config?: RouteConfig;
   /** Fastify's own options for this route (the GM tools' larger body limit and their hooks). */
   readonly fastify?: Pick<RouteOptions, "bodyLimit" | "onRequest" | "onSend" | "errorHandler">;
