@@ -8,7 +8,7 @@
  * bot has already said is read from the thread itself (its own posts this phase), so after a restart a
  * slot is never said twice. Replies (a human quoted or named the bot) quote the post they answer.
  */
-import { botSuspicion, type BotView } from "./bots.ts";
+import { botSuspicion, publicSuspicion, type BotView } from "./bots.ts";
 import type { Seat } from "./player.ts";
 import { RandomStream } from "./rng.ts";
 import { isMafia, roleSpec, type RoleId } from "./roles.ts";
@@ -278,16 +278,16 @@ class Talker {
   redsOnMe(): number {
     return this.facts.redsOn.get(this.me) ?? 0;
   }
-  /** The one the bot talks about: the mafia's agreed push, else its strongest suspicion (a little noise). */
+  /**
+   * The one the bot talks about in the thread: its strongest suspicion by the public rule (a little noise),
+   * whatever its role (issue 28: the mafia's agreed push stays in their chat, the pair's checks in theirs,
+   * so the thread tells no more of a bot's role than its vote).
+   */
   suspect(): Seat | null {
-    if (isMafia(this.role)) {
-      const push = mafiaPush(this.input);
-      if (push !== null) return push;
-    }
     const rng = this.w.rng;
     let top: Seat | null = null;
     let best = -Infinity;
-    botSuspicion(this.view).forEach((score, s) => {
+    publicSuspicion(this.view).forEach((score, s) => {
       const v = score + 2 * unit(rng);
       if (v > best) {
         top = s;

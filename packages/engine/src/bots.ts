@@ -408,6 +408,28 @@ export function publicVote(view: GameView, rng: RandomStream): Vote | null {
 }
 
 /**
+ * Issue 28: how guilty each living other player looks by the public rule (publicVote's score, before its
+ * noise), from the public part of the view alone. It is whom a bot names in the thread as its suspect,
+ * whatever its role, so its words tell no more of its role than its vote does.
+ */
+export function publicSuspicion(view: GameView): ReadonlyMap<Seat, number> {
+  let out = PUBLIC_SUSPICION.get(view);
+  if (!out) PUBLIC_SUSPICION.set(view, (out = publicSuspicionOf(view)));
+  return out;
+}
+
+const PUBLIC_SUSPICION = new WeakMap<GameView, ReadonlyMap<Seat, number>>();
+
+function publicSuspicionOf(view: GameView): ReadonlyMap<Seat, number> {
+  const out = new Map<Seat, number>();
+  const k = knowPublic(view);
+  if (!k) return out;
+  const past = scoresOf(k);
+  for (const s of view.seats) if (s.alive && s.seat !== k.me) out.set(s.seat, townScore(k, past, s.seat));
+  return out;
+}
+
+/**
  * Issue 16, talk: how strongly the player suspects (town) or would push (mafia) each living other player,
  * as botVote scores them before its noise; from the player's view alone. A mafioso's teammates are left out.
  */

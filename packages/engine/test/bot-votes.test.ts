@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { gameEvents } from "../src/events.ts";
 import { isMafia, type GameView, type Seat } from "../src/index.ts";
 import { roleSpec } from "../src/roles.ts";
-import { playBotGame } from "../src/bots-entry.ts";
+import { RANDOM_PLAYER_NAMES, playBotGame, playTalkingGame } from "../src/bots-entry.ts";
 import { viewFor } from "../src/view.ts";
 
 /**
@@ -101,5 +101,36 @@ describe("the bots' votes do not tell their roles (issue 28)", () => {
     expect(Math.abs(z(town, mafia)), said).toBeLessThan(3);
     // Nor do blue votes (a mafioso defending a teammate under fire) tell them apart.
     expect(Math.abs(z(town, mafia, "blue")), said).toBeLessThan(3);
+  });
+
+  it("V2, S2: a talking bot's first post of the day names the player it then votes for as often whether it is town or mafia (within 3 standard errors), over 60 seeded games", () => {
+    // The opening post names the bot's suspect; its vote's post comes later the same day. A mafia bot that
+    // talked up the team's agreed push but voted by the public rule would name its vote's target less often.
+    const town: Tally = { votes: 0, matched: 0, blue: 0 };
+    const mafia: Tally = { votes: 0, matched: 0, blue: 0 };
+    for (let g = 0; g < 60; g++) {
+      const game = playTalkingGame(`attack-talk-${g}`);
+      const roles = game.match.state.players.map((p) => p.role);
+      for (const vote of game.steps) {
+        if (vote.kind !== "post" || vote.vote === null || vote.vote.color !== "red") continue;
+        const day = game.thread.find((p) => p.seat === vote.seat && p.text === vote.text)!.phase.number;
+        const opening = game.steps.find(
+          (st) =>
+            st.kind === "post" &&
+            st.seat === vote.seat &&
+            st.slot === 0 &&
+            game.thread.find((p) => p.seat === st.seat && p.text === st.text)?.phase.number === day,
+        );
+        if (opening?.kind !== "post") continue;
+        const t = isMafia(roles[vote.seat]!) ? mafia : town;
+        t.votes++;
+        if (opening.text.includes(RANDOM_PLAYER_NAMES[vote.vote.target]!)) t.matched++;
+      }
+    }
+    const rate = (t: Tally): string => `${t.matched}/${t.votes} = ${(t.matched / t.votes).toFixed(3)}`;
+    const said = `town ${rate(town)}, mafia ${rate(mafia)}, z = ${z(town, mafia).toFixed(2)}`;
+    expect(town.votes).toBeGreaterThan(1000);
+    expect(mafia.votes).toBeGreaterThan(300);
+    expect(Math.abs(z(town, mafia)), said).toBeLessThan(3);
   });
 });
