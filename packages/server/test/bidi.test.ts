@@ -82,7 +82,7 @@ describe("bidi controls in one-line fields are refused (issue 28)", () => {
 });
 
 describe("bidi controls in a long text are dropped (issue 28)", () => {
-  it("a post is stored and shown without them", async () => {
+  it("V2: a post is stored and shown without them, so a coloured nick is the one its readers see", async () => {
     const table = await setUpGame(t, "automatic");
     const author = table.players[12]!;
     expectOk(
