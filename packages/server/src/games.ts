@@ -467,10 +467,13 @@ export class Games {
   ): Promise<void> {
     const previous = this.turns.get(id) ?? Promise.resolve();
     let done!: () => void;
-    const turn = previous.then(() => new Promise<void>((resolve) => (done = resolve)));
+    const mine = new Promise<void>((resolve) => (done = resolve));
+    const turn = previous.then(() => mine);
     this.turns.set(id, turn);
-    await previous;
     try {
+      // Issue 28: the turn is waited for within the store's time limit: behind a command stuck on the store,
+      // a queue of commands is answered 503 (nothing of them written) instead of one limit after another.
+      await this.turnOf(previous);
       let current = !this.rooms.has(id);
       let room = current ? await this.fresh(id) : this.room(id);
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
@@ -533,6 +536,23 @@ export class Games {
       done();
       if (this.turns.get(id) === turn) this.turns.delete(id);
     }
+  }
+
+  /** Issue 28: `previous` (the game's last command here), or 503 once the store's time limit has passed. */
+  private turnOf(previous: Promise<void>): Promise<void> {
+    const limit = this.store.timeoutMs;
+    if (limit === undefined) return previous;
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          reject(new StoreUnavailable(`the game's previous command did not end within ${limit} ms`, false)),
+        limit,
+      );
+      void previous.then(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   /** Entries already durable, applied to the room; its streams, the scheduler and the listeners hear. */

@@ -225,6 +225,12 @@ export interface Store {
    * true, Games reads the log before it trusts its memory, and a SeqConflict means another instance wrote.
    */
   readonly shared: boolean;
+  /**
+   * Issue 28: the time limit of each call, when the store has one (PostgreSQL: STORE_TIMEOUT_MS). A command
+   * waits at most this long for its game's turn too, so a queue of commands behind a stuck store is
+   * answered 503 within it instead of one limit after another.
+   */
+  readonly timeoutMs?: number;
 
   /** Game ids in creation order. */
   gameIds(): Promise<string[]>;

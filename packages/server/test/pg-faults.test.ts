@@ -174,6 +174,8 @@ interface Answer {
   readonly code: string | null;
   readonly retryAfter: string | null;
   readonly ms: number;
+  /** When it was sent (performance.now()). */
+  readonly sent: number;
 }
 
 describe.skipIf(missing !== null)("PostgreSQL restarted, killed and frozen under writes (issue 28)", () => {
@@ -247,22 +249,24 @@ describe.skipIf(missing !== null)("PostgreSQL restarted, killed and frozen under
         } catch {
           status = 0;
         }
-        const a = { what, status, code, retryAfter, ms: performance.now() - t0 };
+        const a = { what, status, code, retryAfter, ms: performance.now() - t0, sent: t0 };
         answers.push(a);
         return a;
+      };
+      const post = async (p: HttpUser, text: string, base: string): Promise<void> => {
+        const a = await timed(`post ${text}`, () =>
+          fetch(`${base}/api/games/${id}/posts`, {
+            method: "POST",
+            headers: { cookie: p.cookie!, "content-type": "application/json" },
+            body: JSON.stringify({ text }),
+          }),
+        );
+        posted.set(text, a);
       };
       const writer = async (p: HttpUser, w: number): Promise<void> => {
         while (!stop) {
           const text = `пост-${w}-${n++}`;
-          const base = on(n);
-          const a = await timed(`post ${text}`, () =>
-            fetch(`${base}/api/games/${id}/posts`, {
-              method: "POST",
-              headers: { cookie: p.cookie!, "content-type": "application/json" },
-              body: JSON.stringify({ text }),
-            }),
-          );
-          posted.set(text, a);
+          await post(p, text, on(n));
           await new Promise((r) => setTimeout(r, 20));
         }
       };
@@ -279,15 +283,34 @@ describe.skipIf(missing !== null)("PostgreSQL restarted, killed and frozen under
       const settle = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
       await settle(1_000);
+      const back: [string, number][] = [];
       await pgsql.restart();
+      back.push(["restart", performance.now()]);
       await settle(3_000);
       await pgsql.crash();
+      back.push(["kill -9", performance.now()]);
       await settle(3_000);
-      await pgsql.freeze(FREEZE_MS);
+      const frozen = pgsql.freeze(FREEZE_MS);
+      // While it is frozen, a burst on one instance: 27 posts to one game queue for its turn there, each
+      // behind the one before (a wait for the turn is bounded by the limit too, not by the queue).
+      await settle(500);
+      const burst = players.flatMap((p, w) => [0, 1, 2].map((k) => post(p, `залп-${w}-${k}`, on(0))));
+      await frozen;
+      back.push(["SIGSTOP", performance.now()]);
+      await Promise.all(burst);
       await settle(4_000);
       stop = true;
       await Promise.all(load);
 
+      // A figure, not an assertion: how soon after the database was back a post sent then was acknowledged.
+      const recovery = back.map(([fault, at]) => {
+        const first = answers.find((a) => a.sent >= at && a.status === 201);
+        return `${fault} ${first ? Math.round(first.sent + first.ms - at) : "-"} ms`;
+      });
+      console.log(
+        `first acknowledged post after the database was back: ${recovery.join(", ")}; the longest answer ` +
+          `${Math.round(Math.max(...answers.map((a) => a.ms)))} ms (limit ${LIMIT_MS} ms, frozen ${FREEZE_MS} ms)`,
+      );
       // The answers.
       const failures: string[] = [];
       for (const a of answers) {
