@@ -381,6 +381,54 @@ export function botVote(v: BotView, rng: RandomStream): Vote | null {
   return publicVote(v.view, rng);
 }
 
+/** Whom the mafia push by day: the likeliest town role, and the bandwagon already on a player. */
+const mafiaScore = (k: Knowledge, s: Seat): number => prey(k, s) + redsOn(k, s);
+
+/**
+ * The balance estimate's vote (issue 28: `votes: "informed"`), as every bot voted before issue 28: from
+ * everything the bot's own view holds. The town votes red for the player who looks most guilty, the pair's
+ * checks included; the doctor now and then blue (V4) for a known town player under fire; the mafia red for
+ * the likeliest town role, never for a known mafioso, and now and then blue for a teammate under fire.
+ * Nobody watches an estimate's games, so nothing is given away; what it models is a table of players who
+ * use what they know, which is how a setup's balance is read. A game a person watches (the demo) votes by
+ * publicVote.
+ */
+export function informedVote(v: BotView, rng: RandomStream): Vote | null {
+  const k = know(v.view);
+  if (!k || v.view.phase.kind !== "day" || v.view.winner !== null) return null;
+  const me = v.view.seats[k.me];
+  if (!me?.alive || me.cannotVote) return null;
+  const others = v.view.seats.filter((s) => s.alive && s.seat !== k.me).map((s) => s.seat);
+  if (others.length === 0) return null;
+  if (isMafia(k.role)) {
+    const mates = others.filter((s) => mafiaMate(k, s));
+    const underFire = best(
+      mates.filter((s) => redsOn(k, s) >= 3),
+      (s) => redsOn(k, s),
+      rng,
+    );
+    if (underFire !== null && chance(rng, 25)) return { color: "blue", target: underFire, early: false };
+    const target = best(
+      others.filter((s) => !mafiaMate(k, s)),
+      (s) => mafiaScore(k, s),
+      rng,
+    );
+    return target === null ? null : { color: "red", target, early: false };
+  }
+  if (k.role === "doctor") {
+    // V4: the doctor's blue vote counts 3; it goes to a known town player under fire.
+    const defend = best(
+      others.filter((s) => guilt(k, s) <= -10 && redsOn(k, s) >= 3),
+      (s) => redsOn(k, s),
+      rng,
+    );
+    if (defend !== null && chance(rng, 50)) return { color: "blue", target: defend, early: false };
+  }
+  const past = scoresOf(k);
+  const target = best(others, (s) => townScore(k, past, s), rng, 4)!;
+  return { color: "red", target, early: false };
+}
+
 /**
  * Issue 28: the bots' vote from the public part of `view` (knowPublic) and the voter's seat: now and then
  * (one day in four) blue for a player everyone knows is town (the exposed doctor, a role the serum
@@ -610,6 +658,12 @@ export interface BotGameOptions {
    * decided from (for tests).
    */
   readonly observe?: (m: Match, seat: Seat, decision: BotDecision, bot: BotView) => void;
+  /**
+   * Issue 28: how the bots vote. "public" (the default, as in the demo): by one public rule whatever their
+   * role (publicVote), so their votes tell nothing of it. "informed": from all each bot knows (informedVote),
+   * as the balance estimate plays them.
+   */
+  readonly votes?: "public" | "informed";
 }
 
 function accepted(next: Match | Rejection, what: string): Match {
@@ -636,10 +690,10 @@ export function playBotGame(seed: string, options: BotGameOptions = {}): Match {
 
 /**
  * The same game as playBotGame, played to its end (W1) or to the phase cap, whichever comes first (issue
- * 28): some legal setups stall. In the classic 17 with `lapseAt: 7` (game `estimate:279`), seven are alive
- * at every night's start, so T4's repeat limit lapses: the girl visits the boss (there the troll, its
- * successor, M1) night after night and cancels the mafia's action, the lawyer protects the boss every night (M5), and the boss, the day's top score, is
- * excused every day (V8): nobody dies again. `ended` is false for a game still running after `maxPhases`
+ * 28): some legal setups stall. In the classic 17 with `lapseAt: 7` (game `estimate:391`, its votes
+ * informed), seven are alive at every night's start, so T4's repeat limit lapses: the girl visits the boss
+ * night after night and cancels the mafia's action, the lawyer protects the boss every night (M5), and the
+ * boss, the day's top score, is excused every day (V8): nobody dies again. `ended` is false for a game still running after `maxPhases`
  * phases; `match` is then the game as it stood at the cap.
  */
 export function playBotGameToCap(
@@ -657,6 +711,7 @@ export function playBotGameToCap(
   const seats = m.state.players.length;
   const rngs = m.state.players.map((_, s) => new RandomStream(rngFromSeed(`bot:${seed}:${s}`)));
   const maxPhases = options.maxPhases ?? BOT_PHASE_CAP;
+  const informed = options.votes === "informed";
   const views = new BotViews(m);
   for (let phases = 0; m.state.winner === null; phases++) {
     if (phases >= maxPhases) return { match: m, ended: false };
@@ -679,7 +734,7 @@ export function playBotGameToCap(
         const seat = (i + offset) % seats;
         if (!m.state.players[seat]!.alive) continue;
         const v = views.of(m, seat);
-        const ballot = botVote(v, rngs[seat]!);
+        const ballot = informed ? informedVote(v, rngs[seat]!) : botVote(v, rngs[seat]!);
         if (ballot === null) continue;
         options.observe?.(m, seat, { kind: "vote", vote: ballot }, v);
         m = accepted(vote(m, seat, ballot), "a vote");

@@ -90,6 +90,9 @@ export function estimateChunk(setup: EstimateSetup, from: number, count: number)
       roles,
       gameOptions: options,
       maxPhases: ESTIMATE_PHASE_CAP,
+      // Issue 28: the estimate models players who use what they know (bots.ts, informedVote); only the
+      // demo's bots, whom a person watches, vote by the public rule.
+      votes: "informed",
     });
     records.push(game.ended ? recordOf(game.match) : { stalled: true });
   }

@@ -77,10 +77,11 @@ describe("the balance estimate of a setup whose games can stall (issue 28)", () 
     expect(summaryOf(t).stalled.count).toBe(1);
   });
 
-  it("M5, T4, V8: in the classic 17 with lapseAt 7, game estimate:279 never ends: the girl blocks the boss (the troll, M1), whom the lawyer excuses", () => {
+  it("M5, T4, V8: in the classic 17 with lapseAt 7, game estimate:391 never ends: the girl blocks the boss, whom the lawyer excuses", () => {
     const { roles, options } = canonicalSetup(LAPSE7);
     // Checked apart from the estimate: three times the cap, and still running.
-    const long = playBotGameToCap("estimate:279", {
+    const long = playBotGameToCap("estimate:391", {
+      votes: "informed",
       roles,
       gameOptions: options,
       maxPhases: 3 * ESTIMATE_PHASE_CAP,
@@ -90,9 +91,9 @@ describe("the balance estimate of a setup whose games can stall (issue 28)", () 
       (e) => e.type === "nightResults" || e.type === "dayResults",
     );
     expect(results).toHaveLength(3 * ESTIMATE_PHASE_CAP);
-    // From day 6 on, nobody dies and nobody is hanged: counted by hand from the public results.
-    const quiet = results.slice(11);
-    expect(quiet[0]!.phase).toEqual({ kind: "day", number: 6 });
+    // From day 5 on, nobody dies and nobody is hanged: counted by hand from the public results.
+    const quiet = results.slice(9);
+    expect(quiet[0]!.phase).toEqual({ kind: "day", number: 5 });
     for (const r of quiet) {
       expect(r.died).toEqual([]);
       expect(r.modkilled).toEqual([]);
@@ -100,7 +101,7 @@ describe("the balance estimate of a setup whose games can stall (issue 28)", () 
     }
     expect(long.match.state.players.filter((p) => p.alive)).toHaveLength(7);
     // The estimate counts it as one stalled game of one.
-    const one = balanceOf(estimateChunk(LAPSE7, 279, 1));
+    const one = balanceOf(estimateChunk(LAPSE7, 391, 1));
     expect(one.games).toBe(1);
     expect(one.stalled.rate).toBe(1);
     expect(Object.values(one.winRates).map((r) => r.rate)).toEqual([0, 0, 0, 0]);
@@ -189,7 +190,7 @@ describe("npm run simulate -- --setup with a setup whose games can stall (issue 
     if (r.error) throw r.error;
     expect(r.stderr).not.toMatch(/error|did not end/i);
     expect(r.status).toBe(0);
-    // Game estimate:279 is among the 400, and it alone stalls in them: 1 of 400.
+    // Game estimate:391 is among the 400, and it alone stalls in them: 1 of 400.
     const expected = balanceOf(estimateChunk(LAPSE7, 0, 400));
     expect(expected.stalled.rate).toBe(1 / 400);
     const written = JSON.parse(readFileSync(join(out, "estimate.json"), "utf8")) as { estimate: unknown };

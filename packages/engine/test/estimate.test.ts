@@ -79,12 +79,16 @@ describe("the balance estimate", () => {
     expect(t.days).toBeLessThanOrEqual(t.phases);
   });
 
-  it("S1, S3: game i is the bot game dealt from estimate:i with the list in the table's order", () => {
+  it("S1, S3: game i is the bot game dealt from estimate:i with the list in the table's order, its votes informed", () => {
     const t = estimateChunk(SMALL, 5, 3);
     const winners = [5, 6, 7].map(
       (i) =>
         recordOf(
-          playBotGame(`estimate:${i}`, { roles: canonicalRoles(SMALL.roles), gameOptions: SMALL.options }),
+          playBotGame(`estimate:${i}`, {
+            roles: canonicalRoles(SMALL.roles),
+            gameOptions: SMALL.options,
+            votes: "informed",
+          }),
         ).winner,
     );
     for (const w of ["town", "mafia", "maniac", "draw"] as const)

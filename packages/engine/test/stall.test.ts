@@ -1,7 +1,7 @@
 /**
  * Issue 28: a stalled game, from the public results only (stall.ts): three full cycles, three nights and
  * three days, closed in a row with no death (a modkill included) and no hanging. Worked out by hand on
- * short sequences of results, and on a bot game that loops (estimate:279 of the classic 17, lapseAt 7).
+ * short sequences of results, and on a bot game that loops (estimate:391 of the classic 17, lapseAt 7).
  */
 import { describe, expect, it } from "vitest";
 import type { DayResults, NightResults } from "../src/events.ts";
@@ -98,22 +98,27 @@ describe("a stalled game (issue 28)", () => {
     expect(stallOf(results)).toBeNull();
   });
 
-  it("M5, T4, V8: a bot game that loops (classic 17, lapseAt 7, estimate:279) stalls after night 9, quiet since day 6", () => {
+  it("M5, T4, V8: a bot game that loops (classic 17, lapseAt 7, estimate:391) stalls after night 8, quiet since day 5", () => {
     const roles = canonicalRoles(DEFAULT_ROLES);
     const options = { ...DEFAULT_OPTIONS, lapseAt: 7 };
     const resultsAfter = (phases: number) => {
-      const g = playBotGameToCap("estimate:279", { roles, gameOptions: options, maxPhases: phases });
+      const g = playBotGameToCap("estimate:391", {
+        roles,
+        gameOptions: options,
+        maxPhases: phases,
+        votes: "informed",
+      });
       return gameEvents(g.match).filter(
         (e): e is NightResults | DayResults => e.type === "nightResults" || e.type === "dayResults",
       );
     };
-    // Night 6 (the 11th phase) had the last deaths. Through day 8 (16 phases): days 6, 7, 8 and nights 7, 8
-    // are quiet, two nights: not yet. Through night 9 (17 phases): three of each, since day 6.
-    const through17 = resultsAfter(17);
-    expect(through17).toHaveLength(17);
-    expect(through17[16]!.phase).toEqual({ kind: "night", number: 9 });
-    expect(through17[10]!.died.length).toBeGreaterThan(0);
-    expect(stallOf(through17.slice(0, 16))).toBeNull();
-    expect(stallOf(through17)).toEqual({ since: { kind: "day", number: 6 }, nights: 3, days: 3 });
+    // Night 5 (the 9th phase) had the last deaths. Through day 7 (14 phases): days 5, 6, 7 and nights 6, 7
+    // are quiet, two nights: not yet. Through night 8 (15 phases): three of each, since day 5.
+    const through15 = resultsAfter(15);
+    expect(through15).toHaveLength(15);
+    expect(through15[14]!.phase).toEqual({ kind: "night", number: 8 });
+    expect(through15[8]!.died.length).toBeGreaterThan(0);
+    expect(stallOf(through15.slice(0, 14))).toBeNull();
+    expect(stallOf(through15)).toEqual({ since: { kind: "day", number: 5 }, nights: 3, days: 3 });
   });
 });

@@ -49,8 +49,8 @@ describe("the balance estimate of a setup whose games can stall", () => {
     const r = await anna.post<BalanceEstimate>("/api/setups/estimate", setup);
     expect(r.status).toBe(200);
     expect(r.body.games).toBe(2000);
-    // Counted apart from the server: games estimate:279 and estimate:452 are still running at 200 phases
-    // (with the bots' votes of issue 28, item 8; before them, games 391 and 1905 were).
+    // Counted apart from the server: games estimate:391 and estimate:1905 are still running at 200 phases
+    // (each made the old estimate throw "did not end in 200 phases").
     expect(r.body.stalled.rate).toBe(2 / 2000);
     expect(r.body.stalled.low).toBeGreaterThan(0);
     expect(r.body.stalled.high).toBeGreaterThan(r.body.stalled.rate);
