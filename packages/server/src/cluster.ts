@@ -132,7 +132,9 @@ export class PgCluster implements Cluster {
 
   /** `config` as the store's (the same database and search_path); `namespace` the store's. */
   static async connect(config: pg.ClientConfig, namespace: string): Promise<PgCluster> {
-    const cluster = new PgCluster(config, namespace);
+    // Issue 28: its connections never wait without end (the store's config gives its own limits).
+    const limited = { connectionTimeoutMillis: LOCK_QUERY_MS, query_timeout: LOCK_QUERY_MS, ...config };
+    const cluster = new PgCluster(limited, namespace);
     await cluster.listen();
     await cluster.tryLead();
     return cluster;
