@@ -136,8 +136,7 @@ interface Run {
   readonly tallies: (Tally | undefined)[];
   /** The first game of the next chunk to hand out (games: every chunk handed out). */
   next: number;
-  /** Chunks handed out and not yet back; chunks back with their tally. */
-  inFlight: number;
+  /** Chunks back with their tally. */
   played: number;
   /** When the run last got a thread (the scheduler's turn counter), 0 before its first chunk. */
   served: number;
@@ -439,7 +438,6 @@ export class Estimator {
       done,
       tallies: Array.from({ length: Math.ceil(this.games / this.chunk) }, () => undefined),
       next: 0,
-      inFlight: 0,
       played: 0,
       served: 0,
       settle,
@@ -494,7 +492,6 @@ export class Estimator {
     const from = run.next;
     const count = Math.min(this.chunk, this.games - from);
     run.next += count;
-    run.inFlight++;
     run.served = ++this.turn;
     this.onChunk?.({ key: run.key, from, kind: "started" });
     const chunk = this.poolOf()
@@ -504,7 +501,6 @@ export class Estimator {
     this.inPool.add(chunk);
     void chunk.finally(() => {
       this.inPool.delete(chunk);
-      run.inFlight--;
       this.dispatch();
     });
   }
