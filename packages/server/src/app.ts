@@ -41,8 +41,8 @@ import { streamRoutes } from "./routes/streams.ts";
 import { threadRoutes } from "./routes/thread.ts";
 import { toolRoutes } from "./routes/tools.ts";
 import { ToolRunner } from "./tools.ts";
-import { estimateRoutes } from "./routes/estimate.ts";
 import { jsonBodies } from "./raw-body.ts";
+import { estimateRoutes } from "./routes/estimate.ts";
 
 export interface AppOptions {
   readonly store: Store;
@@ -212,6 +212,8 @@ async function registerPlugins(
   // CSRF: only JSON bodies are accepted (a cross-site form cannot send one without a CORS preflight, which
   // this server never grants), the session cookie is SameSite=Lax, and a foreign Origin is refused.
   app.removeContentTypeParser("text/plain");
+  // Issue 28: a body is collected as bytes; a large-body route's stays bytes, for a worker thread to read.
+  jsonBodies(app);
   await app.register(cookie);
   await app.register(helmet, { contentSecurityPolicy: false });
   // Answers over 1 KB (the API's JSON) travel compressed, brotli or gzip as the client accepts (issue 12).
@@ -238,8 +240,6 @@ async function registerPlugins(
 }
 
 /**
-  // Issue 28: a body is collected as bytes; a large-body route's stays bytes, for a worker thread to read.
-  jsonBodies(app);
  * Every request's first hook: the Host must be this site's (a page on another name that resolves here must
  * not reach the API), and a browser's Origin must be this site by scheme, host and port. A request without
  * an Origin (curl, the tests) passes; an opaque one ("null") does not. Then the session is read.

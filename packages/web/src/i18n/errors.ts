@@ -235,10 +235,6 @@ export const ERROR_TEXTS: Readonly<Record<string, Words>> = {
  */
 const INVALID_FIELDS: readonly (readonly [RegExp, Words])[] = [
   [
-    /^replay: no finished phase/,
-    {
-      ru: "В реплее нет ни одной законченной фазы: итоги писать не о чем.",
-  [
     // Issue 28: a title or a name holding a bidi control (U+202E and the like), whatever the field.
     /: contains a bidirectional control character/,
     {
@@ -246,6 +242,10 @@ const INVALID_FIELDS: readonly (readonly [RegExp, Words])[] = [
       en: "The text holds an invisible character that turns letters around or reorders them (such as U+202E). Remove it: type the text again.",
     },
   ],
+  [
+    /^replay: no finished phase/,
+    {
+      ru: "В реплее нет ни одной законченной фазы: итоги писать не о чем.",
       en: "The replay has no finished phase: there are no results to write.",
     },
   ],
