@@ -127,6 +127,7 @@ const STORE_METHODS: Record<keyof Store, "reads" | "writes"> = {
   updateNotebook: "writes",
   deleteNotebook: "writes",
   shared: "reads",
+  timeoutMs: "reads",
   gameIds: "reads",
   gameIndex: "reads",
   saveGameMeta: "writes",
