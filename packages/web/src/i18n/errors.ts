@@ -188,8 +188,8 @@ export const ERROR_TEXTS: Readonly<Record<string, Words>> = {
     en: "The balance is being counted for another setup, in another tab perhaps.",
   },
   "estimate/busy": {
-    ru: "Сервер сейчас занят другими расчётами баланса. Попробуйте через минуту.",
-    en: "The server is busy counting other balances. Try again in a minute.",
+    ru: "Сервер сейчас занят другими расчётами баланса. Попробуйте через несколько секунд.",
+    en: "The server is busy counting other balances. Try again in a few seconds.",
   },
   "estimate/failed": {
     ru: "Баланс этого расклада не удалось посчитать: ошибка на сервере. Повтор сейчас не поможет; измените расклад или сообщите нам.",
