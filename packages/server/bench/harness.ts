@@ -62,6 +62,44 @@ export function exited(child: ChildProcess): Promise<{ code: number | null; sign
   return new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
 }
 
+/**
+ * A client script run as a child process (tsx): resolves once its first line of output is `ready` (the line
+ * it prints when set up); `finish` then waits for its exit and reads the JSON it printed after that line.
+ * `what` names it in errors.
+ */
+export async function childClient(
+  script: string,
+  args: readonly string[],
+  ready: string,
+  what: string,
+): Promise<{ child: ChildProcess; finish: () => Promise<unknown> }> {
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    cwd: ROOT,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  track(child);
+  let out = "";
+  let err = "";
+  child.stderr!.on("data", (c: Buffer) => (err += c.toString("utf8")));
+  const gone = exited(child);
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (c: Buffer) => {
+      out += c.toString("utf8");
+      if (out.startsWith(`${ready}\n`)) resolve();
+    });
+    void gone.then(() => reject(new Error(`${what} exited before it was ${ready}:\n${err}`)));
+  });
+  return {
+    child,
+    finish: async () => {
+      const { code, signal } = await gone;
+      untrack(child);
+      if (code !== 0) throw new Error(`${what} failed: ${code ?? signal}\n${err}`);
+      return JSON.parse(out.slice(ready.length + 1)) as unknown;
+    },
+  };
+}
+
 export interface RunningServer {
   readonly child: ChildProcess;
   readonly url: string;

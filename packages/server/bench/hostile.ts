@@ -4,18 +4,16 @@
  * rate; against the same probe with no bodies, in the same run, `rounds` times over. The target (the issue's
  * Done-when): health p99 under 100 ms while the bodies arrive.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   ROOT,
   assertAlive,
+  childClient,
   cpuMs,
-  exited,
   median,
   printColumns,
-  track,
-  untrack,
   type RunningServer,
 } from "./harness.ts";
 import type { HostileStats } from "./hostile-client.ts";
@@ -61,29 +59,11 @@ function figures(latencies: readonly number[], failures: number): Figures {
 
 /** The client, started and its bodies built; `go` sends them and resolves with what came back. */
 async function bodySender(url: string): Promise<{ go: () => Promise<HostileStats> }> {
-  const child = spawn(process.execPath, ["--import", "tsx", CLIENT, url, String(ADDRESSES)], {
-    cwd: ROOT,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  track(child);
-  let out = "";
-  let err = "";
-  child.stderr!.on("data", (c: Buffer) => (err += c.toString("utf8")));
-  const gone = exited(child);
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on("data", (c: Buffer) => {
-      out += c.toString("utf8");
-      if (out.startsWith("ready\n")) resolve();
-    });
-    void gone.then(() => reject(new Error(`the body sender exited before it was ready:\n${err}`)));
-  });
+  const { child, finish } = await childClient(CLIENT, [url, String(ADDRESSES)], "ready", "the body sender");
   return {
     go: async () => {
       child.stdin!.write("go\n");
-      const { code, signal } = await gone;
-      untrack(child);
-      if (code !== 0) throw new Error(`the body sender failed: ${code ?? signal}\n${err}`);
-      return JSON.parse(out.slice("ready\n".length)) as HostileStats;
+      return (await finish()) as HostileStats;
     },
   };
 }

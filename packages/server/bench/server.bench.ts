@@ -61,6 +61,7 @@ import { join, resolve } from "node:path";
 import { compareRun } from "./compare.ts";
 import {
   ROOT,
+  childClient,
   cleanUp,
   cpuMs,
   exited,
@@ -387,29 +388,11 @@ const TOOLS_CLIENT = join(ROOT, "packages/server/bench/tools-client.ts");
 
 /** The tool client: a child process sending ~5 MB vote counts back to back until it is told to stop. */
 async function sendBigCounts(url: string): Promise<{ stop: () => Promise<ToolClientStats> }> {
-  const child = spawn(process.execPath, ["--import", "tsx", TOOLS_CLIENT, url], {
-    cwd: ROOT,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  track(child);
-  let out = "";
-  let err = "";
-  child.stderr!.on("data", (c: Buffer) => (err += c.toString("utf8")));
-  const gone = exited(child);
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on("data", (c: Buffer) => {
-      out += c.toString("utf8");
-      if (out.startsWith("started\n")) resolve();
-    });
-    void gone.then(() => reject(new Error(`the tool client exited before it started:\n${err}`)));
-  });
+  const { child, finish } = await childClient(TOOLS_CLIENT, [url], "started", "the tool client");
   return {
     stop: async () => {
       child.stdin!.end();
-      const { code, signal } = await gone;
-      untrack(child);
-      if (code !== 0) throw new Error(`the tool client failed: ${code ?? signal}\n${err}`);
-      return JSON.parse(out.slice("started\n".length)) as ToolClientStats;
+      return (await finish()) as ToolClientStats;
     },
   };
 }

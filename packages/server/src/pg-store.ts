@@ -755,26 +755,7 @@ export class PgStore implements Store {
   }
 
   async enqueueMail(m: MailRecord): Promise<"queued" | "duplicate"> {
-    const r = await this.write(
-      `INSERT INTO mail_outbox (id, key, user_id, recipient, subject, body, headers, created_at, attempts,
-         next_attempt_at, sent_at, last_error, failed)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (key) DO NOTHING`,
-      [
-        m.id,
-        m.key,
-        m.userId,
-        m.to,
-        m.subject,
-        m.text,
-        JSON.stringify(m.headers),
-        m.createdAt,
-        m.attempts,
-        m.nextAttemptAt,
-        m.sentAt,
-        m.lastError,
-        m.failed,
-      ],
-    );
+    const r = await this.write(INSERT_MAIL, mailValues(m));
     return r.rowCount === 1 ? "queued" : "duplicate";
   }
 
