@@ -1,6 +1,6 @@
 import type { GameDetail } from "@forum-mafia/protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Cluster } from "../src/cluster.ts";
+import { DeafCluster } from "./deaf-cluster.ts";
 import { createServer, type Server } from "../src/server.ts";
 import { Client } from "./client.ts";
 import { FakeClock } from "./harness.ts";
@@ -14,28 +14,6 @@ import { expectOk, setUpGame } from "./play.ts";
  * of other instances' writes only from the log, when it reads it. The expected answers are the rules'
  * (V1: votes by day), not something the code under test computes.
  */
-
-/** Shared with others, hears nothing, never leads: an instance whose notifications are all late. */
-class DeafCluster implements Cluster {
-  readonly shared = true;
-  readonly leader = false;
-  publish(): Promise<void> {
-    return Promise.resolve();
-  }
-  subscribe(): () => void {
-    return () => {};
-  }
-  onResync(): () => void {
-    return () => {};
-  }
-  onLeader(handler: (leader: boolean) => void): () => void {
-    handler(false);
-    return () => {};
-  }
-  close(): Promise<void> {
-    return Promise.resolve();
-  }
-}
 
 describe.skipIf(!pgAvailable)("a command on an instance that is behind the log (issue 20)", () => {
   const open: (() => Promise<void>)[] = [];

@@ -1,7 +1,7 @@
 import type { GameDetail, PostView } from "@forum-mafia/protocol";
 import type { FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Cluster } from "../src/cluster.ts";
+import { DeafCluster } from "./deaf-cluster.ts";
 import type { Entry } from "../src/entries.ts";
 import type { Server } from "../src/server.ts";
 import type { Store } from "../src/store.ts";
@@ -51,28 +51,6 @@ const count = (list: readonly string[], kind: string): number => list.filter((k)
 /** The thread as a player reads it. */
 const thread = async (c: Client, id: string): Promise<PostView[]> =>
   (await c.get<{ posts: PostView[] }>(`/api/games/${id}/posts?limit=500`)).body.posts;
-
-/** Shared with others, hears nothing, never leads: an instance that has not heard of the first write. */
-class DeafCluster implements Cluster {
-  readonly shared = true;
-  readonly leader = false;
-  publish(): Promise<void> {
-    return Promise.resolve();
-  }
-  subscribe(): () => void {
-    return () => {};
-  }
-  onResync(): () => void {
-    return () => {};
-  }
-  onLeader(handler: (leader: boolean) => void): () => void {
-    handler(false);
-    return () => {};
-  }
-  close(): Promise<void> {
-    return Promise.resolve();
-  }
-}
 
 interface Setup {
   /** Where the first requests go. */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { Cluster } from "../src/cluster.ts";
+import { DeafCluster } from "./deaf-cluster.ts";
 import type { Entry } from "../src/entries.ts";
 import type { PgStore } from "../src/pg-store.ts";
 import { createServer, type Server } from "../src/server.ts";
@@ -16,28 +16,6 @@ import { expectOk, setUpGame } from "./play.ts";
  * that the proxy runs met about once in 2,000 checks: B's read has the log's new entries in hand while a
  * command of B's (decided on B's room, which is behind) is being appended.
  */
-
-/** Shared with others, hears nothing, never leads: an instance whose notifications are all late. */
-class DeafCluster implements Cluster {
-  readonly shared = true;
-  readonly leader = false;
-  publish(): Promise<void> {
-    return Promise.resolve();
-  }
-  subscribe(): () => void {
-    return () => {};
-  }
-  onResync(): () => void {
-    return () => {};
-  }
-  onLeader(handler: (leader: boolean) => void): () => void {
-    handler(false);
-    return () => {};
-  }
-  close(): Promise<void> {
-    return Promise.resolve();
-  }
-}
 
 /** A point where the store waits until the test opens it; `reached` resolves when a call gets there. */
 class Gate {
