@@ -1,6 +1,13 @@
 import { fileURLToPath } from "node:url";
 import { parseSmtpUrl } from "../src/mailer.ts";
-import { createServer, defaultStore, DRAIN_MS, parsePublicUrl, parseTrustProxy } from "../src/server.ts";
+import {
+  createServer,
+  defaultStore,
+  DRAIN_MS,
+  parsePublicUrl,
+  parseTrustProxy,
+  productionOptions,
+} from "../src/server.ts";
 
 /** The web app built by `npm start` (vite build) before the server starts. */
 const webRoot = fileURLToPath(new URL("../../web/dist", import.meta.url));
@@ -19,17 +26,20 @@ if ("error" in smtpUrl) {
   process.exit(2);
 }
 const { store, where } = await defaultStore();
-const server = await createServer({
-  store,
-  logger: process.env.LOG === "1",
-  webRoot,
-  publicUrl: publicUrl.url,
-  trustProxy: parseTrustProxy(process.env.TRUST_PROXY),
-  smtpUrl: smtpUrl.url,
-  mailFrom: process.env.MAIL_FROM || null,
-  localUrl: `http://localhost:${port}`,
-  ...(rateLimit !== undefined && Number.isFinite(rateLimit) ? { rateLimit } : {}),
-});
+// productionOptions: passwords are hashed at the production cost (a test's cheaper cost is refused).
+const server = await createServer(
+  productionOptions({
+    store,
+    logger: process.env.LOG === "1",
+    webRoot,
+    publicUrl: publicUrl.url,
+    trustProxy: parseTrustProxy(process.env.TRUST_PROXY),
+    smtpUrl: smtpUrl.url,
+    mailFrom: process.env.MAIL_FROM || null,
+    localUrl: `http://localhost:${port}`,
+    ...(rateLimit !== undefined && Number.isFinite(rateLimit) ? { rateLimit } : {}),
+  }),
+);
 await server.app.listen({ port, host });
 console.log(
   `forum-mafia: ${publicUrl.url ?? `http://localhost:${port}`} (data: ${where}; e-mail: ${smtpUrl.url ? "on" : "off, no SMTP_URL"})`,

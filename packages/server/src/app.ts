@@ -14,7 +14,7 @@ import Fastify, {
   type FastifyRequest,
   type onRequestHookHandler,
 } from "fastify";
-import { Accounts, SESSION_COOKIE } from "./auth.ts";
+import { Accounts, SESSION_COOKIE, type PasswordCost } from "./auth.ts";
 import type { Clock } from "./clock.ts";
 import { ApiError, forbidden } from "./errors.ts";
 import type { Demo } from "./demo.ts";
@@ -81,6 +81,8 @@ export interface AppOptions {
   readonly mail?: MailContext | null;
   /** Issue 17: the balance estimates' limits and sizes (estimate.ts, ESTIMATE_DEFAULTS), or an estimator (tests). */
   readonly estimates?: import("./estimate.ts").EstimateOptions | import("./estimate.ts").Estimator;
+  /** Tests only: the argon2 cost of new password hashes (auth.ts, TEST_PASSWORD_COST); PASSWORD_COST by default. */
+  readonly passwordCost?: PasswordCost;
 }
 
 /**
@@ -298,7 +300,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const cluster = opts.cluster ?? new LocalCluster();
   // Issue 20: the demo bots play on the cluster's leader only.
   opts.demo.follow(cluster);
-  const accounts = new Accounts(store, clock, cluster);
+  const accounts = new Accounts(store, clock, cluster, opts.passwordCost);
   const streams = new Streams(games, clock, accounts, opts.streamLimits);
   // Issue 20: a session revoked on any instance ends its streams here; after notifications may have been
   // lost, every session with a stream here is read again.

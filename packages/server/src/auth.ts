@@ -16,6 +16,27 @@ export const DEFAULT_TIME_ZONE = "Europe/Moscow";
 const CACHE_MS = 60_000;
 const CACHE_SIZE = 50_000;
 
+/** An argon2id cost: memory in KiB, passes, lanes (the `m=`, `t=` and `p=` of the hash's PHC string). */
+export interface PasswordCost {
+  readonly memoryCost: number;
+  readonly timeCost: number;
+  readonly parallelism: number;
+}
+
+/**
+ * The cost of every password hash in production: @node-rs/argon2's defaults written out (argon2id, 19 MiB,
+ * 2 passes, 1 lane: OWASP's first recommended argon2id setting).
+ */
+export const PASSWORD_COST: PasswordCost = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+
+/**
+ * Tests only (issue 29): the least argon2 allows (8 KiB, 1 pass), so a test user costs well under a
+ * millisecond instead of the production cost's 100–400 ms. A test passes it in code (`passwordCost`, the
+ * test harness's servers); nothing reads it from the environment, and bin/start.ts refuses it
+ * (`productionOptions`). A hash carries its cost, so it verifies whatever cost the server hashes at.
+ */
+export const TEST_PASSWORD_COST: PasswordCost = { memoryCost: 8, timeCost: 1, parallelism: 1 };
+
 const tokenHash = (token: string): string => createHash("sha256").update(token).digest("hex");
 
 /** Revocations remembered for the session reads under way, at most; past it every such read starts again. */
@@ -62,6 +83,8 @@ export class Accounts {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly cluster: Cluster,
+    /** The cost of new hashes (PASSWORD_COST; a test server passes TEST_PASSWORD_COST). */
+    private readonly cost: PasswordCost = PASSWORD_COST,
   ) {
     this.unsubscribe = [
       cluster.subscribe("session", (key) => this.revoked(key)),
@@ -94,7 +117,7 @@ export class Accounts {
       nick: clean,
       nickKey: nickKey(clean),
       nickSkeleton: nickSkeleton(clean),
-      passwordHash: await hash(password),
+      passwordHash: await hash(password, this.cost),
       timeZone: tz,
       lang: "ru",
       createdAt: this.clock.now(),
@@ -111,7 +134,7 @@ export class Accounts {
   async login(nick: string, password: string): Promise<UserRecord> {
     const user = await this.store.userByNickKey(nickKey(nick));
     if (!user) {
-      this.dummy ??= hash(randomBytes(16).toString("hex"));
+      this.dummy ??= hash(randomBytes(16).toString("hex"), this.cost);
       await verify(await this.dummy, password);
     } else if (user.passwordHash.startsWith("$argon2") && (await verify(user.passwordHash, password))) {
       // Only argon2 hashes are checked: the demo bots' accounts hold none, so nobody logs in as a bot.

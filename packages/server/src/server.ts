@@ -12,6 +12,7 @@ import { SqliteStore } from "./sqlite-store.ts";
 import type { Room } from "./room.ts";
 import type { Store } from "./store.ts";
 import { LocalCluster, PgCluster, type Cluster } from "./cluster.ts";
+import { PASSWORD_COST, type PasswordCost } from "./auth.ts";
 
 export interface ServerOptions {
   readonly store: Store;
@@ -41,6 +42,11 @@ export interface ServerOptions {
   readonly localUrl?: string;
   /** Issue 17: the balance estimates' sizes and limits (estimate.ts, ESTIMATE_DEFAULTS); tests play fewer games. */
   readonly estimates?: import("./estimate.ts").EstimateOptions;
+  /**
+   * Tests only (issue 29): a cheaper argon2 cost for new password hashes (auth.ts, TEST_PASSWORD_COST),
+   * passed in code by the test harness. PASSWORD_COST when absent; `productionOptions` refuses a cheaper one.
+   */
+  readonly passwordCost?: PasswordCost;
 }
 
 export interface Server {
@@ -121,6 +127,7 @@ export async function createServer(opts: ServerOptions): Promise<Server> {
     ...(opts.trustProxy !== undefined ? { trustProxy: opts.trustProxy } : {}),
     mail: mailer && reminders ? { mailer, reminders } : null,
     ...(opts.estimates ? { estimates: opts.estimates } : {}),
+    ...(opts.passwordCost ? { passwordCost: opts.passwordCost } : {}),
   });
   const s = scheduler;
   const rs = reminders;
@@ -151,6 +158,26 @@ export async function createServer(opts: ServerOptions): Promise<Server> {
       await opts.store.close();
     },
   };
+}
+
+/**
+ * The production start's options, checked (bin/start.ts): a password cost below PASSWORD_COST, in memory,
+ * passes or lanes, is refused with an error. The cheap cost exists for tests (TEST_PASSWORD_COST), which build
+ * their servers in code; no environment variable sets it.
+ */
+export function productionOptions(opts: ServerOptions): ServerOptions {
+  const c = opts.passwordCost;
+  if (
+    c &&
+    (c.memoryCost < PASSWORD_COST.memoryCost ||
+      c.timeCost < PASSWORD_COST.timeCost ||
+      c.parallelism < PASSWORD_COST.parallelism)
+  )
+    throw new Error(
+      `passwordCost: m=${c.memoryCost},t=${c.timeCost},p=${c.parallelism} is below the production cost ` +
+        `m=${PASSWORD_COST.memoryCost},t=${PASSWORD_COST.timeCost},p=${PASSWORD_COST.parallelism} (a cheaper cost is for tests only)`,
+    );
+  return opts;
 }
 
 /**

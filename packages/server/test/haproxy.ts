@@ -243,6 +243,7 @@ const ROOT = join(import.meta.dirname, "../../..");
 const ENTRY = `
 import { createServer } from ${JSON.stringify(join(ROOT, "packages/server/src/server.ts"))};
 import { PgStore } from ${JSON.stringify(join(ROOT, "packages/server/src/pg-store.ts"))};
+import { TEST_PASSWORD_COST } from ${JSON.stringify(join(ROOT, "packages/server/src/auth.ts"))};
 const speed = Number(process.env.CLOCK_SPEED ?? "1");
 const base = Number(process.env.CLOCK_BASE ?? String(Date.now()));
 const MAX = 2 ** 31 - 1;
@@ -270,6 +271,7 @@ const server = await createServer({
   trustProxy: "loopback",
   rateLimit: 0,
   ...(process.env.SEED ? { seed: () => process.env.SEED } : {}),
+  passwordCost: TEST_PASSWORD_COST,
 });
 await server.app.listen({ port: 0, host: "127.0.0.1" });
 console.log("listening " + server.app.server.address().port);

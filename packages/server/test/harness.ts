@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { TEST_PASSWORD_COST, type PasswordCost } from "../src/auth.ts";
 import type { Clock } from "../src/clock.ts";
 import { createServer, type Server, type ServerOptions } from "../src/server.ts";
 import { SqliteStore } from "../src/sqlite-store.ts";
@@ -58,14 +59,15 @@ export interface TestServer {
 
 /**
  * A server on the given store with the test's fake clock, which waits after each deadline for the work it
- * set off: the deadline's own write, then the demo bots' moves, then theirs.
+ * set off: the deadline's own write, then the demo bots' moves, then theirs. Its users' passwords are
+ * hashed at the tests' cheap argon2 cost (TEST_PASSWORD_COST) unless `passwordCost` says otherwise.
  */
 export async function serverOn(
   store: Store,
   clock: FakeClock,
   opts: Omit<ServerOptions, "store" | "clock">,
 ): Promise<Server> {
-  const server = await createServer({ store, clock, ...opts });
+  const server = await createServer({ store, clock, passwordCost: TEST_PASSWORD_COST, ...opts });
   clock.afterFire = async () => {
     await server.games.idle();
     await server.demo.idle();
@@ -84,6 +86,8 @@ export async function testServer(
     webRoot?: string;
     publicUrl?: string;
     trustProxy?: boolean | string;
+    /** TEST_PASSWORD_COST by default (serverOn). */
+    passwordCost?: PasswordCost;
   } = {},
 ): Promise<TestServer> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "fm-server-"));
@@ -95,6 +99,7 @@ export async function testServer(
     ...(opts.webRoot ? { webRoot: opts.webRoot } : {}),
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     ...(opts.trustProxy !== undefined ? { trustProxy: opts.trustProxy } : {}),
+    ...(opts.passwordCost ? { passwordCost: opts.passwordCost } : {}),
   });
   const t: TestServer = {
     server,

@@ -1,5 +1,6 @@
 import { createInterface } from "node:readline";
 import type { AddressInfo } from "node:net";
+import { TEST_PASSWORD_COST } from "../src/auth.ts";
 import type { Clock } from "../src/clock.ts";
 import { PgStore } from "../src/pg-store.ts";
 import { createServer, parsePublicUrl, parseTrustProxy, type Server } from "../src/server.ts";
@@ -148,6 +149,8 @@ const server: Server = await createServer({
   publicUrl: publicUrl.url,
   trustProxy: parseTrustProxy(process.env.TRUST_PROXY),
   webRoot: process.env.WEB_ROOT || null,
+  // A test server: its users' passwords at the tests' cheap argon2 cost (bin/start.ts hashes at production's).
+  passwordCost: TEST_PASSWORD_COST,
 });
 if (manual)
   manual.afterFire = async () => {
