@@ -65,7 +65,8 @@ export default tseslint.config(
   {
     // Secrets by construction (STYLE.md, "Secrets"): the responses a player, a spectator or the public gets
     // are built from a Seen (seen.ts), never from the match. Only the GM's builders (gm-views.ts) read it.
-    files: ["packages/server/src/views.ts"],
+    // The public summary (summary.ts) is held to the same rule.
+    files: ["packages/server/src/views.ts", "packages/server/src/summary.ts"],
     rules: {
       "no-restricted-imports": [
         "error",

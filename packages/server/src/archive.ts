@@ -2,7 +2,7 @@ import { nickKey } from "@forum-mafia/forum";
 import type { GameSummary } from "@forum-mafia/protocol";
 import type { PublicSummary } from "@forum-mafia/protocol/stream";
 import type { Room } from "./room.ts";
-import { publicSummary } from "./views.ts";
+import { publicSummary } from "./summary.ts";
 
 /**
  * Issue 20: what the lists need of a finished game, kept with it in the store (`Store.saveGameMeta`) when it

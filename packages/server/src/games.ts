@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import {
   castVote,
   checkListedQuestion,
-  channelsFor,
   earlyCounts,
   checkModkill,
   checkNewName,
@@ -31,6 +30,7 @@ import type { Clock } from "./clock.ts";
 import type { Entry, EntryBody } from "./entries.ts";
 import { ApiError, badRequest, conflict, forbidden, notFound, refused } from "./errors.ts";
 import { Room } from "./room.ts";
+import { channelsOf } from "./channels.ts";
 import { SeqConflict, StoreUnavailable, type Store, type UserRecord } from "./store.ts";
 import { keyMismatch, type IdempotencyMark, type KeyedAnswer } from "./idempotency.ts";
 import type { Cluster } from "./cluster.ts";
@@ -1120,19 +1120,4 @@ export function toNightAction(req: ActionRequest): NightAction {
     default:
       return { act: req.act, target: req.target };
   }
-}
-
-export interface ChannelAccess {
-  readonly id: ChannelId;
-  readonly canPost: boolean;
-}
-
-/** The channels a seat belongs to (S2, G8) and its own channel with the GM. */
-export function channelsOf(room: Room, seat: number): ChannelAccess[] {
-  const list: ChannelAccess[] = channelsFor(room.match!.state, seat).map((m) => ({
-    id: m.channel,
-    canPost: m.canPost,
-  }));
-  list.push({ id: `gm:${seat}`, canPost: true });
-  return list;
 }

@@ -34,12 +34,13 @@ import type {
   VoteCount,
 } from "@forum-mafia/protocol";
 import { unreadAfter } from "@forum-mafia/protocol";
-import { channelsOf } from "./games.ts";
+import { channelsOf } from "./channels.ts";
 import { gmTable } from "./gm-views.ts";
 import { notices } from "./notices.ts";
 import { postView, type Room } from "./room.ts";
 import { mayReceive, seenBy, type Seen } from "./seen.ts";
 import { streamLength } from "./positions.ts";
+import { publicSummary } from "./summary.ts";
 import { viewerKey, viewerOf } from "./viewer.ts";
 
 /**
@@ -154,21 +155,6 @@ function sharedDetail(room: Room, viewer: Viewer, lang: Lang): SharedDetail {
 /** Where the asking user stands: the GM, a player, or their place in the signups. */
 function mineOf(room: Room, viewer: Viewer, userId: string | null): GameDetail["me"]["kind"] {
   return viewer.kind === "gm" ? "gm" : viewer.kind === "player" ? "player" : signupStatus(room, userId);
-}
-
-/** The game's summary as everyone sees it, without the asking user's place. */
-export function publicSummary(room: Room): PublicSummary {
-  return {
-    id: room.id,
-    title: room.title,
-    gm: room.gmNick,
-    status: room.status,
-    phase: room.status === "running" ? room.phase : null,
-    signedUp: room.status === "signup" ? room.signups.length : room.seatUsers.length,
-    seats: room.settings.seats,
-    winner: room.winner,
-    deadline: room.status === "running" ? room.clock().deadline : null,
-  };
 }
 
 /** Issue 19: the public half of the game, the same for every viewer in one language (stream.ts, the detail). */
