@@ -10,6 +10,7 @@ const FILES = [
   "packages/server/test/secrets.test.ts",
   "packages/server/test/views-builders.test.ts",
   "packages/server/test/stream-audience.test.ts",
+  "packages/server/test/my-games-secrets.test.ts",
   "packages/engine/test/views.test.ts",
   "packages/engine/test/audience.test.ts",
 ];

@@ -65,7 +65,6 @@ function night1(): { room: Room; start: number } {
       hand: ["boss", "thug", "sheriff", "sergeant", "doctor", "citizen"],
     }),
   );
-  room.durable = room.feed.length;
   return { room, start };
 }
 
@@ -79,7 +78,6 @@ function day1(): Room {
   room.apply(entry({ kind: "modkill", seat: DOCTOR, reason: "ругань" }));
   room.apply(entry({ kind: "publishNight" }));
   room.apply(entry({ kind: "vote", seat: BOSS, vote: { color: "red", target: SHERIFF, early: false } }));
-  room.durable = room.feed.length;
   return room;
 }
 
