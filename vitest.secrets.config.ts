@@ -9,6 +9,7 @@ const FILES = [
   "packages/engine/test/secrets.test.ts",
   "packages/server/test/secrets.test.ts",
   "packages/server/test/views-builders.test.ts",
+  "packages/server/test/seen-folds.test.ts",
   "packages/server/test/stream-audience.test.ts",
   "packages/server/test/my-games-secrets.test.ts",
   "packages/engine/test/views.test.ts",
