@@ -13,6 +13,11 @@ if (!file) {
   console.error("usage: tsx tools/mutation-score.ts <report.json> [threshold]");
   process.exit(2);
 }
+const bar = Number(threshold);
+if (threshold.trim() === "" || !Number.isFinite(bar) || bar < 0 || bar > 100) {
+  console.error(`threshold ${JSON.stringify(threshold)} is not a percentage`);
+  process.exit(2);
+}
 const report = JSON.parse(readFileSync(file, "utf8")) as Report;
 const count = new Map<string, number>();
 for (const { mutants } of Object.values(report.files))
@@ -28,4 +33,7 @@ const score = (100 * detected) / valid;
 // Rounded to two decimals, as Stryker prints it; the threshold is checked on the unrounded score.
 const shown = Math.round(score * 100) / 100;
 console.log(`mutation score: ${shown.toFixed(2)}%`);
-if (score < Number(threshold)) process.exit(1);
+if (score < bar) {
+  console.error(`below the threshold of ${bar}%`);
+  process.exit(1);
+}
