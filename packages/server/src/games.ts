@@ -367,7 +367,6 @@ export class Games {
   private rebuild(id: string, entries: readonly Entry[]): void {
     const room = new Room(id);
     for (const entry of entries) room.apply(entry);
-    room.durable = room.feed.length;
     if (room.seq > 0) this.rooms.set(id, room);
     else this.rooms.delete(id);
   }
@@ -565,7 +564,6 @@ export class Games {
       void this.setAside(room.id);
       throw error;
     }
-    room.durable = room.feed.length;
     this.advanced(room, before);
   }
 
@@ -603,7 +601,6 @@ export class Games {
     } finally {
       if (this.writes.get(room.id) === write) this.writes.delete(room.id);
     }
-    room.durable = Math.max(room.durable, feedAfter);
     this.keepArchived(room);
     this.onDeadlineChange(room);
     // Only this commit's items: later commits may already have grown the feed, and they tell their own.

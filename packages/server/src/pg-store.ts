@@ -888,11 +888,6 @@ export class PgStore implements Store {
     return r.rowCount === 1;
   }
 
-  async gameIds(): Promise<string[]> {
-    const r = await this.read<{ id: string }>(`SELECT id FROM games ORDER BY position`);
-    return r.rows.map((row) => row.id);
-  }
-
   async gameIndex(): Promise<GameIndexRow[]> {
     const r = await this.read<GameIndexRow>(`SELECT id, seq, meta FROM games ORDER BY position`);
     return r.rows;
@@ -1134,16 +1129,6 @@ export class PgStore implements Store {
       [gameId],
     );
     return r.rows.map((row) => row.body);
-  }
-
-  async loadAll(): Promise<{ id: string; entries: Entry[] }[]> {
-    const byGame = new Map<string, Entry[]>();
-    for (const id of await this.gameIds()) byGame.set(id, []);
-    const r = await this.read<{ game_id: string; body: Entry }>(
-      `SELECT game_id, body FROM game_entries ORDER BY game_id, seq`,
-    );
-    for (const row of r.rows) byGame.get(row.game_id)!.push(row.body);
-    return [...byGame].map(([id, entries]) => ({ id, entries }));
   }
 
   async close(): Promise<void> {

@@ -118,8 +118,6 @@ export class Room {
   rollsReason = "";
   readonly moderation: Moderation[] = [];
   readonly feed: FeedEntry[] = [];
-  /** How much of the feed is on disk: streams send nothing beyond it. */
-  durable = 0;
   /** Set aside (Games.setAside): a new room rebuilt from the log takes its place; this one is never armed. */
   retired = false;
   /** How many entries have been applied (the next entry's sequence number). */

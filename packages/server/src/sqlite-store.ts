@@ -49,8 +49,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
      PRIMARY KEY (game_id, seq)
    ) WITHOUT ROWID;`,
   // v2: the log in insertion order (a rowid table without a secondary index), so a commit that touches
-  // twenty games appends to one page instead of twenty. Each game's next sequence number is known from
-  // reading its log (loadAll on start), so a commit writes nothing else.
+  // twenty games appends to one page instead of twenty. Each game's next sequence number is kept in memory
+  // (today read once from its row in games: nextSeq), so a commit writes nothing else.
   `CREATE TABLE game_log (
      id INTEGER PRIMARY KEY,
      game_id TEXT NOT NULL REFERENCES games(id),
@@ -688,10 +688,6 @@ export class SqliteStore implements Store {
     return r.changes === 1;
   }
 
-  async gameIds(): Promise<string[]> {
-    return (this.sql(`SELECT id FROM games ORDER BY position`).all() as { id: string }[]).map((r) => r.id);
-  }
-
   append(gameId: string, seq: number, entries: readonly Entry[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error("the store is closed"));
     return new Promise((resolve, reject) => {
@@ -849,18 +845,6 @@ export class SqliteStore implements Store {
     let next = cursor;
     for (const r of rows) next = Math.max(next, r.changed);
     return { cursor: next, games: rows.map(({ id, seq, meta }) => ({ id, seq, meta })) };
-  }
-
-  async loadAll(): Promise<{ id: string; entries: Entry[] }[]> {
-    const byGame = new Map<string, Entry[]>();
-    for (const id of await this.gameIds()) byGame.set(id, []);
-    const rows = this.sql(`SELECT game_id, body FROM game_entries ORDER BY id`).iterate() as Iterable<{
-      game_id: string;
-      body: string;
-    }>;
-    for (const r of rows) byGame.get(r.game_id)!.push(JSON.parse(r.body) as Entry);
-    for (const [id, entries] of byGame) this.next.set(id, entries.length);
-    return [...byGame].map(([id, entries]) => ({ id, entries }));
   }
 
   async close(): Promise<void> {

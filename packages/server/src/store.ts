@@ -232,8 +232,6 @@ export interface Store {
    */
   readonly timeoutMs?: number;
 
-  /** Game ids in creation order. */
-  gameIds(): Promise<string[]>;
   /**
    * Issue 20: every game in creation order, with its number of entries and the meta text Games last kept for
    * it (saveGameMeta), or null. What an instance reads on start instead of every log.
@@ -258,8 +256,6 @@ export interface Store {
    */
   append(gameId: string, seq: number, entries: readonly Entry[]): Promise<void>;
   entries(gameId: string): Promise<Entry[]>;
-  /** Every game's entries, games in creation order: what a server reads on start. */
-  loadAll(): Promise<{ id: string; entries: Entry[] }[]>;
 
   close(): Promise<void>;
 }

@@ -4,11 +4,11 @@ import type { Lang } from "@forum-mafia/engine";
 import type { Clock } from "./clock.ts";
 import { ApiError } from "./errors.ts";
 import type { Games } from "./games.ts";
-import { feedIndexAfter, streamLength } from "./positions.ts";
+import { streamLength } from "./positions.ts";
 import type { Room } from "./room.ts";
 import { viewerKey, viewerOf, type Viewer } from "./viewer.ts";
 import { mayReceive } from "./seen.ts";
-import { StreamItems } from "./views.ts";
+import { backlog, StreamItems } from "./views.ts";
 import type { YourState } from "@forum-mafia/protocol/stream";
 
 /** How many live streams may be open at once, and how far behind one may fall. */
@@ -232,20 +232,9 @@ export class Streams {
       "x-accel-buffering": "no",
     });
     raw.write("retry: 2000\n\n");
-    // A client that holds more than the stream has (a game rebuilt after a failed write): it starts again.
-    // So does one that holds something from before the end (R3) and missed it, as a live stream would have
-    // been told; one that holds nothing (after 0) is given everything.
-    let backlog: string | null = null;
-    if (after <= total) {
-      backlog = "";
-      let id = after;
-      for (let i = feedIndexAfter(room, viewer, after); i < room.feed.length && backlog !== null; i++) {
-        const entry = room.feed[i]!;
-        if (!mayReceive(room, entry, viewer)) continue;
-        if (after > 0 && entry.item.type === "game" && entry.item.event.type === "gameEnded") backlog = null;
-        else backlog += `id: ${++id}\ndata: ${items.json(i, viewer, lang)}\n\n`;
-      }
-    }
+    // What the client has not had yet (views.ts, `backlog`); null when it must start again (a reset).
+    const sent = backlog(room, viewer, lang, after, items);
+    const text = sent?.map((x) => `id: ${x.id}\ndata: ${x.data}\n\n`).join("") ?? null;
 
     const c: Connection = {
       userId: user?.id ?? null,
@@ -266,8 +255,8 @@ export class Streams {
       .then(() => durable)
       .then((ok) => {
         if (!ok || c.group !== group) return;
-        if (backlog === null) this.restart(c);
-        else if (backlog !== "") this.send(c, backlog);
+        if (text === null) this.restart(c);
+        else if (text !== "") this.send(c, text);
       });
     bump(this.byAddress, address, 1);
     if (c.userId === null) bump(this.anonymousByAddress, address, 1);

@@ -39,7 +39,7 @@ import { gmTable } from "./gm-views.ts";
 import { notices } from "./notices.ts";
 import { postView, type Room } from "./room.ts";
 import { mayReceive, seenBy, type Seen } from "./seen.ts";
-import { streamLength } from "./positions.ts";
+import { feedIndexAfter, streamLength } from "./positions.ts";
 import { publicSummary } from "./summary.ts";
 import { viewerKey, viewerOf } from "./viewer.ts";
 
@@ -357,31 +357,6 @@ export function current(room: Room, item: FeedItem): FeedItem {
   return post?.hidden ? { type: "post", post: postView(post) } : item;
 }
 
-/**
- * The viewer's own stream: the durable feed items they may receive, numbered from 1 in their own order.
- * Items still being written are left to the live publication that follows their commit.
- */
-export function streamFor(room: Room, viewer: Viewer, after: number): { id: number; item: FeedItem }[] {
-  return streamSince(room, viewer, after).items;
-}
-
-/** The items after `after` and how many the viewer's stream holds in all, read in one pass. */
-export function streamSince(
-  room: Room,
-  viewer: Viewer,
-  after: number,
-): { items: { id: number; item: FeedItem }[]; total: number } {
-  const items: { id: number; item: FeedItem }[] = [];
-  let n = 0;
-  for (let i = 0; i < room.durable; i++) {
-    const entry = room.feed[i]!;
-    if (!mayReceive(room, entry, viewer)) continue;
-    n++;
-    if (n > after) items.push({ id: n, item: current(room, entry.item) });
-  }
-  return { items, total: n };
-}
-
 /** What kind of stream item each engine event makes (issue 19); a new event fails to compile without one. */
 const EVENT_ITEM: { readonly [T in GameEvent["type"]]: "vote" | "phase" | "you" } = {
   voteCast: "vote",
@@ -519,4 +494,40 @@ export class StreamItems {
     this.shared.set(key, json);
     return json;
   }
+}
+
+/** One item of a viewer's stream as it is sent: its id, the feed entry it comes from, and its data. */
+export interface SentItem {
+  /** Its place in the viewer's own stream, from 1: the SSE id. */
+  readonly id: number;
+  /** The feed entry it is built from (room.feed). */
+  readonly index: number;
+  /** The stream item as JSON: the SSE data. */
+  readonly data: string;
+}
+
+/**
+ * The backlog of a stream opened after the viewer's item `after` (Last-Event-ID; 0 for everything), as
+ * Streams.open sends it: the feed items the viewer may receive, numbered on from `after` in the viewer's own
+ * order, built as they stand now. Null when the client must start again: it holds more than the stream has
+ * (a game rebuilt after a failed write), or something from before the end (R3), which it missed, as a live
+ * stream would have been told. The caller sends it only once everything it was built from is durable.
+ */
+export function backlog(
+  room: Room,
+  viewer: Viewer,
+  lang: Lang,
+  after: number,
+  items: StreamItems = new StreamItems(room),
+): SentItem[] | null {
+  if (after > streamLength(room, viewer)) return null;
+  const out: SentItem[] = [];
+  let id = after;
+  for (let i = feedIndexAfter(room, viewer, after); i < room.feed.length; i++) {
+    const entry = room.feed[i]!;
+    if (!mayReceive(room, entry, viewer)) continue;
+    if (after > 0 && entry.item.type === "game" && entry.item.event.type === "gameEnded") return null;
+    out.push({ id: ++id, index: i, data: items.json(i, viewer, lang) });
+  }
+  return out;
 }

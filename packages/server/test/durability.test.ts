@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { OutgoingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_ROLES } from "@forum-mafia/engine";
@@ -12,7 +14,7 @@ import { Client, type Reply } from "./client.ts";
 import { FakeClock, serverOn, settle } from "./harness.ts";
 import pg from "pg";
 import { PG_URL, pgAvailable, pgSchema } from "./pg.ts";
-import { expectOk, setUpGame, type Table } from "./play.ts";
+import { expectOk, setUpGame, SseStream, type Table } from "./play.ts";
 
 /**
  * Issue 11, findings 1 and 5: a text that is not text is refused at the edge on both stores; a store that
@@ -66,13 +68,11 @@ class HeldStore implements Store {
   get shared(): boolean {
     return this.inner.shared;
   }
-  gameIds: Store["gameIds"] = () => this.inner.gameIds();
   gameIndex: Store["gameIndex"] = () => this.inner.gameIndex();
   saveGameMeta: Store["saveGameMeta"] = (id, meta) => this.inner.saveGameMeta(id, meta);
   entriesFrom: Store["entriesFrom"] = (id, from) => this.inner.entriesFrom(id, from);
   changedSince: Store["changedSince"] = (cursor) => this.inner.changedSince(cursor);
   entries: Store["entries"] = (id) => this.inner.entries(id);
-  loadAll: Store["loadAll"] = () => this.inner.loadAll();
   close: Store["close"] = () => this.inner.close();
   append(gameId: string, seq: number, entries: readonly Entry[]): Promise<void> {
     if (!this.hold) return this.inner.append(gameId, seq, entries);
@@ -286,6 +286,50 @@ describe("reads show only what is durable (G1: the game is its log)", () => {
     expect(shown.body.posts[0]!.vote).toEqual({ color: "red", target: BOSS, early: false });
     expect((await game.value).body.voteCount?.text).toContain("Аня");
     expectOk(await lobby.value);
+  });
+
+  it("a post still being written is not sent to a live stream, open or opened meanwhile, until it is on disk; then once", async () => {
+    const { table, store, server } = r;
+    const id = table.id;
+    await server.app.listen({ port: 0, host: "127.0.0.1" });
+    const base = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+    // Every socket write of the server, to see whether a post went out before its entries were durable.
+    const write = vi.spyOn(OutgoingMessage.prototype, "write");
+    const sent = (mark: string): number => write.mock.calls.filter((a) => String(a[0]).includes(mark)).length;
+    const streams: SseStream[] = [];
+    /** Posts `mark` with the store held, checks nothing is written, lets the append through. */
+    const heldPost = async (mark: string, meanwhile: () => Promise<void>): Promise<void> => {
+      store.hold = true;
+      const posted = track(table.players[CITIZEN]!.post(`/api/games/${id}/posts`, { text: mark }));
+      await settle();
+      await meanwhile();
+      await settle();
+      expect(posted.done()).toBe(false);
+      expect(sent(mark), `${mark} written before it is durable`).toBe(0);
+      store.hold = false;
+      store.held.shift()!.resolve();
+      expectOk(await posted.value);
+      for (const s of streams) await s.until((e) => e.data.includes(mark), mark);
+      expect(streams.map((s) => s.events.filter((e) => e.data.includes(mark)).length)).toEqual(
+        streams.map(() => 1),
+      );
+    };
+    try {
+      // The first stream of the game opens while the post is in the room but not on disk: its backlog,
+      // built from the room, waits for the append.
+      await heldPost("МАРКЕР-ПЕРВЫЙ", async () => {
+        streams.push(await SseStream.open(base, id, { cookie: null, label: "opened meanwhile" }));
+      });
+      // A stream already open hears of the next post only once it is durable, also when a stream opened
+      // meanwhile has the room's new items built for it (Streams.feedOf).
+      await heldPost("МАРКЕР-ВТОРОЙ", async () => {
+        streams.push(await SseStream.open(base, id, { cookie: table.gm.cookie, label: "the GM's" }));
+      });
+    } finally {
+      write.mockRestore();
+      for (const s of streams) s.close();
+      server.app.server.closeAllConnections();
+    }
   });
 
   it("a post whose write fails is never shown: the reader waiting for it is refused, and after the rebuild it is gone", async () => {

@@ -2,7 +2,7 @@ import { DEFAULT_ROLES } from "@forum-mafia/engine";
 import type { GameDetail, NightDraft, PostView } from "@forum-mafia/protocol";
 import { describe, expect, it } from "vitest";
 import { phaseDeadline } from "../src/deadline.ts";
-import { streamFor } from "../src/views.ts";
+import { backlog } from "../src/views.ts";
 import { Client } from "./client.ts";
 import { testServer, type TestServer } from "./harness.ts";
 import { detail, expectOk, NICKS, NIGHT_MS, setUpGame, type Table } from "./play.ts";
@@ -275,7 +275,7 @@ describe("moderation", () => {
       expect(seen.hidden).toBeNull();
       expect(seen.html).toBe("спорно");
       const room = t.server.games.rooms.get(g.id)!;
-      const items = streamFor(room, { kind: "public" }, 0).map((x) => x.item);
+      const items = backlog(room, { kind: "public" }, "ru", 0)!.map((x): unknown => JSON.parse(x.data));
       expect(items[items.length - 1]).toEqual({ type: "post", post: seen });
       expect(room.moderation.map((m) => [m.kind, m.detail, m.reason])).toEqual([
         ["hide", "Маша", "G5?"],

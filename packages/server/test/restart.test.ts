@@ -4,7 +4,7 @@ import { DEFAULT_ROLES } from "@forum-mafia/engine";
 import type { GameDetail, NightDraft, PostView } from "@forum-mafia/protocol";
 import { describe, expect, it } from "vitest";
 import type { Viewer } from "../src/viewer.ts";
-import { streamFor } from "../src/views.ts";
+import { backlog } from "../src/views.ts";
 import { Client } from "./client.ts";
 import { FakeClock, LiveServer, settle, testServer } from "./harness.ts";
 import {
@@ -159,7 +159,7 @@ async function transcript(s: Side): Promise<Transcript> {
   };
 }
 
-/** Every viewer's stream from its start, as the server holds it (the SSE backlog). */
+/** Every viewer's stream from its start, as a stream opened now is sent it (the SSE backlog). */
 function streams(s: Side): unknown {
   const room = s.t.server.games.room(s.table.id);
   const viewers: Viewer[] = [
@@ -167,7 +167,7 @@ function streams(s: Side): unknown {
     { kind: "public" },
     ...s.table.players.map((_, seat): Viewer => ({ kind: "player", seat })),
   ];
-  return viewers.map((v) => streamFor(room, v, 0));
+  return viewers.map((v) => backlog(room, v, "ru", 0));
 }
 
 /** What a restart must keep: every player's detail and the thread, and every viewer's stream. */

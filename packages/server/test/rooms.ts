@@ -50,6 +50,5 @@ export function signupRoom(n = 6, settings: GameSettings = SETTINGS): Room {
 export function runningRoom(reserve = 0): Room {
   const room = signupRoom(6 + reserve);
   room.apply(entry({ kind: "started", seed: "seed-of-builders", hand: HAND }));
-  room.durable = room.feed.length;
   return room;
 }

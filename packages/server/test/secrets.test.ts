@@ -5,11 +5,13 @@
 // `npm run mutate:secrets` runs against views.ts (docs/testing.md, "Mutation testing of the secrets").
 import type { Audience, RoleId } from "@forum-mafia/engine";
 import type { ChannelId, FeedItem, MessageView } from "@forum-mafia/protocol";
+import type { StreamItem } from "@forum-mafia/protocol/stream";
 import { describe, expect, it } from "vitest";
 import { Room, type FeedEntry } from "../src/room.ts";
 import type { Viewer } from "../src/viewer.ts";
 import { mayReceive, seenBy } from "../src/seen.ts";
-import { channels, current, gameView, streamFor, streamSince } from "../src/views.ts";
+import { streamLength } from "../src/positions.ts";
+import { backlog, channels, current, gameView } from "../src/views.ts";
 import {
   HAND,
   NAMES,
@@ -44,9 +46,17 @@ const to = (audience: Audience): FeedEntry => ({ audience, item: clock });
 const message = (room: Room, channel: ChannelId, seat: number | null, text: string): void =>
   room.apply(entry({ kind: "message", id: `m-${text}`, channel, seat, text }));
 const texts = (messages: readonly MessageView[]): string[] => messages.map((m) => m.html);
-/** The game events in a viewer's stream, by type, and whether a text appears anywhere in it. */
-const stream = (room: Room, v: Viewer) => streamSince(room, v, 0).items;
-const streamText = (room: Room, v: Viewer): string => JSON.stringify(stream(room, v));
+/**
+ * A viewer's stream after its item `after`, as a stream opened now is sent it (Streams.open's backlog): each
+ * item's id, the feed item it is built from, and the data sent.
+ */
+const stream = (room: Room, v: Viewer, after = 0) =>
+  backlog(room, v, "ru", after)!.map(({ id, index, data }) => ({ id, item: room.feed[index]!.item, data }));
+/** Everything a viewer's stream sends, to look for a text in. */
+const streamText = (room: Room, v: Viewer): string =>
+  stream(room, v)
+    .map((x) => x.data)
+    .join("\n");
 
 // Rooms are built inside the tests, never in a describe's body: Stryker counts what runs outside a test as
 // covered by every test, and runs them all for each such mutant.
@@ -71,7 +81,7 @@ describe("who receives a feed entry (mayReceive)", () => {
   });
 });
 
-describe("a viewer's stream (streamSince, streamFor)", () => {
+describe("a viewer's stream (backlog)", () => {
   it("S1: each player's stream holds their own role message and no one else's role", () => {
     const room = runningRoom();
     const roleDealt = (v: Viewer): number[] =>
@@ -95,7 +105,6 @@ describe("a viewer's stream (streamSince, streamFor)", () => {
     message(room, "mafia", BOSS, "МАРКЕР-МАФИЯ");
     message(room, "pair", SHERIFF, "МАРКЕР-ПАРА");
     message(room, `gm:${CITIZEN}`, CITIZEN, "МАРКЕР-ЛИЧНОЕ");
-    room.durable = room.feed.length;
     const holds = (v: Viewer): string[] =>
       ["МАРКЕР-МАФИЯ", "МАРКЕР-ПАРА", "МАРКЕР-ЛИЧНОЕ"].filter((m) => streamText(room, v).includes(m));
     expect(holds(GM)).toEqual(["МАРКЕР-МАФИЯ", "МАРКЕР-ПАРА", "МАРКЕР-ЛИЧНОЕ"]);
@@ -110,39 +119,38 @@ describe("a viewer's stream (streamSince, streamFor)", () => {
 
   it("G6: a stream is numbered 1…n in the viewer's own order, with no gap where another's item was", () => {
     const room = runningRoom();
-    const before = streamSince(room, player(CITIZEN), 0).total;
+    const before = streamLength(room, player(CITIZEN));
     message(room, "mafia", BOSS, "первое");
     message(room, `gm:${CITIZEN}`, CITIZEN, "второе");
     message(room, "pair", SHERIFF, "третье");
     message(room, `gm:${CITIZEN}`, null, "четвёртое");
-    room.durable = room.feed.length;
-    const all = streamSince(room, player(CITIZEN), 0);
-    expect(all.total).toBe(before + 2);
-    expect(all.items.map((i) => i.id)).toEqual(Array.from({ length: before + 2 }, (_, i) => i + 1));
-    const tail = streamSince(room, player(CITIZEN), before);
-    expect(tail.total).toBe(before + 2);
-    expect(tail.items.map((i) => i.id)).toEqual([before + 1, before + 2]);
-    expect(tail.items.map((i) => (i.item.type === "message" ? i.item.message.html : i.item.type))).toEqual([
+    expect(streamLength(room, player(CITIZEN))).toBe(before + 2);
+    const all = stream(room, player(CITIZEN));
+    expect(all.map((i) => i.id)).toEqual(Array.from({ length: before + 2 }, (_, i) => i + 1));
+    const tail = stream(room, player(CITIZEN), before);
+    expect(tail.map((i) => i.id)).toEqual([before + 1, before + 2]);
+    expect(tail.map((i) => (i.item.type === "message" ? i.item.message.html : i.item.type))).toEqual([
       "второе",
       "четвёртое",
     ]);
-    expect(streamFor(room, player(CITIZEN), before)).toEqual(tail.items);
-    expect(streamSince(room, player(CITIZEN), before + 2)).toEqual({ items: [], total: before + 2 });
-    expect(streamSince(room, player(CITIZEN), before + 1).items.map((i) => i.id)).toEqual([before + 2]);
+    expect(tail.map((i) => i.data)).toEqual(all.slice(before).map((i) => i.data));
+    expect(stream(room, player(CITIZEN), before + 2)).toEqual([]);
+    expect(stream(room, player(CITIZEN), before + 1).map((i) => i.id)).toEqual([before + 2]);
+    // A client that holds more than the stream has (a game rebuilt after a failed write) starts again.
+    expect(backlog(room, player(CITIZEN), "ru", before + 3)).toBeNull();
   });
 
-  it("G6: nothing beyond the durable mark is sent, and it is not counted", () => {
-    const room = runningRoom();
-    const durable = room.durable;
-    const before = streamSince(room, GM, 0);
-    message(room, `gm:${DOCTOR}`, DOCTOR, "ещё не записано");
-    expect(room.feed.length).toBe(durable + 1);
-    expect(streamSince(room, GM, 0)).toEqual(before);
-    expect(streamText(room, player(DOCTOR))).not.toContain("ещё не записано");
-    room.durable = room.feed.length;
-    expect(streamText(room, player(DOCTOR))).toContain("ещё не записано");
-    room.durable = 0;
-    expect(streamSince(room, GM, 0)).toEqual({ items: [], total: 0 });
+  it("R3: a stream resumed from before the end starts again; one resumed at the end, or from the start, does not", () => {
+    const room = endedRoom();
+    const all = stream(room, player(CITIZEN));
+    const end = all.findIndex(({ item }) => item.type === "game" && item.event.type === "gameEnded");
+    expect(end).toBeGreaterThan(0);
+    expect(backlog(room, player(CITIZEN), "ru", all[end - 1]!.id)).toBeNull();
+    const atEnd = stream(room, player(CITIZEN), all[end]!.id);
+    expect(atEnd.map(({ id, data }) => [id, data])).toEqual(
+      all.slice(end + 1).map(({ id, data }) => [id, data]),
+    );
+    expect(all[end]!.id).toBe(end + 1);
   });
 
   it("F2: a post hidden after it was sent is sent hidden to everyone who reads the stream again", () => {
@@ -150,13 +158,13 @@ describe("a viewer's stream (streamSince, streamFor)", () => {
     room.apply(entry({ kind: "post", id: "p1", seat: CITIZEN, text: "ТАЙНЫЙ-ТЕКСТ", vote: null }));
     room.apply(entry({ kind: "post", id: "p2", seat: DOCTOR, text: "ОТКРЫТЫЙ-ТЕКСТ", vote: null }));
     room.apply(entry({ kind: "hide", postId: "p1", reason: "оскорбление" }));
-    room.durable = room.feed.length;
     for (const v of RECEIVERS) {
       const text = streamText(room, v);
       expect(text).not.toContain("ТАЙНЫЙ-ТЕКСТ");
       expect(text).toContain("ОТКРЫТЫЙ-ТЕКСТ");
     }
-    const posts = stream(room, PUBLIC).flatMap(({ item }) => (item.type === "post" ? [item.post] : []));
+    const sent = stream(room, PUBLIC).map(({ data }) => JSON.parse(data) as StreamItem);
+    const posts = sent.flatMap((item) => (item.type === "post" ? [item.post] : []));
     expect(posts.map((p) => [p.id, p.author, p.hidden])).toEqual([
       ["p1", "Мирный", { reason: "оскорбление" }],
       ["p2", "Доктор", null],
@@ -271,7 +279,6 @@ function endedRoom(): Room {
   room.apply(entry({ kind: "modkill", seat: BOSS, reason: "ругань" }));
   room.apply(entry({ kind: "modkill", seat: THUG, reason: "ругань" }));
   room.apply(entry({ kind: "publishNight" }));
-  room.durable = room.feed.length;
   return room;
 }
 

@@ -72,7 +72,6 @@ function dayRoom(): Room {
   room.apply(entry({ kind: "publishNight" }));
   vote(room, BOSS, "red", SHERIFF);
   vote(room, SHERIFF, "blue", THUG);
-  room.durable = room.feed.length;
   return room;
 }
 
@@ -80,7 +79,6 @@ function dayRoom(): Room {
 function night2Room(): Room {
   const room = dayRoom();
   room.apply(entry({ kind: "endDay" }));
-  room.durable = room.feed.length;
   return room;
 }
 
@@ -91,7 +89,6 @@ function endedRoom(): Room {
   room.apply(entry({ kind: "modkill", seat: BOSS, reason: "ругань" }));
   room.apply(entry({ kind: "modkill", seat: THUG, reason: "ругань" }));
   room.apply(entry({ kind: "publishNight" }));
-  room.durable = room.feed.length;
   return room;
 }
 
