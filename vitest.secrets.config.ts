@@ -7,6 +7,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 /** The files in the order listed: the fast hand-made tests first, the random games after them. */
 const FILES = [
   "packages/engine/test/secrets.test.ts",
+  "packages/engine/test/view-fold.test.ts",
   "packages/server/test/secrets.test.ts",
   "packages/server/test/views-builders.test.ts",
   "packages/server/test/seen-folds.test.ts",
