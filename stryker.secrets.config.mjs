@@ -10,13 +10,22 @@ export default {
   disableTypeChecks: true,
   coverageAnalysis: "perTest",
   concurrency: 2,
+  // Everything that decides who may see what, and builds what a viewer is sent from it (docs/testing.md,
+  // "Mutation testing of the secrets", says what is in and what is left out, and why).
   mutate: [
+    // The engine's audiences and the views folded from them.
     "packages/engine/src/events.ts",
     "packages/engine/src/view.ts",
-    // The server's response builders and its audience check (who receives a feed entry, what a viewer may
-    // see of the game): every function of both files.
-    "packages/server/src/views.ts",
+    // Who a user is in a game (the GM, a seat, the public) and the key of what is kept per viewer.
+    "packages/server/src/viewer.ts",
+    // Each viewer's Seen, and who receives a feed entry.
     "packages/server/src/seen.ts",
+    // The channels a seat reads (S2, G8).
+    "packages/server/src/channels.ts",
+    // The response builders: the detail, the live stream's items (StreamItems), unread.
+    "packages/server/src/views.ts",
+    // «Мои игры»: a user's place, role and result (R3), unread and what the user owes.
+    "packages/server/src/me-views.ts",
   ],
   // Only what the scoped tests load is copied into the sandbox (packages/web stays: tsconfig.json refers to it).
   ignorePatterns: [

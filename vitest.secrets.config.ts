@@ -12,6 +12,7 @@ const FILES = [
   "packages/server/test/views-builders.test.ts",
   "packages/server/test/seen-folds.test.ts",
   "packages/server/test/stream-audience.test.ts",
+  "packages/server/test/detail-json.test.ts",
   "packages/server/test/my-games-secrets.test.ts",
   "packages/engine/test/views.test.ts",
   "packages/engine/test/audience.test.ts",
