@@ -6,7 +6,7 @@
  * costs more than the steps themselves. The record is made fresh by resolveNight and never leaves it,
  * so the resolution stays a pure function of its inputs.
  */
-import { SUCCESSION } from "@forum-mafia/rules";
+import { ROLL_CHANCES, ROLL_NAMES, SUCCESSION, type RollName } from "@forum-mafia/rules";
 import {
   who,
   type HealFromRole,
@@ -21,22 +21,8 @@ import { roleSpec, type RoleId } from "./roles.ts";
 import { aliveIn, headcount, winnerIn, type GameState, type Phase, type Winner } from "./state.ts";
 import { struckOut } from "./strikes.ts";
 
-/** O8: the night's random rolls, in the order they are drawn. */
-export const ROLL_NAMES = [
-  "bossExposed",
-  "doctorExposed",
-  "tortureEvidence",
-  "girlSilence",
-  "thugSilence",
-] as const;
-export type RollName = (typeof ROLL_NAMES)[number];
-const CHANCE: { readonly [R in RollName]: number } = {
-  bossExposed: 0.75, // M3
-  doctorExposed: 0.5, // T3a
-  tortureEvidence: 0.5, // N1c
-  girlSilence: 0.5, // T4
-  thugSilence: 0.5, // M6
-};
+// O8: the night's rolls (their names, order and chances) are the rules' facts, in @forum-mafia/rules.
+export type { RollName };
 
 export type CouncilAnswer = "yes" | "no" | "rejected";
 
@@ -535,7 +521,7 @@ const drawRolls: Step = (w) => {
     if (fixed !== undefined) {
       w.rolls.push({ name, value: fixed, fixed: true });
     } else if (w.rng !== null) {
-      const r = rollChance(w.rng, CHANCE[name]);
+      const r = rollChance(w.rng, ROLL_CHANCES[name]);
       w.rng = r.state;
       w.rolls.push({ name, value: r.value, fixed: false });
     } else {

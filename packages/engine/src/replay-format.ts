@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { HEAL_FROM_ROLES, TARGETED_ACTS } from "./night-action.ts";
 import { OPTION_VALUES, type GameOptions } from "./options.ts";
-import { ROLL_NAMES } from "./night.ts";
+import { ROLL_NAMES } from "@forum-mafia/rules";
 
 /** The file format of REPLAY.md, as zod schemas: unknown keys are errors. */
 export const REPLAY_FORMAT = "forum-mafia/replay@1";

@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { DEFAULT_ROLES, HEAL_FROM_ROLES, ROLE_IDS, TARGETED_ACTS } from "./roles.ts";
+import {
+  DEFAULT_ROLES,
+  HEAL_FROM_ROLES,
+  ROLE_IDS,
+  ROLL_NAMES,
+  TARGETED_ACTS,
+  type RollName,
+} from "./roles.ts";
 import {
   DEFAULT_OPTIONS,
   MAX_SEATS,
@@ -200,13 +207,11 @@ export const councilSchema = z.strictObject({
   reason: text(500).optional(),
 });
 /** O8: a night's rolls given by the GM, each optional (the GM console's and the notebook's). */
-export const nightRollsSchema = z.strictObject({
-  bossExposed: z.boolean().optional(),
-  doctorExposed: z.boolean().optional(),
-  tortureEvidence: z.boolean().optional(),
-  girlSilence: z.boolean().optional(),
-  thugSilence: z.boolean().optional(),
-});
+export const nightRollsSchema = z.strictObject(
+  Object.fromEntries(ROLL_NAMES.map((name) => [name, z.boolean().optional()])) as {
+    readonly [R in RollName]: z.ZodOptional<z.ZodBoolean>;
+  },
+);
 export const rollsSchema = z.strictObject({ rolls: nightRollsSchema, reason: text(500) });
 export const reasonSchema = z.strictObject({ reason: text(500) });
 export const modkillSchema = z.strictObject({ seat, reason: text(500) });

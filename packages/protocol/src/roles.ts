@@ -1,6 +1,6 @@
 /**
  * The rules' facts the web app needs (roles, factions, the pair, the acts, the council's listed questions
- * with their texts, M2c), re-exported from the rules package without zod, so the web app can import them
+ * with their texts, M2c; the night's rolls, O8), re-exported from the rules package without zod, so the web app can import them
  * (`@forum-mafia/protocol/roles`) without bundling the request schemas. Nothing is copied here: each fact
  * lives once, in @forum-mafia/rules.
  */
@@ -15,6 +15,8 @@ export {
   PAIR_ROLES,
   ROLE_IDS,
   ROLES,
+  ROLL_CHANCES,
+  ROLL_NAMES,
   SUCCESSION,
   TARGETED_ACTS,
   factionOf,
@@ -27,5 +29,6 @@ export {
   type HealFromRole,
   type RoleId,
   type RoleSpec,
+  type RollName,
   type TargetedAct,
 } from "@forum-mafia/rules";

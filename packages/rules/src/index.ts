@@ -302,3 +302,25 @@ export const THRESHOLDS = [
 ] as const satisfies readonly (keyof GameOptions)[];
 
 export type ThresholdName = (typeof THRESHOLDS)[number];
+
+/**
+ * O8: the night's random rolls, in the order they are drawn from the seed. The order is part of the replay
+ * format (REPLAY.md): a replay's rolls are drawn in it, so changing it changes every seeded game.
+ */
+export const ROLL_NAMES = [
+  "bossExposed",
+  "doctorExposed",
+  "tortureEvidence",
+  "girlSilence",
+  "thugSilence",
+] as const;
+export type RollName = (typeof ROLL_NAMES)[number];
+
+/** O8: each roll's chance of coming true when it is drawn. */
+export const ROLL_CHANCES: { readonly [R in RollName]: number } = {
+  bossExposed: 0.75, // M3
+  doctorExposed: 0.5, // T3a
+  tortureEvidence: 0.5, // N1c
+  girlSilence: 0.5, // T4
+  thugSilence: 0.5, // M6
+};

@@ -6,6 +6,7 @@ import type {
   Phase,
   RoleId,
 } from "@forum-mafia/protocol";
+import { ROLL_NAMES, type RollName } from "@forum-mafia/protocol/roles";
 import { useEffect, useState } from "react";
 import { api } from "../api.ts";
 import { withoutClauseIds } from "../i18n/common.ts";
@@ -283,8 +284,7 @@ function blocksOf(events: readonly GameEvent[], t: Dict): { blocks: Block[]; rol
   return { blocks: [...blocks.values()], roles };
 }
 
-const ROLL_NAMES = ["bossExposed", "doctorExposed", "tortureEvidence", "girlSilence", "thugSilence"] as const;
-const isRoll = (n: string): n is (typeof ROLL_NAMES)[number] => (ROLL_NAMES as readonly string[]).includes(n);
+const isRoll = (n: string): n is RollName => (ROLL_NAMES as readonly string[]).includes(n);
 
 function Timeline(props: { log: Log; detail: GameDetail }) {
   const t = useT();

@@ -1,4 +1,5 @@
 import type { GmDayTally } from "@forum-mafia/protocol";
+import { ROLL_NAMES, type RollName } from "@forum-mafia/protocol/roles";
 import type { Dispatch, SetStateAction } from "react";
 import { useT, type Dict } from "../../i18n/index.tsx";
 
@@ -66,22 +67,13 @@ export function DraftLines(props: { heading: string; lines: readonly string[] })
   );
 }
 
-/** O8: the night's rolls the GM may fix. */
-export const ROLLS = [
-  "bossExposed",
-  "doctorExposed",
-  "tortureEvidence",
-  "girlSilence",
-  "thugSilence",
-] as const;
-export type RollName = (typeof ROLLS)[number];
 /** Each roll as chosen: fixed to yes or no, or left as it is. */
 export type RollChoice = Partial<Record<RollName, "yes" | "no">>;
 
 /** The rolls chosen, as a rolls body gives them (those left as they are are absent). */
 export function chosenRolls(choice: RollChoice): Partial<Record<RollName, boolean>> {
   const rolls: Partial<Record<RollName, boolean>> = {};
-  for (const name of ROLLS) {
+  for (const name of ROLL_NAMES) {
     const c = choice[name];
     if (c) rolls[name] = c === "yes";
   }
@@ -96,7 +88,7 @@ export function RollChoices(props: {
   setChoice: Dispatch<SetStateAction<RollChoice>>;
 }) {
   const t = useT();
-  return ROLLS.map((name) => {
+  return ROLL_NAMES.map((name) => {
     const now = props.fixed[name];
     return (
       <label key={name} className="field">
