@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
+import { PG_LOCKS } from "./pg-locks.ts";
 
 /**
  * Issue 20: what the instances sharing one database tell each other. Notifications carry positions and ids
@@ -81,8 +82,6 @@ export class LocalCluster implements Cluster {
   }
 }
 
-/** The advisory lock key of the leader (its second half is the namespace's hash). */
-const LEADER_LOCK = 7320;
 /** How often an instance that does not lead tries the leader's lock: a dead leader is replaced within it. */
 export const LEADER_RETRY_MS = 2_000;
 const TOPICS: readonly Topic[] = ["game", "session", "user"];
@@ -298,7 +297,7 @@ export class PgCluster implements Cluster {
       const rows = await this.lockQuery<{ ok: boolean }>(
         this.lockClient,
         "SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok",
-        [LEADER_LOCK, this.namespace],
+        [PG_LOCKS.leader, this.namespace],
       );
       if (rows[0]?.ok) {
         this.confirmedAt = performance.now();
@@ -374,7 +373,7 @@ export class PgCluster implements Cluster {
     if (!led || !lock) return;
     try {
       await this.lockQuery(lock, "SELECT pg_advisory_unlock($1, hashtext($2))", [
-        LEADER_LOCK,
+        PG_LOCKS.leader,
         this.namespace,
       ]);
       await this.lockQuery(lock, "SELECT pg_notify($1, '')", [`fm_${RESIGNED}_${this.namespace}`]);

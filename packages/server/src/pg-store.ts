@@ -2,6 +2,7 @@ import { nickSkeleton } from "@forum-mafia/forum";
 import pg from "pg";
 import type { Setup } from "@forum-mafia/protocol";
 import { channelName, namespaceOf } from "./cluster.ts";
+import { PG_LOCKS } from "./pg-locks.ts";
 import type { Entry } from "./entries.ts";
 import {
   SeqConflict,
@@ -164,10 +165,6 @@ export const PG_MIGRATIONS: readonly (string | ((c: pg.ClientBase) => Promise<vo
   },
 ];
 
-/** Issue 28: confirmation mails are queued under (CONFIRM_USER_LOCK, user) and (CONFIRM_ADDRESS_LOCK, address). */
-const CONFIRM_USER_LOCK = 28;
-const CONFIRM_ADDRESS_LOCK = 29;
-
 /** A mail's insert, unless one with its key exists (mailValues gives its values). */
 const INSERT_MAIL = `INSERT INTO mail_outbox (id, key, user_id, recipient, subject, body, headers, created_at,
    attempts, next_attempt_at, sent_at, last_error, failed)
@@ -210,13 +207,6 @@ async function confirmationQuota(
   );
   return quotaAllowsAt(quota, times(toAddress), times(forUser), now);
 }
-
-/** The advisory locks of registrations are (NICK_LOCK, hashtext(skeleton)): apart from the migration's. */
-const NICK_LOCK = 11;
-/** A user's saved setups are written under (SETUP_LOCK, hashtext(user id)), so the cap of 50 holds. */
-const SETUP_LOCK = 17;
-/** A user's new notebooks are written under (NOTEBOOK_LOCK, hashtext(user id)), so MAX_NOTEBOOKS holds. */
-const NOTEBOOK_LOCK = 18;
 
 interface NotebookRow {
   id: string;
@@ -417,7 +407,7 @@ function asUnavailable(error: unknown, sent: boolean): unknown {
 }
 
 /** The schema's migrations, on a connection of their own with no time limit (issue 28: see connect). */
-async function migrate(config: pg.ClientConfig): Promise<void> {
+async function migrate(config: pg.ClientConfig, namespace: string): Promise<void> {
   const c = new pg.Client(config);
   const ignore = (): void => {};
   c.on("error", ignore);
@@ -425,7 +415,7 @@ async function migrate(config: pg.ClientConfig): Promise<void> {
   try {
     await c.query("BEGIN");
     try {
-      await c.query("SELECT pg_advisory_xact_lock(7315)");
+      await c.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [PG_LOCKS.migration, namespace]);
       await c.query("CREATE TABLE IF NOT EXISTS fm_schema (version INTEGER NOT NULL)");
       const r = await c.query<{ version: number }>("SELECT version FROM fm_schema");
       let version = r.rows[0]?.version ?? 0;
@@ -501,8 +491,9 @@ export class PgStore implements Store {
       );
       const { db, schema } = r.rows[0]!;
       if (schema === null) throw new Error("PostgreSQL: no schema of the search_path exists");
-      await migrate(config);
-      return new PgStore(pool, namespaceOf(db, schema), limited, timeoutMs);
+      const namespace = namespaceOf(db, schema);
+      await migrate(config, namespace);
+      return new PgStore(pool, namespace, limited, timeoutMs);
     } catch (error) {
       await pool.end();
       throw error;
@@ -589,7 +580,7 @@ export class PgStore implements Store {
    */
   createUser(u: UserRecord): Promise<"created" | "taken"> {
     return this.transaction(async (c) => {
-      await c.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [NICK_LOCK, u.nickSkeleton]);
+      await c.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [PG_LOCKS.nick, u.nickSkeleton]);
       const taken = await c.query(`SELECT 1 FROM users WHERE nick_key = $1 OR nick_skeleton = $2 LIMIT 1`, [
         u.nickKey,
         u.nickSkeleton,
@@ -735,8 +726,8 @@ export class PgStore implements Store {
     quota: ConfirmQuota,
   ): Promise<"queued" | "duplicate" | { readonly notBefore: number }> {
     return this.transaction(async (c) => {
-      await c.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [CONFIRM_USER_LOCK, m.userId]);
-      await c.query("SELECT pg_advisory_xact_lock($1, hashtext(lower($2)))", [CONFIRM_ADDRESS_LOCK, m.to]);
+      await c.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [PG_LOCKS.confirmUser, m.userId]);
+      await c.query("SELECT pg_advisory_xact_lock($1, hashtext(lower($2)))", [PG_LOCKS.confirmAddress, m.to]);
       const at = await confirmationQuota(
         (text, values) => c.query(text, values),
         m.userId,
@@ -812,7 +803,7 @@ export class PgStore implements Store {
    */
   saveSetup(userId: string, s: SetupRecord, max: number): Promise<SetupRecord | "full"> {
     return this.transaction(async (c) => {
-      await c.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [SETUP_LOCK, userId]);
+      await c.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [PG_LOCKS.setups, userId]);
       const key = setupNameKey(s.name);
       const setup = JSON.stringify(s.setup);
       const same = await c.query<{ id: string }>(
@@ -842,7 +833,7 @@ export class PgStore implements Store {
   /** One transaction under the owner's advisory lock: two creations take turns, so the cap holds. */
   createNotebook(n: NotebookRecord, max: number): Promise<"created" | "full"> {
     return this.transaction(async (c) => {
-      await c.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [NOTEBOOK_LOCK, n.ownerId]);
+      await c.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [PG_LOCKS.notebooks, n.ownerId]);
       const count = await c.query<{ n: string }>(`SELECT COUNT(*) AS n FROM notebooks WHERE owner_id = $1`, [
         n.ownerId,
       ]);

@@ -3,6 +3,8 @@ import pg from "pg";
 import type { LoginLimiter } from "./auth-limits.ts";
 import { backoffError, FORGET_MS, lockAfter, MAX_LOCK_MS } from "./auth-limits.ts";
 import type { Clock } from "./clock.ts";
+import { namespaceOf } from "./cluster.ts";
+import { PG_LOCKS } from "./pg-locks.ts";
 
 /**
  * Issue 20: the rate limits and the login back-off of every instance on one PostgreSQL, counted in the
@@ -121,11 +123,16 @@ export class SharedLimits {
     try {
       // Instances that start together race to create the tables: one waits for the other's lock.
       const c = await pool.connect();
+      let lock: [number, string] | null = null;
       try {
-        await c.query("SELECT pg_advisory_lock(7321)");
+        const where = await c.query<{ db: string; schema: string | null }>(
+          "SELECT current_database() AS db, current_schema() AS schema",
+        );
+        lock = [PG_LOCKS.limitsTables, namespaceOf(where.rows[0]!.db, where.rows[0]!.schema ?? "")];
+        await c.query("SELECT pg_advisory_lock($1, hashtext($2))", lock);
         await c.query(SCHEMA);
       } finally {
-        await c.query("SELECT pg_advisory_unlock(7321)").catch(() => {});
+        if (lock) await c.query("SELECT pg_advisory_unlock($1, hashtext($2))", lock).catch(() => {});
         c.release();
       }
     } catch (error) {

@@ -7,6 +7,7 @@ import type { PgStore } from "../src/pg-store.ts";
 import type { Server } from "../src/server.ts";
 import { Client, type Reply } from "./client.ts";
 import { FakeClock, serverOn, settle } from "./harness.ts";
+import { PG_LOCKS } from "../src/pg-locks.ts";
 import { SharedLimits } from "../src/shared-limits.ts";
 import { PG_URL, pgAvailable, pgSchema } from "./pg.ts";
 import { detail, expectOk, SseStream } from "./play.ts";
@@ -291,9 +292,9 @@ describe.skipIf(!pgAvailable)("sessions, limits and demo bots across instances (
     try {
       const cut = await admin.query(
         `SELECT pg_terminate_backend(pid) FROM pg_locks
-         WHERE locktype = 'advisory' AND granted AND classid = 7320
+         WHERE locktype = 'advisory' AND granted AND classid = $2 AND objsubid = 2
            AND pid IN (SELECT pid FROM pg_stat_activity WHERE application_name = $1)`,
-        [name],
+        [name, PG_LOCKS.leader],
       );
       expect(cut.rowCount).toBe(1);
     } finally {

@@ -4,6 +4,7 @@ import { connect, createServer as listenOn, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { PG_LOCKS } from "../src/pg-locks.ts";
 
 /**
  * Issue 20: Debian's haproxy (.ci/run installs it) in front of several server instances, round-robin, as a
@@ -403,11 +404,12 @@ export async function startInstances(
     await c.connect();
     try {
       // A two-key advisory lock shows its keys as classid and objid, with objsubid 2; the leader's first
-      // key is 7320 (cluster.ts, LEADER_LOCK). One namespace per database here, so one such lock.
+      // key is PG_LOCKS.leader (pg-locks.ts). One namespace per database here, so one such lock.
       const r = await c.query<{ name: string }>(
         `SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-         WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 7320 AND l.objsubid = 2
+         WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1 AND l.objsubid = 2
            AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+        [PG_LOCKS.leader],
       );
       return r.rows[0]?.name ?? null;
     } finally {

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { PG_LOCKS } from "../src/pg-locks.ts";
 import { PG_URL } from "./pg.ts";
 
 /**
@@ -13,8 +14,6 @@ import { PG_URL } from "./pg.ts";
 
 const ENTRY = fileURLToPath(new URL("./instance.ts", import.meta.url));
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
-/** The leader's advisory lock (cluster.ts: pg_try_advisory_lock(7320, hashtext(namespace))). */
-const LEADER_LOCK = 7320;
 
 /** A fresh database on the tests' PostgreSQL: `url` to connect to it, `drop` to remove it. */
 export async function freshDatabase(): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
@@ -234,7 +233,7 @@ export class Instances {
       `SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
        WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1 AND l.database = (
          SELECT oid FROM pg_database WHERE datname = current_database())`,
-      [LEADER_LOCK],
+      [PG_LOCKS.leader],
     );
     if (r.rows.length > 1) throw new Error(`two holders of the leader's lock: ${JSON.stringify(r.rows)}`);
     const name = r.rows[0]?.name;

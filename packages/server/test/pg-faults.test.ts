@@ -5,6 +5,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { LEADER_RETRY_MS, PgCluster } from "../src/cluster.ts";
+import { PG_LOCKS } from "../src/pg-locks.ts";
 import { freePort } from "./haproxy.ts";
 import { HttpUser, Instance, type HttpReply } from "./instances.ts";
 import { NICKS } from "./play.ts";
@@ -409,7 +410,9 @@ describe.skipIf(missing !== null)("PostgreSQL restarted, killed and frozen under
       await sql.connect();
       const holder = await sql.query<{ pid: number }>(
         `SELECT l.pid FROM pg_locks l JOIN pg_stat_activity s ON s.pid = l.pid
-       WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 7320 AND s.application_name = 'lead-a'`,
+       WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1 AND l.objsubid = 2
+         AND s.application_name = 'lead-a'`,
+        [PG_LOCKS.leader],
       );
       await sql.end();
       const pid = holder.rows[0]!.pid;

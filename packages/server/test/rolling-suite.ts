@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
+import { PG_LOCKS } from "../src/pg-locks.ts";
 import { freePort, haproxyMissing, startHaproxy, type Haproxy } from "./haproxy.ts";
 import { nginxMissing, startNginx, type Nginx } from "./nginx.ts";
 import { PG_URL, pgAvailable } from "./pg.ts";
@@ -109,13 +110,14 @@ export function rollingRestart(kind: ProxyKind): void {
 
     const logs = (): string => servers.map((s) => `--- ${s.name}\n${s.log.slice(-3000)}`).join("\n");
 
-    /** The instances holding the leader's advisory lock (cluster.ts: key 7320), by application_name. */
+    /** The instances holding the leader's advisory lock (PG_LOCKS.leader), by application_name. */
     const leaders = async (): Promise<string[]> =>
       (
         await sql!.query<{ name: string }>(
           `SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-         WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 7320
+         WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1 AND l.objsubid = 2
            AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+          [PG_LOCKS.leader],
         )
       ).rows.map((r) => r.name);
 
