@@ -28,13 +28,15 @@ export const roleWord = (role: RoleId, lang: Lang): string => {
   return lang === "ru" ? name.charAt(0).toLowerCase() + name.slice(1) : name.toLowerCase();
 };
 
-/** 1 голос, 2 голоса, 5 голосов. */
-function plural(n: number, one: string, few: string, many: string): string {
-  const d = n % 10;
-  const t = n % 100;
-  if (d === 1 && t !== 11) return one;
-  if (d >= 2 && d <= 4 && (t < 12 || t > 14)) return few;
-  return many;
+const RU_PLURAL = new Intl.PluralRules("ru");
+
+/**
+ * 1 голос, 2 голоса, 5 голосов, by Russian's CLDR rules (Intl.PluralRules: deterministic, no I/O). A
+ * fraction ("other") takes the genitive singular, as the second form does; the bots count whole votes and days.
+ */
+export function plural(n: number, one: string, few: string, many: string): string {
+  const form = RU_PLURAL.select(n);
+  return form === "one" ? one : form === "few" || form === "other" ? few : many;
 }
 
 const ORDINAL_RU = ["", "первый", "второй", "третий", "четвёртый", "пятый", "шестой", "седьмой", "восьмой"];

@@ -3,13 +3,15 @@
  * words agree with "вы" or with the game, never with a nickname (TEXTS.ru.md: nicks have no gender).
  */
 
-/** Russian plural: 1 пост, 2 поста, 5 постов (11–14 take the third form). */
+const RU_PLURAL = new Intl.PluralRules("ru");
+
+/**
+ * Russian plural: 1 пост, 2 поста, 5 постов (11–14 take the third form), by the language's CLDR rules
+ * (Intl.PluralRules). A fraction ("other") takes the genitive singular, as the second form does: 1,5 поста.
+ */
 export function ruPlural(n: number, one: string, few: string, many: string): string {
-  const d = n % 10;
-  const dd = n % 100;
-  if (d === 1 && dd !== 11) return one;
-  if (d >= 2 && d <= 4 && (dd < 12 || dd > 14)) return few;
-  return many;
+  const form = RU_PLURAL.select(n);
+  return form === "one" ? one : form === "few" || form === "other" ? few : many;
 }
 
 const enPlural = (n: number, one: string, many: string): string => (n === 1 ? one : many);
