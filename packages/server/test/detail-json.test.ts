@@ -8,7 +8,7 @@ import type { GameDetail } from "@forum-mafia/protocol";
 import { describe, expect, it } from "vitest";
 import type { Room } from "../src/room.ts";
 import type { Viewer } from "../src/viewer.ts";
-import { gameDetail, gameDetailJson, type ReadState } from "../src/views.ts";
+import { gameDetail, gameDetailJson, posts, type ReadState } from "../src/views.ts";
 import { BOSS, CITIZEN, entry, GM, player, PUBLIC, runningRoom, SHERIFF, THUG } from "./rooms.ts";
 
 const json = (room: Room, v: Viewer, user: string | null, lang: "ru" | "en", read: ReadState | null = null) =>
@@ -105,5 +105,26 @@ describe("the detail as JSON (gameDetailJson)", () => {
       "doctor",
       "citizen",
     ]);
+  });
+});
+
+describe("the thread's pages (posts)", () => {
+  it("«Посты игрока»: with a seat, only that seat's posts, counted and paged among themselves", () => {
+    const room = runningRoom();
+    for (const [id, seat] of [
+      ["a", SHERIFF],
+      ["b", CITIZEN],
+      ["c", SHERIFF],
+      ["d", null],
+      ["e", SHERIFF],
+    ] as const)
+      room.apply(entry({ kind: "post", id, seat, text: id, vote: null }));
+    const ids = (r: { posts: { id: string }[] }) => r.posts.map((p) => p.id);
+    expect(ids(posts(room, 0, 10, SHERIFF))).toEqual(["a", "c", "e"]);
+    expect(posts(room, 0, 10, SHERIFF).total).toBe(3);
+    expect(ids(posts(room, 1, 1, SHERIFF))).toEqual(["c"]);
+    expect(ids(posts(room, 0, 10, CITIZEN))).toEqual(["b"]);
+    expect(ids(posts(room, 0, 10))).toEqual(["a", "b", "c", "d", "e"]);
+    expect(posts(room, 0, 2).total).toBe(5);
   });
 });

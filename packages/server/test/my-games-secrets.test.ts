@@ -266,3 +266,31 @@ describe("«Мои игры» as a whole (myGames)", () => {
     expect(myGames([], false, names).quiet).toBe(false);
   });
 });
+
+describe("«Мои игры»: substitutes and the day's reminders", () => {
+  it("P4: a substitute replaced in turn finds the seat they gave up; the reserve's places follow the seats", () => {
+    const { room } = started(2);
+    expect(game(room, ME(7, "Запасной7"))).toMatchObject({ mine: "reserve", place: 8 });
+    room.apply(entry({ kind: "replace", seat: DOCTOR, userId: "u6", nick: "Запасной6", reason: "уехал" }));
+    room.apply(entry({ kind: "replace", seat: DOCTOR, userId: "u7", nick: "Запасной7", reason: "уехал" }));
+    expect(replacedSeats(room, "Запасной6")).toEqual([DOCTOR]);
+    expect(replacedSeats(room, "Доктор")).toEqual([DOCTOR]);
+    expect(replacedSeats(room, "Запасной7")).toEqual([]);
+    townWins(room);
+    expect(part(room, ME(6, "Запасной6"))).toMatchObject({
+      list: "finished",
+      game: { mine: "replaced", seat: DOCTOR, role: "doctor" },
+    });
+    expect(game(room, ME(7, "Запасной7"))).toMatchObject({ mine: "player", seat: DOCTOR, role: "doctor" });
+  });
+
+  it("V1: by day a player is reminded of the vote they owe, never of the day's close, which is the GM's", () => {
+    const { room } = started();
+    room.apply(entry({ kind: "publishNight" }));
+    const deadline = room.clock().deadline!;
+    const due = myPart(room, CITIZEN_USER, {}, { offsets: ["1h"], now: deadline - HOUR })!.reminders;
+    expect(due.map((r) => r.owes)).toEqual(["vote"]);
+    room.apply(entry({ kind: "vote", seat: CITIZEN, vote: { color: "red", target: BOSS, early: false } }));
+    expect(myPart(room, CITIZEN_USER, {}, { offsets: ["1h"], now: deadline - HOUR })!.reminders).toEqual([]);
+  });
+});

@@ -5,7 +5,7 @@
 // (S1, S2, G6, G7, G8, R3, A1, A2, F2, V2) and TEXTS.ru.md, never computed with the code under test.
 // These tests are among those `npm run mutate:secrets` runs (docs/testing.md, "Mutation testing of the
 // secrets").
-import type { ChannelId } from "@forum-mafia/protocol";
+import type { ChannelId, FeedItem } from "@forum-mafia/protocol";
 import { describe, expect, it } from "vitest";
 import type { EntryBody } from "../src/entries.ts";
 import type { Room } from "../src/room.ts";
@@ -563,5 +563,50 @@ describe("unread (unreadView)", () => {
       { id: "spectators", canPost: true },
       { id: "gm:5", canPost: true },
     ]);
+  });
+});
+
+describe("what kind of item each feed entry makes (itemTypeOf)", () => {
+  const game = (type: string) => ({ type: "game", event: { type } }) as unknown as FeedItem;
+
+  it("V2: a vote is a vote item; A1, A3, P4, R3, G4: what everyone sees change is a phase item", () => {
+    expect(itemTypeOf(game("voteCast"))).toBe("vote");
+    for (const t of ["gameStarted", "nightResults", "dayResults", "replaced", "gameEnded"])
+      expect(itemTypeOf(game(t)), t).toBe("phase");
+  });
+
+  it("S1, S2, A2, O1, F2: what only some viewers see is an own-half item, and so is the GM's review", () => {
+    for (const t of [
+      "roleDealt",
+      "teamRevealed",
+      "actionSubmitted",
+      "checkResult",
+      "councilAnswer",
+      "strike",
+      "modkillOrdered",
+      "nightDetail",
+      "dayDetail",
+    ])
+      expect(itemTypeOf(game(t)), t).toBe("you");
+    expect(itemTypeOf({ type: "review", phase: { kind: "night", number: 1 } } as FeedItem)).toBe("you");
+  });
+
+  it("the thread's, the channels' and the lobby's entries are items of their own kind; an unknown one is refused", () => {
+    for (const t of ["post", "postHidden", "message", "lobby", "clock"])
+      expect(itemTypeOf({ type: t } as FeedItem)).toBe(t);
+    expect(() => itemTypeOf({ type: "secret" } as unknown as FeedItem)).toThrow(/unknown feed item/);
+  });
+
+  it("F2: two posts hidden in one sending are each sent as their own", () => {
+    const { room } = night1();
+    post(room, "p1", SHERIFF, "раз");
+    post(room, "p2", CITIZEN, "два");
+    room.apply(entry({ kind: "hide", postId: "p1", reason: "первая" }));
+    room.apply(entry({ kind: "hide", postId: "p2", reason: "вторая" }));
+    const first = indexOf(room, (x) => x.type === "postHidden");
+    const second = indexOf(room, (x) => x.type === "postHidden", first + 1);
+    const items = new StreamItems(room);
+    expect(parsed(items, first, PUBLIC)).toEqual({ type: "postHidden", id: "p1", reason: "первая" });
+    expect(parsed(items, second, PUBLIC)).toEqual({ type: "postHidden", id: "p2", reason: "вторая" });
   });
 });
