@@ -14,8 +14,8 @@ import { SqliteStore } from "../src/sqlite-store.ts";
 import type { Store } from "../src/store.ts";
 import { Client } from "./client.ts";
 import { FakeClock, serverOn, settle, testServer, type TestServer } from "./harness.ts";
-import { pgAvailable, pgSchema } from "./pg.ts";
 import { expectOk, NICKS, playToEnd, setUpGame, type Table } from "./play.ts";
+import { fullRuns } from "./runs.ts";
 import { arbitraryOf, type Hints } from "./zod-arbitrary.ts";
 
 /**
@@ -38,8 +38,10 @@ import { arbitraryOf, type Hints } from "./zod-arbitrary.ts";
  */
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_130);
+/** The whole fuzz (`npm run test:all`): both stores, 60 runs a route; the fast loop: SQLite, 10 runs a route. */
+const FULL = fullRuns();
 // 60, not 100: a run (request + full compare) is ~15 ms × 41 routes × 2 stores, ~85 s; 100 would add ~55 s.
-const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
+const RUNS = Number(process.env.FUZZ_RUNS ?? (FULL ? 60 : 10));
 const PASSWORD = "correct horse battery"; // Client.register's
 /** Players who act in the fuzz: boss, troll, sheriff, doctor, citizen (the standard hand, seat i = role i). */
 const PLAYER_SEATS = [0, 1, 6, 8, 12];
@@ -997,7 +999,7 @@ function told(r: Request, a: Answer): string {
     `${r.method} ${cut(r.url, 300)} as ${r.session?.nick || (cookie ? `cookie ${cut(cookie, 80)}` : "anonymous")}` +
     `\n  headers: ${JSON.stringify(headers)}${payload}` +
     `\n  answer: ${a.status} ${a.type} ${cut(a.body)}` +
-    `\n  (replay: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} npx vitest run packages/server/test/fuzz.test.ts)`
+    `\n  (replay: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} npx vitest run --project ${FULL ? "full" : "quick"} packages/server/test/fuzz.test.ts)`
   );
 }
 
@@ -1074,14 +1076,16 @@ const sqlite = async (): Promise<Backend> => {
     cleanup: async () => rmSync(dir, { recursive: true, force: true }),
   };
 };
+/** PostgreSQL in the whole fuzz only (pg.ts is not even loaded in the fast loop, which runs no PostgreSQL test). */
+const pg = FULL ? await import("./pg.ts") : null;
 const postgres = async (): Promise<Backend> => {
-  const s = await pgSchema();
+  const s = await pg!.pgSchema();
   return { open: () => s.open(), cleanup: () => s.drop() };
 };
 
 const stores: [string, () => Promise<Backend>, boolean][] = [
   ["SQLite", sqlite, true],
-  ["PostgreSQL", postgres, pgAvailable],
+  ...(pg ? [["PostgreSQL", postgres, pg.pgAvailable] as [string, () => Promise<Backend>, boolean]] : []),
 ];
 
 for (const [name, make, available] of stores) {

@@ -15,6 +15,7 @@ import type { StreamItem } from "@forum-mafia/protocol/stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { Client } from "./client.ts";
 import { testServer, type TestServer } from "./harness.ts";
+import { fullRuns } from "./runs.ts";
 import {
   checkBody,
   checkReveals,
@@ -986,6 +987,8 @@ describe("no leaks (issue 3): random games, every body and stream event checked 
    * machine a game takes 10 s or more, so the test's own limit must exceed the box by more than that.
    */
   const GAMES_TIMEOUT = 180_000;
+  /** Games per mode: 20 in the full suite (`npm run test:all`), 6 in the fast loop (runs.ts). */
+  const GAMES = fullRuns() ? 20 : 6;
 
   /** The games reached far enough for the checks to mean something (they were printed, never checked). */
   const reached = (s: Stats): void => {
@@ -1006,7 +1009,7 @@ describe("no leaks (issue 3): random games, every body and stream event checked 
       const s = statsFor("automatic");
       await fc.assert(
         fc.asyncProperty(fc.integer(), (seed) => playLeakGame(seed, "automatic", s)),
-        { numRuns: 20, seed: 3_2026, endOnFailure: true, interruptAfterTimeLimit: 60_000 },
+        { numRuns: GAMES, seed: 3_2026, endOnFailure: true, interruptAfterTimeLimit: 60_000 },
       );
       reached(s);
     },
@@ -1019,7 +1022,7 @@ describe("no leaks (issue 3): random games, every body and stream event checked 
       const s = statsFor("review");
       await fc.assert(
         fc.asyncProperty(fc.integer(), (seed) => playLeakGame(seed, "review", s)),
-        { numRuns: 20, seed: 3_2027, endOnFailure: true, interruptAfterTimeLimit: 60_000 },
+        { numRuns: GAMES, seed: 3_2027, endOnFailure: true, interruptAfterTimeLimit: 60_000 },
       );
       reached(s);
     },
