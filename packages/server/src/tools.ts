@@ -51,13 +51,15 @@ export interface ToolsOptions {
 /**
  * A 5 MB thread counts in about 1 s in an idle worker on this machine and in 3–4 s when the server is
  * saturated beside it, so 10 s leaves room. One thread on a machine of two cores (the other stays with the
- * event loop), two at most; the second one exits after 30 s idle. Four waiting requests from other
- * addresses: at most a few budgets' wait.
+ * event loop), two at most; the second one exits after 30 s idle. Eight waiting requests from other
+ * addresses (each address has one request at a time): six addresses sending 5 MB bodies at once all wait
+ * their turn instead of a 503 (issue 28, bench:server's hostile section); a 5 MB body takes about a second,
+ * so the last one waits seconds, and a 5 MB body waiting costs 5 MB of memory, 40 MB for the whole queue.
  */
 export const TOOLS_DEFAULTS = {
   budgetMs: 10_000,
   threads: Math.min(2, Math.max(1, availableParallelism() - 1)),
-  queue: 4,
+  queue: 8,
 } as const satisfies Required<ToolsOptions>;
 const IDLE_MS = 30_000;
 /** The worker threads' nice value above the process's (issue 28): 10, as `nice` gives by default. */
