@@ -42,6 +42,11 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20_261_130);
 const FULL = fullRuns();
 // 60, not 100: a run (request + full compare) is ~15 ms × 41 routes × 2 stores, ~85 s; 100 would add ~55 s.
 const RUNS = Number(process.env.FUZZ_RUNS ?? (FULL ? 60 : 10));
+/**
+ * A hang guard for one route's runs, not a speed target: on a loaded machine (load 9 on 2 cores, another full
+ * run beside it) the 10 runs of POST /api/tools/votecount once took over vitest's 60 s; 4 s when run again.
+ */
+const ROUTE_TIMEOUT = 300_000;
 const PASSWORD = "correct horse battery"; // Client.register's
 /** Players who act in the fuzz: boss, troll, sheriff, doctor, citizen (the standard hand, seat i = role i). */
 const PLAYER_SEATS = [0, 1, 6, 8, 12];
@@ -1113,15 +1118,19 @@ for (const [name, make, available] of stores) {
     });
 
     ROUTES.forEach((route, i) => {
-      it(`${route.method} ${route.url}`, async () => {
-        // A route that may change a game gets games of its own, in their known states.
-        if (route.method !== "GET" && route.url.startsWith("/api/games/:id")) await freshGames(w);
-        await fc.assert(
-          fc.asyncProperty(plans(route, hintsFor(w)), (plan) => check(w, requestOf(w, route, plan))),
-          { seed: SEED + i, numRuns: RUNS },
-        );
-        await agrees(w);
-      });
+      it(
+        `${route.method} ${route.url}`,
+        async () => {
+          // A route that may change a game gets games of its own, in their known states.
+          if (route.method !== "GET" && route.url.startsWith("/api/games/:id")) await freshGames(w);
+          await fc.assert(
+            fc.asyncProperty(plans(route, hintsFor(w)), (plan) => check(w, requestOf(w, route, plan))),
+            { seed: SEED + i, numRuns: RUNS },
+          );
+          await agrees(w);
+        },
+        ROUTE_TIMEOUT,
+      );
     });
 
     it("a path that is no route, or a route with a method it does not take", async () => {
