@@ -10,9 +10,9 @@ import { defineConfig } from "vitest/config";
  *   own process, with no PostgreSQL, no browser, no command or worker pool of its own, two files at a time;
  *   the long property tests with fewer runs.
  * - `npm run test:all`, everything (CI runs it): "in-process" and "full" together (PostgreSQL, Chromium, the
- *   commands and pools, the long property tests at their full count: two files at a time, each with its own
+ *   commands, the long property tests at their full count: two files at a time, each with its own
  *   schemas, databases, folders and ports), then "serial" (the files that start server processes, proxies
- *   or a PostgreSQL of their own, one at a time).
+ *   or a PostgreSQL of their own, or use every core, one at a time).
  *
  * Which project a file is in is read from what it needs (its imports, and the few named below); a new file
  * is sorted the same way.
@@ -42,27 +42,28 @@ const needsPostgresOrChromium = (f: string): boolean =>
   imports(f, "pg|browser") || /from "pg"/.test(readFileSync(join(ROOT, f), "utf8"));
 
 /**
- * Start processes that their imports do not show: the `npm run simulate` tests, which play on every core
- * from one bundle file (node_modules/.cache/simulate/simulate.mjs) that two at once would write over.
+ * Use every core by design, so they run alone: the `npm run simulate` tests (which also share one bundle file,
+ * node_modules/.cache/simulate/simulate.mjs, that two at once would write over), and the server's worker
+ * pools at full size: the balance estimates play 2,000 bot games a setup on every thread (beside another
+ * file, under load, they ran past their 60 s), and the GM tools' tests fill the threads and wait out the
+ * time budget.
  */
 const ALSO_SERIAL = [
   "packages/engine/test/simulation.test.ts",
   "packages/engine/test/estimate.test.ts",
   "packages/engine/test/estimate-stall.test.ts",
-];
-/**
- * Run the commands themselves, a process per case (`npm run replay`, `results`, `votecount`: about a second
- * each), or the server's worker pools at full size: the balance estimates play their 2,000 bot games a
- * setup on every thread, and the GM tools' tests fill the threads and wait out the time budget. Independent:
- * two at a time, in the full suite.
- */
-const COMMANDS_AND_POOLS = [
-  "packages/engine/test/cli.test.ts",
-  "packages/engine/test/results.test.ts",
-  "packages/forum/test/votecount-cli.test.ts",
   "packages/server/test/estimate.test.ts",
   "packages/server/test/estimate-stall.test.ts",
   "packages/server/test/tools.test.ts",
+];
+/**
+ * Run the commands themselves, a process per case (`npm run replay`, `results`, `votecount`: about a second
+ * each). Independent: two at a time, in the full suite.
+ */
+const COMMANDS = [
+  "packages/engine/test/cli.test.ts",
+  "packages/engine/test/results.test.ts",
+  "packages/forum/test/votecount-cli.test.ts",
 ];
 /**
  * Long property tests with a count of runs for each command (packages/server/test/runs.ts): in the project
@@ -71,24 +72,23 @@ const COMMANDS_AND_POOLS = [
  */
 const QUICK_AND_FULL = ["packages/server/test/fuzz.test.ts", "packages/server/test/leaks.test.ts"];
 // A name here that is no file would leave the file (renamed) in the fast loop.
-for (const f of [...ALSO_SERIAL, ...COMMANDS_AND_POOLS, ...QUICK_AND_FULL])
+for (const f of [...ALSO_SERIAL, ...COMMANDS, ...QUICK_AND_FULL])
   if (!FILES.includes(f)) throw new Error(`vitest.config.ts: no test file ${f}`);
 
 /**
  * Start processes: server instances, haproxy and nginx on ports found free, a PostgreSQL cluster of their
- * own (pg-faults), SIGSTOP and kill -9. Timing matters to them (leader locks, drains), and a port found free
+ * own (pg-faults), SIGSTOP and kill -9; or use every core (ALSO_SERIAL). Timing matters to them (leader locks, drains), and a port found free
  * can be taken by a file running beside them: one at a time, after the rest.
  */
 const SERIAL = FILES.filter((f) => startsProcesses(f) || ALSO_SERIAL.includes(f));
 /**
  * PostgreSQL (each test makes a schema or database of its own, named by its process and a random suffix),
  * Chromium (each file builds the app into a folder of its own and serves it on a port of its own), the
- * commands and pools above, and the long property tests at their full count: independent, two at a time.
+ * commands above, and the long property tests at their full count: independent, two at a time.
  */
 const FULL = FILES.filter(
   (f) =>
-    !SERIAL.includes(f) &&
-    (QUICK_AND_FULL.includes(f) || COMMANDS_AND_POOLS.includes(f) || needsPostgresOrChromium(f)),
+    !SERIAL.includes(f) && (QUICK_AND_FULL.includes(f) || COMMANDS.includes(f) || needsPostgresOrChromium(f)),
 );
 
 const ALL = ["packages/*/test/**/*.test.ts", "tools/**/*.test.ts"];
