@@ -5,7 +5,16 @@
 // tests are among those `npm run mutate:secrets` runs (docs/testing.md, "Mutation testing of the secrets").
 import { describe, expect, it } from "vitest";
 import { DEFAULT_OPTIONS } from "../src/options.ts";
-import type { GameEvent, GameView, RoleId, Viewer } from "../src/index.ts";
+import {
+  act,
+  isRejection,
+  startMatch,
+  type GameEvent,
+  type GameView,
+  type RoleId,
+  type Viewer,
+} from "../src/index.ts";
+import { EventReader } from "../src/events.ts";
 import { ViewFold, viewFor } from "../src/view.ts";
 
 const ROLES: readonly RoleId[] = ["boss", "thug", "sheriff", "sergeant", "doctor", "citizen"];
@@ -285,5 +294,48 @@ describe("a view folded as the game goes on (ViewFold)", () => {
     expect(() => mine.view()).toThrow(/has not read the same events/);
     pub.add(EVENTS.slice(0, 3));
     expect(mine.view().me).toBeNull();
+  });
+});
+
+describe("a match's events read as the match goes on (EventReader)", () => {
+  it("G4, S1, S2, O1: the start's events, read once; a later match adds only what came after", () => {
+    const start = startMatch({
+      players: [
+        { name: "Аня", role: "boss" },
+        { name: "Вика", role: "sheriff" },
+        { name: "Ефим", role: "citizen" },
+      ],
+      seed: null,
+      options: DEFAULT_OPTIONS,
+    });
+    if (isRejection(start)) throw new Error(start.message);
+    const reader = new EventReader();
+    const first = reader.read(start);
+    // The start, each seat's role (S1), the mafia's team of one and the sheriff's pair of one (S2).
+    expect(first.map((e) => e.type)).toEqual([
+      "gameStarted",
+      "roleDealt",
+      "roleDealt",
+      "roleDealt",
+      "teamRevealed",
+      "teamRevealed",
+    ]);
+    expect(reader.read(start)).toHaveLength(6);
+    const next = act(start, 1, { act: "shoot", target: 0 });
+    if (isRejection(next)) throw new Error(next.message);
+    expect(reader.read(next).map((e) => e.type)).toEqual([
+      "gameStarted",
+      "roleDealt",
+      "roleDealt",
+      "roleDealt",
+      "teamRevealed",
+      "teamRevealed",
+      "actionSubmitted",
+    ]);
+    expect(reader.read(next).at(-1)).toMatchObject({
+      seat: 1,
+      slot: "pair",
+      action: { act: "shoot", target: 0 },
+    });
   });
 });
