@@ -610,3 +610,18 @@ describe("what kind of item each feed entry makes (itemTypeOf)", () => {
     expect(parsed(items, second, PUBLIC)).toEqual({ type: "postHidden", id: "p2", reason: "вторая" });
   });
 });
+
+describe("a vote item read once the game is over", () => {
+  it("V2, R3: a day's vote read after the game ended at a night's results carries no count", () => {
+    const room = day1();
+    const i = room.feed.length - 1;
+    expect(itemTypeOf(room.feed[i]!.item)).toBe("vote");
+    room.apply(entry({ kind: "endDay" }));
+    room.apply(entry({ kind: "modkill", seat: BOSS, reason: "ругань" }));
+    room.apply(entry({ kind: "publishNight" }));
+    expect(room.status).toBe("ended");
+    const item = parsed(new StreamItems(room), i, PUBLIC);
+    expect(item["type"]).toBe("vote");
+    expect(item["voteCount"]).toBeNull();
+  });
+});
