@@ -29,7 +29,7 @@ describe("Russian plurals in the bots' talk", () => {
     expect(plural(n, "день", "дня", "дней")).toBe(day);
   });
 
-  it("the texts keep their words: a vote leader, days of silence", () => {
+  it("V5: a bot names the vote leader with the count in its Russian plural, and days of silence likewise", () => {
     expect(FORMS.map(([n]) => PHRASES.ru.leader(ANYA, n)[0])).toEqual(
       FORMS.map(([n, vote]) => `Пока больше всех против Ани: ${n} ${vote}.`),
     );
