@@ -29,7 +29,12 @@ const N2 = { kind: "night", number: 2 } as const;
 const D2 = { kind: "day", number: 2 } as const;
 
 type Act = Extract<GameEvent, { type: "actionSubmitted" }>["action"];
-const submitted = (seat: number, slot: "own" | "mafia" | "pair", action: Act, phase = N1): GameEvent => ({
+const submitted = (
+  seat: number,
+  slot: "own" | "mafia" | "pair",
+  action: Act,
+  phase: typeof N1 | typeof N2 = N1,
+): GameEvent => ({
   type: "actionSubmitted",
   phase,
   seat,
@@ -256,7 +261,7 @@ describe("a view folded as the game goes on (ViewFold)", () => {
     expect(v.votes).toHaveLength(2);
   });
 
-  it("a view is the same object until an event its viewer may see is folded; unchanged seats keep theirs", () => {
+  it("S2, G6: a view is the same object until an event its viewer may see is folded; unchanged seats keep theirs", () => {
     const pub = new ViewFold(PUBLIC, ROLES);
     const fold = new ViewFold(player(ЕФИМ), ROLES, pub);
     const upTo = EVENTS.findIndex((e) => e.type === "actionSubmitted");
@@ -278,7 +283,7 @@ describe("a view folded as the game goes on (ViewFold)", () => {
     expect(first.seats[ЕФИМ]!.alive).toBe(true);
   });
 
-  it("a fold refuses a shorter list, shared lists from a fold that is not the public's, or a public fold behind it", () => {
+  it("G6: a fold refuses a shorter list, shared lists from a fold that is not the public's, or a public fold behind it", () => {
     const fold = new ViewFold(GM, ROLES);
     fold.add(EVENTS.slice(0, 5));
     expect(() => fold.add(EVENTS.slice(0, 4))).toThrow(/got shorter/);
