@@ -36,6 +36,9 @@ let at = Date.UTC(2026, 11, 1, 9, 0);
 /** The time the next entry will carry (each entry takes the next millisecond). */
 export const nextAt = (): number => at;
 export const entry = (body: EntryBody): Entry => ({ at: at++, ...body }) as Entry;
+/** A seat's night move, applied to the room as its log entry. */
+export const act = (room: Room, seat: number, action: Extract<EntryBody, { kind: "act" }>["action"]): void =>
+  room.apply(entry({ kind: "act", seat, action }));
 
 /** A room in signup: created, with `n` players signed up (u0, u1, …), the first six by the names above. */
 export function signupRoom(n = 6, settings: GameSettings = SETTINGS): Room {

@@ -4,11 +4,11 @@
 // from log entries (rooms.ts); expected values are written by hand from RULES.md (S1, S2, A2, O1, R3, P4).
 // Among the tests `npm run mutate:secrets` runs (docs/testing.md, "Mutation testing of the secrets").
 import { describe, expect, it } from "vitest";
-import type { EntryBody } from "../src/entries.ts";
 import type { Room } from "../src/room.ts";
 import { seenBy } from "../src/seen.ts";
 import { viewerKey, viewerOf, type Viewer } from "../src/viewer.ts";
 import {
+  act,
   BOSS,
   CITIZEN,
   DOCTOR,
@@ -23,8 +23,6 @@ import {
   THUG,
 } from "./rooms.ts";
 
-const act = (room: Room, seat: number, action: Extract<EntryBody, { kind: "act" }>["action"]): void =>
-  room.apply(entry({ kind: "act", seat, action }));
 const types = (events: readonly { type: string }[]): string[] => events.map((e) => e.type);
 const roles = (room: Room, v: Viewer) => seenBy(room, v)!.view.seats.map((s) => s.role);
 

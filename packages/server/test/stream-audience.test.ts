@@ -7,11 +7,11 @@
 // secrets").
 import type { ChannelId, FeedItem } from "@forum-mafia/protocol";
 import { describe, expect, it } from "vitest";
-import type { EntryBody } from "../src/entries.ts";
 import type { Room } from "../src/room.ts";
 import type { Viewer } from "../src/viewer.ts";
 import { itemTypeOf, publicState, StreamItems, unreadView, yourState } from "../src/views.ts";
 import {
+  act,
   BOSS,
   CITIZEN,
   DOCTOR,
@@ -28,8 +28,6 @@ import {
   THUG,
 } from "./rooms.ts";
 
-const act = (room: Room, seat: number, action: Extract<EntryBody, { kind: "act" }>["action"]): void =>
-  room.apply(entry({ kind: "act", seat, action }));
 const post = (room: Room, id: string, seat: number | null, text: string): number => {
   const at = nextAt();
   room.apply(entry({ kind: "post", id, seat, text, vote: null }));

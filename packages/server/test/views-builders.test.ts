@@ -5,7 +5,6 @@
 // test. These tests are also among those `npm run mutate:secrets` runs against views.ts and seen.ts
 // (docs/testing.md, "Mutation testing of the secrets").
 import { DEFAULT_OPTIONS, roleCard, type RoleId } from "@forum-mafia/engine";
-import type { EntryBody } from "../src/entries.ts";
 import type { Room } from "../src/room.ts";
 import { describe, expect, it } from "vitest";
 import { seenBy } from "../src/seen.ts";
@@ -28,27 +27,26 @@ const LISTED = [
   ["girlVisitedMafia", "Был ли прошлой ночью визит девочки к кому-то из мафии?"],
 ].map(([id, text]) => ({ id, text }));
 import {
-  SETTINGS,
-  HAND,
-  NAMES,
+  act,
   BOSS,
-  THUG,
-  SHERIFF,
-  SERGEANT,
-  DOCTOR,
   CITIZEN,
-  GM,
-  PUBLIC,
-  player,
-  HOUR,
+  DOCTOR,
   entry,
+  GM,
+  HAND,
+  HOUR,
+  NAMES,
   nextAt,
-  signupRoom,
+  player,
+  PUBLIC,
   runningRoom,
+  SERGEANT,
+  SETTINGS,
+  SHERIFF,
+  signupRoom,
+  THUG,
 } from "./rooms.ts";
 
-const act = (room: Room, seat: number, action: Extract<EntryBody, { kind: "act" }>["action"]): void =>
-  room.apply(entry({ kind: "act", seat, action }));
 const vote = (room: Room, seat: number, color: "red" | "blue", target: number): void =>
   room.apply(entry({ kind: "vote", seat, vote: { color, target, early: false } }));
 
