@@ -42,6 +42,8 @@ export interface ServerOptions {
   readonly localUrl?: string;
   /** Issue 17: the balance estimates' sizes and limits (estimate.ts, ESTIMATE_DEFAULTS); tests play fewer games. */
   readonly estimates?: import("./estimate.ts").EstimateOptions;
+  /** The GM tools' limits (tools.ts, TOOLS_DEFAULTS); the tests give the work a longer budget as a hang guard. */
+  readonly tools?: import("./tools.ts").ToolsOptions;
   /**
    * Tests only (issue 29): a cheaper argon2 cost for new password hashes (auth.ts, TEST_PASSWORD_COST),
    * passed in code by the test harness. PASSWORD_COST when absent; `productionOptions` refuses a cheaper one.
@@ -127,6 +129,7 @@ export async function createServer(opts: ServerOptions): Promise<Server> {
     ...(opts.trustProxy !== undefined ? { trustProxy: opts.trustProxy } : {}),
     mail: mailer && reminders ? { mailer, reminders } : null,
     ...(opts.estimates ? { estimates: opts.estimates } : {}),
+    ...(opts.tools ? { tools: opts.tools } : {}),
     ...(opts.passwordCost ? { passwordCost: opts.passwordCost } : {}),
   });
   const s = scheduler;

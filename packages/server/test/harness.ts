@@ -67,7 +67,16 @@ export async function serverOn(
   clock: FakeClock,
   opts: Omit<ServerOptions, "store" | "clock">,
 ): Promise<Server> {
-  const server = await createServer({ store, clock, passwordCost: TEST_PASSWORD_COST, ...opts });
+  // The tools' 10 s budget per request (tools.ts) is the product's guard against a slow input; on a busy
+  // machine a 5 MB paste in the tests ran past it (notebook-load, large-body at load 9–13), so the tests'
+  // servers give the work two minutes, a hang guard. tools.test.ts tests the budget itself, with its own.
+  const server = await createServer({
+    store,
+    clock,
+    passwordCost: TEST_PASSWORD_COST,
+    ...opts,
+    tools: { budgetMs: 120_000, ...opts.tools },
+  });
   clock.afterFire = async () => {
     await server.games.idle();
     await server.demo.idle();
