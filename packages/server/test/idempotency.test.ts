@@ -145,14 +145,21 @@ describe.each(stores)("Idempotency-Key on %s (issue 28)", (_name, setUp, availab
     async () => {
       const { a, b, store, table } = await setUp();
       const id = table.id;
-      // Night 1: a night action (O1), and the GM's message to a player's channel (G6).
-      const d = (await table.players[4]!.get<GameDetail>(`/api/games/${id}`)).body;
-      expect(d.view!.phase.kind).toBe("night");
+      // Night 1: a night action (O1) by the doctor (the deal is random: a citizen has no night action to
+      // pass), and the GM's message to that player's channel (G6).
+      let doctor = -1;
+      for (const [seat, p] of table.players.entries()) {
+        const d = (await p.get<GameDetail>(`/api/games/${id}`)).body;
+        expect(d.view!.phase.kind).toBe("night");
+        if (d.roleCard?.role === "doctor") doctor = seat;
+      }
+      expect(doctor).toBeGreaterThanOrEqual(0);
+      const doc = table.players[doctor]!;
       const act = { act: "pass" };
-      expectOk(await keyed(a.app, table.players[4]!, "POST", `/api/games/${id}/actions`, "act-key-01", act));
-      expectOk(await keyed(b.app, table.players[4]!, "POST", `/api/games/${id}/actions`, "act-key-01", act));
+      expectOk(await keyed(a.app, doc, "POST", `/api/games/${id}/actions`, "act-key-01", act));
+      expectOk(await keyed(b.app, doc, "POST", `/api/games/${id}/actions`, "act-key-01", act));
       const msg = { text: "Вопрос к тебе" };
-      const channel = `/api/games/${id}/channels/gm:4`;
+      const channel = `/api/games/${id}/channels/gm:${doctor}`;
       const m1 = await keyed(a.app, table.gm, "POST", channel, "msg-key-001", msg);
       const m2 = await keyed(b.app, table.gm, "POST", channel, "msg-key-001", msg);
       expect(m1.status).toBe(201);
