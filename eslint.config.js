@@ -66,7 +66,7 @@ export default tseslint.config(
     // Secrets by construction (STYLE.md, "Secrets"): the responses a player, a spectator or the public gets
     // are built from a Seen (seen.ts), never from the match. Only the GM's builders (gm-views.ts) read it.
     // The public summary (summary.ts) is held to the same rule.
-    files: ["packages/server/src/views.ts", "packages/server/src/summary.ts"],
+    files: ["packages/server/src/views/views.ts", "packages/server/src/views/summary.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
@@ -118,7 +118,7 @@ export default tseslint.config(
   {
     // Route handlers read bodies through the typed schema helper (routes/context.ts, `bodyRoute`): the
     // schema that documents a body is the one that parses it, and no cast can stand in for it.
-    files: ["packages/server/src/routes/**/*.ts", "packages/server/src/app.ts"],
+    files: ["packages/server/src/http/routes/**/*.ts", "packages/server/src/http/app.ts"],
     rules: {
       "no-restricted-syntax": [
         "error",

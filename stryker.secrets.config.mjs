@@ -17,15 +17,15 @@ export default {
     "packages/engine/src/events.ts",
     "packages/engine/src/view.ts",
     // Who a user is in a game (the GM, a seat, the public) and the key of what is kept per viewer.
-    "packages/server/src/viewer.ts",
+    "packages/server/src/views/viewer.ts",
     // Each viewer's Seen, and who receives a feed entry.
-    "packages/server/src/seen.ts",
+    "packages/server/src/views/seen.ts",
     // The channels a seat reads (S2, G8).
-    "packages/server/src/channels.ts",
+    "packages/server/src/views/channels.ts",
     // The response builders: the detail, the live stream's items (StreamItems), unread.
-    "packages/server/src/views.ts",
+    "packages/server/src/views/views.ts",
     // «Мои игры»: a user's place, role and result (R3), unread and what the user owes.
-    "packages/server/src/me-views.ts",
+    "packages/server/src/views/me-views.ts",
   ],
   // Only what the scoped tests load is copied into the sandbox (packages/web stays: tsconfig.json refers to it).
   ignorePatterns: [

@@ -153,7 +153,7 @@ function expectedReceivers(x: Expected, roles: readonly RoleId[]): Set<Receiver>
 /** Whether the engine lets the event reach the receiver: maySee for a viewer, audienceOf for a channel. */
 function reaches(e: GameEvent, roles: readonly RoleId[], r: Receiver): boolean {
   if (r.startsWith("team:")) {
-    const a = audienceOf(e); // what the server routes by (server/src/room.ts)
+    const a = audienceOf(e); // what the server routes by (server/src/log/room.ts)
     return a.to === "everyone" || (a.to === "team" && `team:${a.team}` === r);
   }
   const viewer: Viewer =

@@ -21,12 +21,12 @@ import { SETUP_PRESETS, type BalanceEstimate } from "@forum-mafia/protocol";
 import { availableParallelism, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { isDeepStrictEqual } from "node:util";
-import { buildApp } from "../src/app.ts";
+import { buildApp } from "../src/http/app.ts";
 import { systemClock } from "../src/clock.ts";
-import { Demo } from "../src/demo.ts";
-import { ESTIMATE_DEFAULTS, Estimator } from "../src/estimate.ts";
-import { Games } from "../src/games.ts";
-import { SqliteStore } from "../src/sqlite-store.ts";
+import { Demo } from "../src/demo/demo.ts";
+import { ESTIMATE_DEFAULTS, Estimator } from "../src/tools/estimate.ts";
+import { Games } from "../src/log/games.ts";
+import { SqliteStore } from "../src/stores/sqlite-store.ts";
 import { loadSection } from "./estimate-load.ts";
 
 /** The target: the estimate appears within 3 s of the setup. */

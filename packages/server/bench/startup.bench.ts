@@ -23,10 +23,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { nanoid } from "nanoid";
-import type { Entry } from "../src/entries.ts";
-import { PgStore } from "../src/pg-store.ts";
-import { SqliteStore } from "../src/sqlite-store.ts";
-import type { Store, UserRecord } from "../src/store.ts";
+import type { Entry } from "../src/log/entries.ts";
+import { PgStore } from "../src/stores/pg-store.ts";
+import { SqliteStore } from "../src/stores/sqlite-store.ts";
+import type { Store, UserRecord } from "../src/stores/store.ts";
 import { testServer } from "../test/harness.ts";
 import { playToEnd, setUpGame } from "../test/play.ts";
 import {

@@ -10,7 +10,7 @@ import pg from "pg";
 import { cleanUp, ROOT } from "./harness.ts";
 import type { AckedAct, AckedVote } from "./plan.ts";
 
-const STORE_SOURCE = join(ROOT, "packages/server/src/sqlite-store.ts");
+const STORE_SOURCE = join(ROOT, "packages/server/src/stores/sqlite-store.ts");
 
 // ——— PostgreSQL ———
 

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { parseSmtpUrl } from "../src/mailer.ts";
+import { parseSmtpUrl } from "../src/mail/mailer.ts";
 import {
   createServer,
   defaultStore,

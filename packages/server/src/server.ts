@@ -1,18 +1,18 @@
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { buildApp } from "./app.ts";
+import { buildApp } from "./http/app.ts";
 import { systemClock, type Clock } from "./clock.ts";
-import { Demo } from "./demo.ts";
-import { Games } from "./games.ts";
-import { Mailer } from "./mailer.ts";
-import { Reminders } from "./reminders.ts";
-import { Scheduler } from "./scheduler.ts";
-import { PgStore } from "./pg-store.ts";
-import { SqliteStore } from "./sqlite-store.ts";
-import type { Room } from "./room.ts";
-import type { Store } from "./store.ts";
-import { LocalCluster, PgCluster, type Cluster } from "./cluster.ts";
-import { PASSWORD_COST, type PasswordCost } from "./auth.ts";
+import { Demo } from "./demo/demo.ts";
+import { Games } from "./log/games.ts";
+import { Mailer } from "./mail/mailer.ts";
+import { Reminders } from "./mail/reminders.ts";
+import { Scheduler } from "./game/scheduler.ts";
+import { PgStore } from "./stores/pg-store.ts";
+import { SqliteStore } from "./stores/sqlite-store.ts";
+import type { Room } from "./log/room.ts";
+import type { Store } from "./stores/store.ts";
+import { LocalCluster, PgCluster, type Cluster } from "./log/cluster.ts";
+import { PASSWORD_COST, type PasswordCost } from "./accounts/auth.ts";
 
 export interface ServerOptions {
   readonly store: Store;
@@ -41,9 +41,9 @@ export interface ServerOptions {
    */
   readonly localUrl?: string;
   /** Issue 17: the balance estimates' sizes and limits (estimate.ts, ESTIMATE_DEFAULTS); tests play fewer games. */
-  readonly estimates?: import("./estimate.ts").EstimateOptions;
+  readonly estimates?: import("./tools/estimate.ts").EstimateOptions;
   /** The GM tools' limits (tools.ts, TOOLS_DEFAULTS); the tests give the work a longer budget as a hang guard. */
-  readonly tools?: import("./tools.ts").ToolsOptions;
+  readonly tools?: import("./tools/tools.ts").ToolsOptions;
   /**
    * Tests only (issue 29): a cheaper argon2 cost for new password hashes (auth.ts, TEST_PASSWORD_COST),
    * passed in code by the test harness. PASSWORD_COST when absent; `productionOptions` refuses a cheaper one.

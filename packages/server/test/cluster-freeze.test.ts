@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { LEADER_LEASE_MS } from "../src/cluster.ts";
+import { LEADER_LEASE_MS } from "../src/log/cluster.ts";
 import { HttpUser, Instances, type HttpReply } from "./instances.ts";
 import { pgAvailable } from "./pg.ts";
 import { NICKS, NIGHT_MS } from "./play.ts";

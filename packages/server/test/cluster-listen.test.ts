@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { LEADER_LEASE_MS, PgCluster } from "../src/cluster.ts";
+import { LEADER_LEASE_MS, PgCluster } from "../src/log/cluster.ts";
 import { PG_URL, pgAvailable } from "./pg.ts";
 
 /**

@@ -2,13 +2,13 @@ import type { AddressInfo } from "node:net";
 import pg from "pg";
 import type { ApiError, GameDetail } from "@forum-mafia/protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Entry } from "../src/entries.ts";
-import type { PgStore } from "../src/pg-store.ts";
+import type { Entry } from "../src/log/entries.ts";
+import type { PgStore } from "../src/stores/pg-store.ts";
 import type { Server } from "../src/server.ts";
 import { Client, type Reply } from "./client.ts";
 import { FakeClock, serverOn, settle } from "./harness.ts";
-import { PG_LOCKS } from "../src/pg-locks.ts";
-import { SharedLimits } from "../src/shared-limits.ts";
+import { PG_LOCKS } from "../src/stores/pg-locks.ts";
+import { SharedLimits } from "../src/accounts/shared-limits.ts";
 import { PG_URL, pgAvailable, pgSchema } from "./pg.ts";
 import { detail, expectOk, SseStream } from "./play.ts";
 

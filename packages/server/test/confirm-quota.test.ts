@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { SqliteStore } from "../src/sqlite-store.ts";
-import type { ConfirmQuota, MailRecord, Store, UserRecord } from "../src/store.ts";
+import { SqliteStore } from "../src/stores/sqlite-store.ts";
+import type { ConfirmQuota, MailRecord, Store, UserRecord } from "../src/stores/store.ts";
 import { pgAvailable, pgSchema } from "./pg.ts";
 
 /**

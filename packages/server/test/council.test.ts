@@ -5,7 +5,7 @@
 import { DEFAULT_ROLES } from "@forum-mafia/engine";
 import type { GameDetail, MyGames, NightDraft } from "@forum-mafia/protocol";
 import { describe, expect, it } from "vitest";
-import { gameLog } from "../src/gm-views.ts";
+import { gameLog } from "../src/views/gm-views.ts";
 import { Client } from "./client.ts";
 import { testServer, type TestServer } from "./harness.ts";
 import { detail, DAY_MS, expectOk, NICKS, NIGHT_MS, setUpGame, type Table } from "./play.ts";

@@ -1,4 +1,4 @@
-import type { Cluster } from "../src/cluster.ts";
+import type { Cluster } from "../src/log/cluster.ts";
 
 /**
  * Shared with others, hears nothing, never leads: an instance whose notifications are all late (it has not

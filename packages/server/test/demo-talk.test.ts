@@ -5,7 +5,7 @@ import { isMafia } from "@forum-mafia/engine";
 import { votesInPost } from "@forum-mafia/forum";
 import type { GameDetail } from "@forum-mafia/protocol";
 import { describe, expect, it } from "vitest";
-import type { Room } from "../src/room.ts";
+import type { Room } from "../src/log/room.ts";
 import { Client } from "./client.ts";
 import { testServer, type TestServer } from "./harness.ts";
 import { detail, expectOk } from "./play.ts";

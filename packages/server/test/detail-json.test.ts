@@ -6,9 +6,9 @@
 // `npm run mutate:secrets` runs (docs/testing.md, "Mutation testing of the secrets").
 import type { GameDetail } from "@forum-mafia/protocol";
 import { describe, expect, it } from "vitest";
-import type { Room } from "../src/room.ts";
-import type { Viewer } from "../src/viewer.ts";
-import { gameDetail, gameDetailJson, posts, type ReadState } from "../src/views.ts";
+import type { Room } from "../src/log/room.ts";
+import type { Viewer } from "../src/views/viewer.ts";
+import { gameDetail, gameDetailJson, posts, type ReadState } from "../src/views/views.ts";
 import { BOSS, CITIZEN, entry, GM, player, PUBLIC, runningRoom, SHERIFF, THUG } from "./rooms.ts";
 
 const json = (room: Room, v: Viewer, user: string | null, lang: "ru" | "en", read: ReadState | null = null) =>

@@ -1,4 +1,4 @@
-import runEstimate, { type EstimateOutcome, type EstimateTask } from "../src/estimate-worker.ts";
+import runEstimate, { type EstimateOutcome, type EstimateTask } from "../src/tools/estimate-worker.ts";
 
 /**
  * A stand-in for estimate-worker.ts (estimate.test.ts): every chunk but the first of a run throws, as a

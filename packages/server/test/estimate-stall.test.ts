@@ -3,11 +3,11 @@ import { CLASSIC_SETUP, type BalanceEstimate, type Setup } from "@forum-mafia/pr
 import fc from "fast-check";
 import type { FastifyInstance } from "fastify";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.ts";
-import { Demo } from "../src/demo.ts";
-import { Estimator, type EstimateOptions } from "../src/estimate.ts";
-import { Games } from "../src/games.ts";
-import { SqliteStore } from "../src/sqlite-store.ts";
+import { buildApp } from "../src/http/app.ts";
+import { Demo } from "../src/demo/demo.ts";
+import { Estimator, type EstimateOptions } from "../src/tools/estimate.ts";
+import { Games } from "../src/log/games.ts";
+import { SqliteStore } from "../src/stores/sqlite-store.ts";
 import { Client } from "./client.ts";
 import { FakeClock } from "./harness.ts";
 

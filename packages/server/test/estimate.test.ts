@@ -4,8 +4,8 @@ import type { FastifyInstance } from "fastify";
 import { getPriority } from "node:os";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.ts";
-import { Demo } from "../src/demo.ts";
+import { buildApp } from "../src/http/app.ts";
+import { Demo } from "../src/demo/demo.ts";
 import {
   ESTIMATE_DEFAULTS,
   Estimator,
@@ -13,9 +13,9 @@ import {
   type ChunkOutcome,
   type EstimateCounters,
   type EstimateOptions,
-} from "../src/estimate.ts";
-import { Games } from "../src/games.ts";
-import { SqliteStore } from "../src/sqlite-store.ts";
+} from "../src/tools/estimate.ts";
+import { Games } from "../src/log/games.ts";
+import { SqliteStore } from "../src/stores/sqlite-store.ts";
 import { Client } from "./client.ts";
 import { FakeClock } from "./harness.ts";
 

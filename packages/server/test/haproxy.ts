@@ -4,7 +4,7 @@ import { connect, createServer as listenOn, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { PG_LOCKS } from "../src/pg-locks.ts";
+import { PG_LOCKS } from "../src/stores/pg-locks.ts";
 
 /**
  * Issue 20: Debian's haproxy (.ci/run installs it) in front of several server instances, round-robin, as a
@@ -243,8 +243,8 @@ const ROOT = join(import.meta.dirname, "../../..");
  */
 const ENTRY = `
 import { createServer } from ${JSON.stringify(join(ROOT, "packages/server/src/server.ts"))};
-import { PgStore } from ${JSON.stringify(join(ROOT, "packages/server/src/pg-store.ts"))};
-import { TEST_PASSWORD_COST } from ${JSON.stringify(join(ROOT, "packages/server/src/auth.ts"))};
+import { PgStore } from ${JSON.stringify(join(ROOT, "packages/server/src/stores/pg-store.ts"))};
+import { TEST_PASSWORD_COST } from ${JSON.stringify(join(ROOT, "packages/server/src/accounts/auth.ts"))};
 const speed = Number(process.env.CLOCK_SPEED ?? "1");
 const base = Number(process.env.CLOCK_BASE ?? String(Date.now()));
 const MAX = 2 ** 31 - 1;

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TEST_PASSWORD_COST, type PasswordCost } from "../src/auth.ts";
+import { TEST_PASSWORD_COST, type PasswordCost } from "../src/accounts/auth.ts";
 import type { Clock } from "../src/clock.ts";
 import { createServer, type Server, type ServerOptions } from "../src/server.ts";
-import { SqliteStore } from "../src/sqlite-store.ts";
-import type { Store } from "../src/store.ts";
+import { SqliteStore } from "../src/stores/sqlite-store.ts";
+import type { Store } from "../src/stores/store.ts";
 
 /** A clock the test moves by hand: timers fire when `advance` passes them. */
 export class FakeClock implements Clock {

@@ -1,8 +1,8 @@
 import { createInterface } from "node:readline";
 import type { AddressInfo } from "node:net";
-import { TEST_PASSWORD_COST } from "../src/auth.ts";
+import { TEST_PASSWORD_COST } from "../src/accounts/auth.ts";
 import type { Clock } from "../src/clock.ts";
-import { PgStore } from "../src/pg-store.ts";
+import { PgStore } from "../src/stores/pg-store.ts";
 import { createServer, parsePublicUrl, parseTrustProxy, type Server } from "../src/server.ts";
 
 /**

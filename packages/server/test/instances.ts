@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { PG_LOCKS } from "../src/pg-locks.ts";
+import { PG_LOCKS } from "../src/stores/pg-locks.ts";
 import { PG_URL } from "./pg.ts";
 
 /**

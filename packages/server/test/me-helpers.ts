@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_ROLES } from "@forum-mafia/engine";
 import type { MyGame, MyGames } from "@forum-mafia/protocol";
-import { SqliteStore } from "../src/sqlite-store.ts";
+import { SqliteStore } from "../src/stores/sqlite-store.ts";
 import type { Client, Reply } from "./client.ts";
 import { FakeClock, serverOn, type TestServer } from "./harness.ts";
 import { NICKS } from "./play.ts";

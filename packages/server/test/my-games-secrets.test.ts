@@ -6,8 +6,8 @@
 // computed with the code under test. Among the tests `npm run mutate:secrets` runs (docs/testing.md).
 import type { MyGame } from "@forum-mafia/protocol";
 import { describe, expect, it } from "vitest";
-import { endRoles, myGames, myPart, replacedSeats, resultOf, type MyPart } from "../src/me-views.ts";
-import type { Room } from "../src/room.ts";
+import { endRoles, myGames, myPart, replacedSeats, resultOf, type MyPart } from "../src/views/me-views.ts";
+import type { Room } from "../src/log/room.ts";
 import {
   BOSS,
   CITIZEN,

@@ -2,9 +2,9 @@ import { nickKey, nickSkeleton } from "@forum-mafia/forum";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SQLITE_MIGRATIONS } from "../src/sqlite-store.ts";
-import { PG_MIGRATIONS } from "../src/pg-store.ts";
-import type { Store, UserRecord } from "../src/store.ts";
+import { SQLITE_MIGRATIONS } from "../src/stores/sqlite-store.ts";
+import { PG_MIGRATIONS } from "../src/stores/pg-store.ts";
+import type { Store, UserRecord } from "../src/stores/store.ts";
 import { Client } from "./client.ts";
 import { testServer, type TestServer } from "./harness.ts";
 import { PG_URL, pgAvailable, pgSchema } from "./pg.ts";
@@ -87,7 +87,7 @@ const sqlite = async (): Promise<Backend> => {
   const { mkdtempSync, rmSync } = await import("node:fs");
   const { tmpdir } = await import("node:os");
   const { join } = await import("node:path");
-  const { SqliteStore } = await import("../src/sqlite-store.ts");
+  const { SqliteStore } = await import("../src/stores/sqlite-store.ts");
   const dir = mkdtempSync(join(tmpdir(), "fm-skeleton-"));
   const file = join(dir, "db.sqlite");
   return {

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "./client.ts";
 import { testServer, type TestServer } from "./harness.ts";
 import { expectOk } from "./play.ts";
-import { readDoc, rebuild } from "../src/notebook.ts";
-import { SqliteStore } from "../src/sqlite-store.ts";
+import { readDoc, rebuild } from "../src/notebooks/notebook.ts";
+import { SqliteStore } from "../src/stores/sqlite-store.ts";
 
 /**
  * Issue 18, the server's part: the notebook of an off-site game, over HTTP. A whole 17-player game is

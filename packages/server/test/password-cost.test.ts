@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { nickKey } from "@forum-mafia/forum";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { PASSWORD_COST, TEST_PASSWORD_COST } from "../src/auth.ts";
+import { PASSWORD_COST, TEST_PASSWORD_COST } from "../src/accounts/auth.ts";
 import { createServer, productionOptions, type Server } from "../src/server.ts";
-import { SqliteStore } from "../src/sqlite-store.ts";
+import { SqliteStore } from "../src/stores/sqlite-store.ts";
 import { Client } from "./client.ts";
 import { FakeClock, testServer } from "./harness.ts";
 

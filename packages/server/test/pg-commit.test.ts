@@ -1,9 +1,9 @@
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { channelName } from "../src/cluster.ts";
-import type { Entry } from "../src/entries.ts";
-import { PG_MIGRATIONS, type PgStore } from "../src/pg-store.ts";
-import { SeqConflict } from "../src/store.ts";
+import { channelName } from "../src/log/cluster.ts";
+import type { Entry } from "../src/log/entries.ts";
+import { PG_MIGRATIONS, type PgStore } from "../src/stores/pg-store.ts";
+import { SeqConflict } from "../src/stores/store.ts";
 import { PG_URL, pgAvailable, pgSchema } from "./pg.ts";
 
 /**
@@ -362,7 +362,7 @@ describe.skipIf(!pgAvailable)("PostgreSQL group commit (issue 20)", () => {
          ('old1', 0, $1), ('old1', 1, $1), ('old1', 2, $1), ('old2', 0, $1)`,
         [JSON.stringify(mark("o"))],
       );
-      const { PgStore } = await import("../src/pg-store.ts");
+      const { PgStore } = await import("../src/stores/pg-store.ts");
       const s = await PgStore.connect({ connectionString: PG_URL, options: `-c search_path=${old}` });
       try {
         expect(await s.gameIndex()).toEqual([

@@ -4,9 +4,9 @@
 // leader's, a registration's, a user's setups, notebooks or confirmation mails) must keep its number.
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { namespaceOf } from "../src/cluster.ts";
-import { PG_LOCKS } from "../src/pg-locks.ts";
-import { SharedLimits } from "../src/shared-limits.ts";
+import { namespaceOf } from "../src/log/cluster.ts";
+import { PG_LOCKS } from "../src/stores/pg-locks.ts";
+import { SharedLimits } from "../src/accounts/shared-limits.ts";
 import { PG_URL, pgAvailable, pgSchema } from "./pg.ts";
 
 describe("the advisory locks (pg-locks.ts)", () => {

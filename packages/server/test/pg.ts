@@ -1,5 +1,5 @@
 import pg from "pg";
-import { PgStore } from "../src/pg-store.ts";
+import { PgStore } from "../src/stores/pg-store.ts";
 
 /** The PostgreSQL the tests use (CI's service); override with PG_URL. */
 export const PG_URL = process.env.PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";

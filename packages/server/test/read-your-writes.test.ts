@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { DeafCluster } from "./deaf-cluster.ts";
-import type { Entry } from "../src/entries.ts";
-import type { PgStore } from "../src/pg-store.ts";
+import type { Entry } from "../src/log/entries.ts";
+import type { PgStore } from "../src/stores/pg-store.ts";
 import { createServer, type Server } from "../src/server.ts";
 import { Client } from "./client.ts";
 import { FakeClock } from "./harness.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
-import { PG_LOCKS } from "../src/pg-locks.ts";
+import { PG_LOCKS } from "../src/stores/pg-locks.ts";
 import { freePort, haproxyMissing, startHaproxy, type Haproxy } from "./haproxy.ts";
 import { nginxMissing, startNginx, type Nginx } from "./nginx.ts";
 import { PG_URL, pgAvailable } from "./pg.ts";

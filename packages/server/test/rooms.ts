@@ -2,9 +2,9 @@
 // builders (views-builders.test.ts) and of who receives what (secrets.test.ts).
 import type { RoleId } from "@forum-mafia/engine";
 import { DEFAULT_OPTIONS, type GameSettings } from "@forum-mafia/protocol";
-import type { Entry, EntryBody } from "../src/entries.ts";
-import { Room } from "../src/room.ts";
-import type { Viewer } from "../src/viewer.ts";
+import type { Entry, EntryBody } from "../src/log/entries.ts";
+import { Room } from "../src/log/room.ts";
+import type { Viewer } from "../src/views/viewer.ts";
 
 export const SETTINGS: GameSettings = {
   night: { amount: 24, unit: "hours" },

@@ -7,11 +7,11 @@ import type { Audience, RoleId } from "@forum-mafia/engine";
 import type { ChannelId, FeedItem, MessageView } from "@forum-mafia/protocol";
 import type { StreamItem } from "@forum-mafia/protocol/stream";
 import { describe, expect, it } from "vitest";
-import { Room, type FeedEntry } from "../src/room.ts";
-import type { Viewer } from "../src/viewer.ts";
-import { mayReceive, seenBy } from "../src/seen.ts";
-import { streamLength } from "../src/positions.ts";
-import { backlog, channels, current, gameView } from "../src/views.ts";
+import { Room, type FeedEntry } from "../src/log/room.ts";
+import type { Viewer } from "../src/views/viewer.ts";
+import { mayReceive, seenBy } from "../src/views/seen.ts";
+import { streamLength } from "../src/streams/positions.ts";
+import { backlog, channels, current, gameView } from "../src/views/views.ts";
 import {
   HAND,
   NAMES,

@@ -4,9 +4,9 @@
 // from log entries (rooms.ts); expected values are written by hand from RULES.md (S1, S2, A2, O1, R3, P4).
 // Among the tests `npm run mutate:secrets` runs (docs/testing.md, "Mutation testing of the secrets").
 import { describe, expect, it } from "vitest";
-import type { Room } from "../src/room.ts";
-import { seenBy } from "../src/seen.ts";
-import { viewerKey, viewerOf, type Viewer } from "../src/viewer.ts";
+import type { Room } from "../src/log/room.ts";
+import { seenBy } from "../src/views/seen.ts";
+import { viewerKey, viewerOf, type Viewer } from "../src/views/viewer.ts";
 import {
   act,
   BOSS,

@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SqliteStore } from "../src/sqlite-store.ts";
+import { SqliteStore } from "../src/stores/sqlite-store.ts";
 import { Client, type Reply } from "./client.ts";
 import { testServer, type TestServer } from "./harness.ts";
 import { detail, expectOk, NICKS, S3_DEFAULTS } from "./play.ts";

@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { PgCluster } from "../src/cluster.ts";
+import { PgCluster } from "../src/log/cluster.ts";
 import { testServer } from "./harness.ts";
 import { pgAvailable, pgSchema } from "./pg.ts";
 import { setUpGame, sseBlocks } from "./play.ts";

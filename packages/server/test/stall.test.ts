@@ -5,8 +5,8 @@ import { Client } from "./client.ts";
 import { testServer, type TestServer } from "./harness.ts";
 import { detail, expectOk, NIGHT_MS, setUpGame, SseStream, type Table } from "./play.ts";
 import { FOUR, quietDay as day, quietNight as night } from "./quiet.ts";
-import { seenBy } from "../src/seen.ts";
-import { stallView } from "../src/views.ts";
+import { seenBy } from "../src/views/seen.ts";
+import { stallView } from "../src/views/views.ts";
 
 /**
  * Issue 28: a real game can stall as bot games do. Three nights and three days in a row with no death, no

@@ -5,9 +5,9 @@ import { nickKey, nickSkeleton } from "@forum-mafia/forum";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import type { Entry } from "../src/entries.ts";
-import { PG_MIGRATIONS, PgStore } from "../src/pg-store.ts";
-import { SQLITE_MIGRATIONS, SqliteStore } from "../src/sqlite-store.ts";
+import type { Entry } from "../src/log/entries.ts";
+import { PG_MIGRATIONS, PgStore } from "../src/stores/pg-store.ts";
+import { SQLITE_MIGRATIONS, SqliteStore } from "../src/stores/sqlite-store.ts";
 import { S3_DEFAULTS } from "./play.ts";
 import {
   SeqConflict,
@@ -17,7 +17,7 @@ import {
   type SetupRecord,
   type Store,
   type UserRecord,
-} from "../src/store.ts";
+} from "../src/stores/store.ts";
 import { createServer } from "../src/server.ts";
 import { FakeClock } from "./harness.ts";
 import { PG_URL, pgAvailable, pgSchema } from "./pg.ts";

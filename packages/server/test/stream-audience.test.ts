@@ -7,9 +7,9 @@
 // secrets").
 import type { ChannelId, FeedItem } from "@forum-mafia/protocol";
 import { describe, expect, it } from "vitest";
-import type { Room } from "../src/room.ts";
-import type { Viewer } from "../src/viewer.ts";
-import { itemTypeOf, publicState, StreamItems, unreadView, yourState } from "../src/views.ts";
+import type { Room } from "../src/log/room.ts";
+import type { Viewer } from "../src/views/viewer.ts";
+import { itemTypeOf, publicState, StreamItems, unreadView, yourState } from "../src/views/views.ts";
 import {
   act,
   BOSS,

@@ -3,11 +3,11 @@ import { join } from "node:path";
 import type { PasteFound, VoteCountResult } from "@forum-mafia/protocol";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.ts";
-import { Demo } from "../src/demo.ts";
-import { Games } from "../src/games.ts";
-import { SqliteStore } from "../src/sqlite-store.ts";
-import type { Store } from "../src/store.ts";
+import { buildApp } from "../src/http/app.ts";
+import { Demo } from "../src/demo/demo.ts";
+import { Games } from "../src/log/games.ts";
+import { SqliteStore } from "../src/stores/sqlite-store.ts";
+import type { Store } from "../src/stores/store.ts";
 import { Client } from "./client.ts";
 import { FakeClock } from "./harness.ts";
 

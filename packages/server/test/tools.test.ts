@@ -2,11 +2,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.ts";
-import { Demo } from "../src/demo.ts";
-import { Games } from "../src/games.ts";
-import { SqliteStore } from "../src/sqlite-store.ts";
-import type { ToolsOptions } from "../src/tools.ts";
+import { buildApp } from "../src/http/app.ts";
+import { Demo } from "../src/demo/demo.ts";
+import { Games } from "../src/log/games.ts";
+import { SqliteStore } from "../src/stores/sqlite-store.ts";
+import type { ToolsOptions } from "../src/tools/tools.ts";
 import { Client } from "./client.ts";
 import { FakeClock, testServer, type TestServer } from "./harness.ts";
 

@@ -5,10 +5,10 @@
 // test. These tests are also among those `npm run mutate:secrets` runs against views.ts and seen.ts
 // (docs/testing.md, "Mutation testing of the secrets").
 import { DEFAULT_OPTIONS, roleCard, type RoleId } from "@forum-mafia/engine";
-import type { Room } from "../src/room.ts";
+import type { Room } from "../src/log/room.ts";
 import { describe, expect, it } from "vitest";
-import { seenBy } from "../src/seen.ts";
-import { actionForm, gameDetail, posts, signupStatus, summaryOf } from "../src/views.ts";
+import { seenBy } from "../src/views/seen.ts";
+import { actionForm, gameDetail, posts, signupStatus, summaryOf } from "../src/views/views.ts";
 
 /** M2c's listed questions as docs/readings.md lists them, in its order, with their Russian texts. */
 const LISTED = [

@@ -2,8 +2,8 @@ import { createGameSchema, roleListSchema } from "@forum-mafia/protocol";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { routeDocs } from "../src/app.ts";
-import type { RouteDoc } from "../src/openapi.ts";
+import { routeDocs } from "../src/http/app.ts";
+import type { RouteDoc } from "../src/http/openapi.ts";
 import { testServer, type TestServer } from "./harness.ts";
 import { arbitraryOf } from "./zod-arbitrary.ts";
 

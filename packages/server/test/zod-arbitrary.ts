@@ -1,7 +1,7 @@
 import { roleListSchema, SETUP_PRESETS, type RoleId } from "@forum-mafia/protocol";
 import fc from "fast-check";
 import { z } from "zod";
-import { pasteSchema, voteCountToolSchema } from "../src/tools.ts";
+import { pasteSchema, voteCountToolSchema } from "../src/tools/tools.ts";
 
 /**
  * A fast-check arbitrary for the input a zod schema accepts: what a client could send, before zod's

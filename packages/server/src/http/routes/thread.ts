@@ -1,0 +1,65 @@
+import * as P from "@forum-mafia/protocol";
+import { z } from "zod";
+import { idempotencyOf } from "../../log/idempotency.ts";
+import { posts } from "../../views/views.ts";
+import { bodyRoute, idOf, parse, requireUser, route, shown, type RouteContext } from "./context.ts";
+
+const pageQuery = z.strictObject({
+  after: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  /** «Посты игрока» (issue 15): only this seat's posts; `after` and `total` count them alone. */
+  seat: z.coerce.number().int().min(0).max(63).optional(),
+});
+
+/** The game thread and the day's votes (V1–V7): reading, posting, a draft's preview, a one-tap vote. */
+export function threadRoutes(ctx: RouteContext): void {
+  const { games } = ctx;
+  bodyRoute(ctx, {
+    method: "POST",
+    url: "/api/games/:id/votes",
+    summary: "Vote red or blue (V1–V7)",
+    body: P.voteSchema,
+    tag: "play",
+    idempotent: true,
+    handler: async (req, _reply, body) => {
+      const user = requireUser(req);
+      const vote = body();
+      await games.vote(user, idOf(req), vote, idempotencyOf(req, user.id, vote));
+    },
+  });
+  route(ctx, {
+    method: "GET",
+    url: "/api/games/:id/posts",
+    summary: "The game thread; with ?seat= only that seat's posts («Посты игрока»)",
+    query: pageQuery,
+    tag: "play",
+    handler: async (req) => {
+      const room = games.room(idOf(req));
+      const q = parse(pageQuery, req.query, "query");
+      return shown(ctx, room, () => posts(room, q.after, q.limit, q.seat ?? null));
+    },
+  });
+  bodyRoute(ctx, {
+    method: "POST",
+    url: "/api/games/:id/posts",
+    summary: "Post in the game thread; a coloured nick is a vote (V2)",
+    body: P.postSchema,
+    tag: "play",
+    idempotent: true,
+    handler: async (req, reply, body) => {
+      const user = requireUser(req);
+      const { text } = body();
+      const id = await games.post(user, idOf(req), text, idempotencyOf(req, user.id, text));
+      return reply.status(201).send({ id });
+    },
+  });
+  bodyRoute(ctx, {
+    method: "POST",
+    url: "/api/games/:id/posts/preview",
+    summary:
+      "What a draft post would count as (a vote, a refusal, coloured text that names nobody); stores nothing",
+    body: P.postSchema,
+    tag: "play",
+    handler: async (req, _reply, body) => games.previewPost(requireUser(req), idOf(req), body().text),
+  });
+}
