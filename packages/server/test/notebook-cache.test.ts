@@ -1,6 +1,7 @@
 import { DEFAULT_OPTIONS } from "@forum-mafia/protocol";
 import { describe, expect, it } from "vitest";
-import { emptyPhase, rebuildCount, writeDoc, type NotebookDoc } from "../src/notebooks/notebook.ts";
+import { rebuildCount } from "../src/notebooks/notebook.ts";
+import { emptyPhase, writeDoc, type NotebookDoc } from "../src/notebooks/notebook-doc.ts";
 import { NotebookCache } from "../src/notebooks/notebook-cache.ts";
 
 /** Issue 28, item 1: what the notebook routes keep per notebook and version (notebook-cache.ts). */

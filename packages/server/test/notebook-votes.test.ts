@@ -11,7 +11,7 @@ import {
 } from "@forum-mafia/engine";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { lastVotes } from "../src/notebooks/notebook.ts";
+import { lastVotes } from "../src/notebooks/notebook-paste.ts";
 
 /**
  * Issue 28, item 1: a pasted thread keeps only each seat's last accepted vote (notebook.ts `lastVotes`).

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "./client.ts";
 import { testServer, type TestServer } from "./harness.ts";
 import { expectOk } from "./play.ts";
-import { readDoc, rebuild } from "../src/notebooks/notebook.ts";
+import { rebuild } from "../src/notebooks/notebook.ts";
+import { readDoc } from "../src/notebooks/notebook-doc.ts";
 import { SqliteStore } from "../src/stores/sqlite-store.ts";
 
 /**

@@ -12,7 +12,7 @@ import { SESSION_DAYS } from "../src/accounts/auth.ts";
 import { Demo } from "../src/demo/demo.ts";
 import { Games } from "../src/log/games.ts";
 import { SqliteStore } from "../src/stores/sqlite-store.ts";
-import type { StreamLimits } from "../src/streams/stream.ts";
+import type { StreamLimits } from "../src/streams/connections.ts";
 import { Client } from "./client.ts";
 import { FakeClock, settle, testServer, type TestServer } from "./harness.ts";
 import { expectOk, NICKS, setUpGame, SseStream, type SseEvent } from "./play.ts";

@@ -76,7 +76,7 @@ export interface AppOptions {
    * Caps on live streams (stream.ts, STREAM_LIMITS): 8 without a session per address, 8 per user, 64 per
    * address in all; beyond one, a stream is refused with 429 stream/too-many.
    */
-  readonly streamLimits?: Partial<import("../streams/stream.ts").StreamLimits>;
+  readonly streamLimits?: Partial<import("../streams/connections.ts").StreamLimits>;
   /** Issue 15: e-mail and reminders (server.ts makes them when SMTP_URL is set); none by default. */
   readonly mail?: MailContext | null;
   /** Issue 17: the balance estimates' limits and sizes (estimate.ts, ESTIMATE_DEFAULTS), or an estimator (tests). */

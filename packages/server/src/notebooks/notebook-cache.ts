@@ -1,5 +1,6 @@
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import { readDoc, rebuild, type Built, type NotebookDoc } from "./notebook.ts";
+import { rebuild, type Built } from "./notebook.ts";
+import { readDoc, type NotebookDoc } from "./notebook-doc.ts";
 
 /** How an answer travels: compressed as the client accepts (the app's compression, issue 12), or not. */
 export type Encoding = "br" | "gzip" | "identity";

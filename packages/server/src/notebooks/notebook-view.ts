@@ -30,7 +30,9 @@ import type {
 } from "@forum-mafia/protocol";
 import { nightDraft } from "../game/draft.ts";
 import { dayTally } from "../views/gm-views.ts";
-import { actionText, closePhase, reviewed, voteText, type Built, type NotebookDoc } from "./notebook.ts";
+import { closePhase, reviewed, type Built } from "./notebook.ts";
+import type { NotebookDoc } from "./notebook-doc.ts";
+import { actionText, voteText } from "./notebook-texts.ts";
 import type { Seen } from "../views/seen.ts";
 import { actionForm } from "../views/views.ts";
 

@@ -3,30 +3,29 @@ import {
   endDay,
   endNight,
   isRejection,
-  mayVote,
   modkill,
   replace,
   startMatch,
   vote,
   type CouncilAnswer,
-  type GameOptions,
   type Lang,
   type Match,
   type NightAction,
-  type Phase,
-  type Phrase,
-  type Player,
   type Rejection,
-  type RoleId,
   type RollName,
   type Vote,
 } from "@forum-mafia/engine";
-import { ACT_NAMES } from "@forum-mafia/protocol/acts";
-import { FOUND_LISTED } from "@forum-mafia/protocol";
-import type { Dialect, PastedVote, PasteFound, ThreadFound } from "@forum-mafia/protocol";
 import type { ReviewedNight } from "../game/draft.ts";
-import { ApiError, badRequest, conflict, refused } from "../http/errors.ts";
-import type { CountPasteAnswer, CountPasteBody } from "../tools/tools-worker.ts";
+import { badRequest, conflict, refused } from "../http/errors.ts";
+import {
+  emptyPhase,
+  withCurrent,
+  type DocCorrection,
+  type DocInput,
+  type DocPhase,
+  type NotebookDoc,
+} from "./notebook-doc.ts";
+import { actionText, voteText } from "./notebook-texts.ts";
 
 /**
  * Issue 18: the notebook of an off-site game. The GM's forum keeps the game; the notebook keeps its inputs
@@ -35,111 +34,10 @@ import type { CountPasteAnswer, CountPasteBody } from "../tools/tools-worker.ts"
  * kept that the engine can work out: every read and every change rebuilds the Match by replaying the
  * document through the engine (startMatch, act/vote/replace/modkill, endNight/endDay at each closed phase),
  * so the notebook can never disagree with the exported REPLAY.md file. A change is checked by the engine
- * on the rebuilt match; a refusal is a 4xx and the document is not written.
+ * on the rebuilt match; a refusal is a 4xx and the document is not written. This file holds the rebuild and
+ * the changes; the document is in notebook-doc.ts, the pasted thread in notebook-paste.ts, the texts in
+ * notebook-texts.ts.
  */
-
-/** One input of a phase, in the order entered. Seats are numbers; names are read from the match. */
-export type DocInput =
-  | { readonly kind: "act"; readonly seat: number; readonly action: NightAction }
-  | {
-      readonly kind: "vote";
-      readonly seat: number;
-      readonly vote: Vote;
-      readonly source:
-        | { readonly kind: "thread"; readonly post: number; readonly label: string | null }
-        | { readonly kind: "gm" };
-    }
-  | { readonly kind: "modkill"; readonly seat: number; readonly reason: string }
-  | { readonly kind: "replace"; readonly seat: number; readonly name: string; readonly reason: string };
-
-/** A phase's inputs and, for a night, the GM's decisions (F2: fixed rolls, the council's answer, M2c). */
-export interface DocPhase {
-  readonly inputs: readonly DocInput[];
-  readonly rolls: Partial<Readonly<Record<RollName, boolean>>>;
-  readonly rollsReason: string;
-  readonly council: CouncilAnswer | null;
-  readonly councilReason: string;
-  /** Day: what the last paste found (shown again until the day closes). */
-  readonly found: ThreadFound | null;
-  /** Day: the thread votes the GM removed, kept out of a later paste of the same day: seat and post. */
-  readonly removed: readonly { readonly seat: number; readonly post: number }[];
-}
-
-export interface DocCorrection {
-  readonly phase: Phase;
-  readonly kind: string;
-  readonly detail: string;
-  readonly reason: string;
-}
-
-export interface NotebookDoc {
-  readonly format: 1;
-  /** The nicks at the deal, in seat order. */
-  readonly players: readonly string[];
-  /** S3: the role list as the GM gave it. */
-  readonly roles: readonly RoleId[];
-  /** S1: each seat's role as dealt (from the seed, or by the GM's hand). */
-  readonly dealt: readonly RoleId[];
-  readonly options: GameOptions;
-  /** F1: the seed of a random deal (also the rolls' stream); null for a hand deal. */
-  readonly seed: string | null;
-  readonly dialect: Dialect;
-  readonly aliases: readonly (readonly string[])[];
-  readonly closed: readonly DocPhase[];
-  readonly current: DocPhase;
-  readonly corrections: readonly DocCorrection[];
-}
-
-export const emptyPhase = (): DocPhase => ({
-  inputs: [],
-  rolls: {},
-  rollsReason: "",
-  council: null,
-  councilReason: "",
-  found: null,
-  removed: [],
-});
-
-/** The notebook's document as stored. */
-export const writeDoc = (doc: NotebookDoc): string => JSON.stringify(doc);
-
-/** A stored document (written by writeDoc; the store holds nothing else). */
-export function readDoc(text: string): NotebookDoc {
-  const doc = JSON.parse(text) as NotebookDoc;
-  if (doc.format !== 1) throw new Error(`notebook: unknown document format ${String(doc.format)}`);
-  const found = doc.current.found as (ThreadFound & { labels?: readonly (string | null)[] }) | null;
-  return found === null || found.labels === undefined
-    ? doc
-    : { ...doc, current: { ...doc.current, found: foundBefore28(found, found.labels) } };
-}
-
-/**
- * A paste's findings as documents written before issue 28 keep them (every post's label, every vote that
- * did not count), in today's bounded form. The votes such a paste kept stay as they are: the thread is no
- * longer at hand; pasting it again keeps only each seat's last.
- */
-function foundBefore28(
-  found: Omit<ThreadFound, "ignored"> & {
-    readonly ignored: readonly Omit<ThreadFound["ignored"][number], "label">[];
-  },
-  labels: readonly (string | null)[],
-): ThreadFound {
-  let unknown = 0;
-  return {
-    kind: found.kind,
-    engine: found.engine,
-    posts: found.posts,
-    authors: found.authors.filter((a) => a.seat !== null || unknown++ < FOUND_LISTED),
-    authorCount: found.authors.length,
-    first: found.first,
-    last: found.last,
-    ignored: found.ignored
-      .slice(-FOUND_LISTED)
-      .map((x) => ({ post: x.post, label: labels[x.post] ?? null, text: x.text, reason: x.reason })),
-    ignoredCount: found.ignored.length,
-    replaced: 0,
-  };
-}
 
 let rebuilds = 0;
 
@@ -154,7 +52,8 @@ export interface Built {
   readonly beforeClose: readonly Match[];
 }
 
-const engine = (r: Match | Rejection): Match => {
+/** The engine's answer, or its refusal thrown as the ApiError the route answers. */
+export const engine = (r: Match | Rejection): Match => {
   if (isRejection(r)) throw refused(r);
   return r;
 };
@@ -270,12 +169,6 @@ function seatOf(m: Match, seat: number, field = "seat"): void {
   if (seat >= m.state.players.length)
     throw badRequest("invalid", `${field}: the game has seats 0 to ${m.state.players.length - 1}`);
 }
-
-const withCurrent = (doc: NotebookDoc, current: DocPhase, corrections = doc.corrections): NotebookDoc => ({
-  ...doc,
-  current,
-  corrections,
-});
 
 const correction = (m: Match, kind: string, detail: string, reason: string): DocCorrection => ({
   phase: m.state.phase,
@@ -532,321 +425,4 @@ export function close(doc: NotebookDoc, b: Built): NotebookDoc {
   const next = closePhase(b.match, doc.current);
   if (isRejection(next)) throw conflict(next.code, next.message, next.clause);
   return { ...doc, closed: [...doc.closed, doc.current], current: emptyPhase() };
-}
-
-// ————— the day's thread —————
-
-/** The roster the vote counter reads: each living player, `Ник | alias | alias`. */
-export function roster(doc: NotebookDoc, m: Match): string {
-  return m.state.players
-    .flatMap((p, seat) => (p.alive ? [[p.name, ...(doc.aliases[seat] ?? [])].join(" | ")] : []))
-    .join("\n");
-}
-
-/** V6: the living players who cannot vote today. */
-export const silenced = (m: Match): string[] =>
-  m.state.players.flatMap((p, seat) => (p.alive && !mayVote(m.state, seat) ? [p.name] : []));
-
-export interface PasteCount {
-  readonly found: PasteFound;
-  readonly cast: readonly PastedVote[];
-  readonly ignored: readonly { readonly post: number; readonly text: string; readonly reason: string }[];
-}
-
-/** The tools worker's countPaste answer (tools-worker.ts), as the notebook reads it. */
-export function pasteCount(value: unknown): PasteCount {
-  const answer = value as CountPasteAnswer;
-  return { found: answer.found, cast: answer.cast, ignored: answer.ignored };
-}
-
-/** What the engine made of each vote given to `lastVotes`, in the same order. */
-export type VoteVerdict = "kept" | "replaced" | Rejection;
-
-/**
- * V1, V7: votes checked by the engine in order from `start` (each accepted or refused as if entered one by
- * one), and of the accepted ones only each seat's last kept: V1 counts only the last vote of the day, so an
- * earlier one can change nothing. Replaying the kept votes alone, in their order, from `start` gives the
- * same day (the same ballots, order of voters and early close; notebook-votes.test.ts checks it against
- * the whole list): every kept vote is accepted again, as each check reads only the state, which does not
- * change by day, the voter's own earlier vote (none, in the kept list) and the early votes cast so far,
- * which are the same in both lists at every point, since an early vote that has effect cannot be changed
- * (V7) and so is always its voter's last. `match` is the match after them.
- */
-export function lastVotes(
-  start: Match,
-  votes: readonly { readonly seat: number; readonly vote: Vote }[],
-): { readonly match: Match; readonly verdicts: readonly VoteVerdict[]; readonly replaced: number } {
-  const verdicts: VoteVerdict[] = [];
-  const lastOf = new Map<number, number>();
-  let m = start;
-  votes.forEach((v, i) => {
-    const next = vote(m, v.seat, v.vote);
-    if (isRejection(next)) {
-      verdicts.push(next);
-      return;
-    }
-    m = next;
-    const before = lastOf.get(v.seat);
-    if (before !== undefined) verdicts[before] = "replaced";
-    lastOf.set(v.seat, i);
-    verdicts.push("kept");
-  });
-  const replaced = verdicts.filter((v) => v === "replaced").length;
-  return { match: m, verdicts, replaced };
-}
-
-/**
- * Why the engine refuses a vote read from the thread, in the GM's words (the counter already leaves out
- * the GM's posts, the dead, the silenced, self-votes and votes after an early one); another refusal keeps
- * the engine's message and clause.
- */
-const VOTE_REFUSED: Record<Lang, Partial<Record<string, string>>> = {
-  ru: {
-    "vote/day-closed": "день уже закрыт досрочно: голоса после этого не считаются",
-    "vote/silenced": "игрок сегодня лишён возможности голосовать",
-    "vote/dead-voter": "игрок уже вне игры",
-    "vote/self": "голос за себя не считается",
-  },
-  en: {
-    "vote/day-closed": "the day has already closed early: later votes do not count",
-    "vote/silenced": "the player cannot vote today",
-    "vote/dead-voter": "the player is out of the game",
-    "vote/self": "a vote for oneself does not count",
-  },
-};
-
-const REMOVED: Phrase<() => string> = {
-  ru: () => "голос убран ведущим",
-  en: () => "the GM removed this vote",
-};
-const NOT_A_PLAYER: Phrase<(name: string) => string> = {
-  ru: (name) => `«${name}» нет среди живых игроков (V1)`,
-  en: (name) => `"${name}" is not a living player (V1)`,
-};
-
-/** A text from the thread, cut to a length the view can list (a post may hold a whole paste). */
-const clip = (text: string, max = 200): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-
-type Ignored = ThreadFound["ignored"][number];
-
-/**
- * Issue 18: the votes read from the day's pasted thread, each checked by the engine's vote (V1–V7); one it
- * refuses is listed as ignored with the refusal. They replace the votes of an earlier paste of this day;
- * the GM's hand votes, removals and other inputs stay, after them. Issue 28: of the accepted votes only
- * each seat's last is kept (`lastVotes`, V1), at its place, so a paste adds at most one vote a seat to the
- * document whatever its size; `found` lists a bounded part of what the thread holds, with the counts.
- */
-export function applyThread(doc: NotebookDoc, b: Built, count: PasteCount, lang: Lang): NotebookDoc {
-  day(b.match);
-  const players = b.match.state.players;
-  const byName = new Map(players.map((p, seat) => [p.name, seat]));
-  const labelOf = (post: number): string | null => count.found.labels[post] ?? null;
-  const kept = doc.current.inputs.filter((i) => !(i.kind === "vote" && i.source.kind === "thread"));
-  const ignored: Ignored[] = count.ignored.map((x) => ({
-    post: x.post,
-    label: labelOf(x.post),
-    text: clip(x.text),
-    reason: x.reason,
-  }));
-  let m = b.phaseStart;
-  // Replacements come first in the phase (as the file writes them, P4), so the names read are today's.
-  for (const input of kept) if (input.kind === "replace") m = engine(applyInput(m, input));
-  const inputs: DocInput[] = kept.filter((i) => i.kind === "replace");
-  const text = (c: PastedVote): string => clip(`${c.by}: ${c.color} ${c.target}${c.early ? " (early)" : ""}`);
-  const candidates: { seat: number; vote: Vote; cast: PastedVote }[] = [];
-  for (const c of count.cast) {
-    const seat = byName.get(c.by);
-    const target = byName.get(c.target);
-    if (seat === undefined || target === undefined) {
-      const reason = NOT_A_PLAYER[lang](seat === undefined ? c.by : c.target);
-      ignored.push({ post: c.post, label: c.label, text: text(c), reason });
-      continue;
-    }
-    if (doc.current.removed.some((r) => r.seat === seat && r.post === c.post)) {
-      ignored.push({ post: c.post, label: c.label, text: text(c), reason: REMOVED[lang]() });
-      continue;
-    }
-    candidates.push({ seat, vote: { color: c.color, target, early: c.early }, cast: c });
-  }
-  const checked = lastVotes(m, candidates);
-  checked.verdicts.forEach((verdict, i) => {
-    const { seat, vote: v, cast: c } = candidates[i]!;
-    if (verdict === "kept")
-      inputs.push({ kind: "vote", seat, vote: v, source: { kind: "thread", post: c.post, label: c.label } });
-    else if (verdict !== "replaced")
-      ignored.push({
-        post: c.post,
-        label: c.label,
-        text: text(c),
-        reason: VOTE_REFUSED[lang][verdict.code] ?? `${verdict.message} (${verdict.clause})`,
-      });
-  });
-  m = checked.match;
-  for (const input of kept) {
-    if (input.kind === "replace") continue;
-    const next = applyInput(m, input);
-    if (isRejection(next))
-      throw conflict(
-        next.code,
-        `an input entered by hand is refused after this paste: ${next.message}`,
-        next.clause,
-      );
-    m = next;
-    inputs.push(input);
-  }
-  ignored.sort((x, y) => x.post - y.post);
-  let unknown = 0;
-  const authors = count.found.authors.flatMap((a) => {
-    const seat = a.player === null ? null : (byName.get(a.player) ?? null);
-    if (seat === null && unknown++ >= FOUND_LISTED) return [];
-    return [{ name: clip(a.name, 100), posts: a.posts, seat }];
-  });
-  const found: ThreadFound = {
-    kind: count.found.kind,
-    engine: count.found.engine,
-    posts: count.found.posts,
-    authors,
-    authorCount: count.found.authors.length,
-    first: count.found.first === null ? null : clip(count.found.first, 100),
-    last: count.found.last === null ? null : clip(count.found.last, 100),
-    ignored: ignored.slice(-FOUND_LISTED),
-    ignoredCount: ignored.length,
-    replaced: checked.replaced,
-  };
-  return withCurrent(doc, { ...doc.current, inputs, found });
-}
-
-/** POST /api/notebooks/:id/thread in the tools' worker: the stored document and the paste. */
-export interface NotebookThreadBody {
-  /** The document as stored (writeDoc): what the route read, at the version it will write over. */
-  readonly doc: string;
-  readonly paste: CountPasteBody["paste"];
-  readonly lang: Lang;
-}
-
-/** The changed document as stored, or the refusal the route answers (an ApiError as a value). */
-export type NotebookThreadAnswer =
-  | { readonly ok: true; readonly doc: string }
-  | {
-      readonly ok: false;
-      readonly status: number;
-      readonly code: string;
-      readonly message: string;
-      readonly clause?: string;
-    };
-
-/** The reader's and the counter's refusals are the paste's faults, each message naming what (400 `invalid`). */
-function countOr400(work: () => CountPasteAnswer): CountPasteAnswer {
-  try {
-    return work();
-  } catch (e) {
-    if (e instanceof Error && !(e instanceof ApiError)) throw badRequest("invalid", e.message);
-    throw e;
-  }
-}
-
-/**
- * Issue 28: a day's thread applied to the document off the event loop, in the tools' worker: the document
- * rebuilt, the paste read and counted (`count`: tools-worker.ts countPaste, given so this file does not
- * import the worker), each vote checked by the engine, and the document with at most one thread vote a
- * seat written back. The event loop then handles a document of a few kilobytes, whatever the paste.
- */
-export function notebookThread(
-  body: NotebookThreadBody,
-  count: (b: CountPasteBody) => CountPasteAnswer,
-): NotebookThreadAnswer {
-  const doc = readDoc(body.doc);
-  const b = rebuild(doc);
-  const m = b.match;
-  try {
-    day(m);
-    const answer = countOr400(() =>
-      count({
-        paste: body.paste,
-        roster: roster(doc, m),
-        gm: null,
-        day: m.state.phase.number,
-        silenced: silenced(m),
-        earlyFromDay: m.state.options.earlyFromDay,
-        lang: body.lang,
-      }),
-    );
-    return { ok: true, doc: writeDoc(applyThread(doc, b, pasteCount(answer), body.lang)) };
-  } catch (e) {
-    if (!(e instanceof ApiError)) throw e;
-    return {
-      ok: false,
-      status: e.status,
-      code: e.code,
-      message: e.message,
-      ...(e.clause !== undefined ? { clause: e.clause } : {}),
-    };
-  }
-}
-
-// ————— texts and posts —————
-
-/** The act names (ACT_NAMES, shared with the GM console), with the mafia's move and the council's question as the posts word them. */
-const ACT_WORDS: Record<Lang, Record<string, string>> = {
-  ru: { ...ACT_NAMES.ru, mafia: "ход мафии", council: "вопрос совету" },
-  en: { ...ACT_NAMES.en, mafia: "the mafia's action", council: "council question" },
-};
-
-const HEAL_FROM: Record<Lang, Record<string, string>> = {
-  ru: { mafia: "мафия", maniac: "маньяк", sheriff: "шериф" },
-  en: { mafia: "mafia", maniac: "maniac", sheriff: "sheriff" },
-};
-
-/** "Вася: проверка — Петя". */
-export function actionText(players: readonly Player[], seat: number, a: NightAction, lang: Lang): string {
-  const w = ACT_WORDS[lang];
-  const name = (s: number): string => players[s]?.name ?? "?";
-  const by = name(seat);
-  switch (a.act) {
-    case "mafia": {
-      const parts = [
-        ...(a.kill.length ? [`${w.kill} ${a.kill.map(name).join(", ")}`] : []),
-        ...(a.intimidate.length ? [`${w.intimidate} ${a.intimidate.map(name).join(", ")}`] : []),
-      ];
-      return `${by}: ${w.mafia} — ${parts.join("; ")}`;
-    }
-    case "council":
-      return `${by}: ${w.council} «${a.question}»`;
-    case "healFrom":
-      return `${by}: ${w.healFrom} — ${HEAL_FROM[lang][a.role]}`;
-    case "pass":
-      return `${by}: ${w.pass}`;
-    default:
-      return `${by}: ${w[a.act]} — ${name(a.target)}`;
-  }
-}
-
-const COLOR_WORDS: Record<Lang, { red: string; blue: string; early: string }> = {
-  ru: { red: "красным", blue: "синим", early: "досрочно" },
-  en: { red: "red", blue: "blue", early: "early" },
-};
-
-/** "Вася: красным — Петя". */
-export function voteText(players: readonly Player[], seat: number, v: Vote, lang: Lang): string {
-  const w = COLOR_WORDS[lang];
-  return `${players[seat]?.name ?? "?"}: ${w[v.color]} — ${players[v.target]?.name ?? "?"}${v.early ? ` (${w.early})` : ""}`;
-}
-
-/** S1, S3: a hand deal must be the role list as a multiset. */
-export function handDealFault(roles: readonly RoleId[], dealtRoles: readonly RoleId[]): ApiError | null {
-  const count = (list: readonly RoleId[]): Map<RoleId, number> => {
-    const out = new Map<RoleId, number>();
-    for (const r of list) out.set(r, (out.get(r) ?? 0) + 1);
-    return out;
-  };
-  const a = count(roles);
-  const b = count(dealtRoles);
-  const same = dealtRoles.length === roles.length && [...a].every(([r, n]) => b.get(r) === n);
-  return same
-    ? null
-    : badRequest(
-        "deal.roles",
-        `deal.roles: the hand deal must give out exactly the role list (${roles.length} roles), each role as often as the list has it`,
-        "S3",
-      );
 }

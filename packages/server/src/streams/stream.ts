@@ -1,8 +1,6 @@
-import type { ServerResponse } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Lang } from "@forum-mafia/engine";
 import type { Clock } from "../clock.ts";
-import { ApiError } from "../http/errors.ts";
 import type { Games } from "../log/games.ts";
 import { streamLength } from "./positions.ts";
 import type { Room } from "../log/room.ts";
@@ -10,25 +8,18 @@ import { viewerKey, viewerOf, type Viewer } from "../views/viewer.ts";
 import { mayReceive } from "../views/seen.ts";
 import { backlog, StreamItems } from "../views/views.ts";
 import type { YourState } from "@forum-mafia/protocol/stream";
-
-/** How many live streams may be open at once, and how far behind one may fall. */
-export interface StreamLimits {
-  /** Streams without a session from one address, across all games (the thread is public). */
-  readonly perAnonymousAddress: number;
-  /** Streams of one logged-in user (their tabs and devices), across all games. */
-  readonly perUser: number;
-  /** Every stream from one address, logged in or not: generous, as players behind one NAT share it. */
-  readonly perAddress: number;
-  /** Bytes a stream may leave unread in its socket's buffer; a client that falls further behind is cut off. */
-  readonly maxBuffered: number;
-}
-
-export const STREAM_LIMITS: StreamLimits = {
-  perAnonymousAddress: 8,
-  perUser: 8,
-  perAddress: 64,
-  maxBuffered: 4 * 1024 * 1024,
-};
+import {
+  endStream,
+  frame,
+  goAway,
+  KEEP_ALIVE,
+  Outbox,
+  startEvents,
+  STREAM_LIMITS,
+  StreamCaps,
+  type Connection,
+  type StreamLimits,
+} from "./connections.ts";
 
 /** Where a session's streams learn when it expires: null when it no longer exists. */
 export interface SessionExpiry {
@@ -42,27 +33,11 @@ export interface StreamUser {
   readonly session: string;
 }
 
-interface Connection {
-  readonly userId: string | null;
-  readonly session: string | null;
-  readonly address: string;
-  readonly raw: ServerResponse;
-  /** The viewer's group while the stream is live; null once it is closed (nothing more is sent). */
-  group: Group | null;
-  /** When the session ends (known shortly after the stream opens). */
-  expiresAt: number | null;
-  cancelExpiry: (() => void) | null;
-  /** Whether it still counts against the caps: until its response is closed. */
-  counted: boolean;
-  /** Whether anything was written since the last keep-alive round: a stream that had items needs none. */
-  wrote: boolean;
-}
-
 /**
  * The streams of one room with the same viewer (the GM, one seat, or the public) and language. They hold
  * the same items under the same ids, so each item is serialised once for all of them.
  */
-interface Group {
+export interface Group {
   readonly feed: RoomFeed;
   readonly key: string;
   readonly viewer: Viewer;
@@ -78,7 +53,7 @@ interface Group {
  * One room's live streams: the items of room.feed[0, sent) have been built for each group, and are written
  * to its streams in order (`chain`) once the entries that made them are durable.
  */
-interface RoomFeed {
+export interface RoomFeed {
   room: Room;
   sent: number;
   chain: Promise<void>;
@@ -101,34 +76,6 @@ const groupKey = (v: Viewer, lang: Lang): string => `${viewerKey(v)}|${lang}`;
 /** The channels a player or the GM reads, as one string, to see when one is opened to them (its history is not streamed). */
 const channelsKey = (you: YourState | null): string => you?.channels.map((c) => c.id).join(",") ?? "";
 
-/** How long a stream ended with a reset may take to flush it before it is cut off (a client that stopped reading). */
-const END_GRACE_MS = 10_000;
-
-/**
- * How many socket writes one turn of the event loop does at most: about 25 µs each on this machine, most of
- * it in the writev that Node does at the end of the turn (so they are counted, not timed). A write request
- * waits for a few turns (its request, the group commit, the fsync's answer), so long turns add up in every
- * writer's latency (the bench's capacity run, write p99 with 8,500 streams open: 52 ms at 256 a turn, 38 ms
- * at 64, 31 ms at 32; a vote's fan-out to 1,000 viewers stayed at 24–35 ms).
- */
-const WRITE_SLICE = 32;
-
-const KEEP_ALIVE = ": keep-alive\n\n";
-const RESET = "event: reset\ndata: {}\n\n";
-/** Issue 28: how long a client whose stream was ended by a shutdown waits before it reconnects. */
-export const SHUTDOWN_RETRY_MS = 500;
-/**
- * The end of a stream when its server shuts down: a reconnect delay, and no reset, since the ids stay valid
- * on every instance; the client's EventSource reconnects with Last-Event-ID (issue 28).
- */
-const GOING_AWAY = `: shutting down\nretry: ${SHUTDOWN_RETRY_MS}\n\n`;
-
-const bump = (counts: Map<string, number>, key: string, by: 1 | -1): void => {
-  const n = (counts.get(key) ?? 0) + by;
-  if (n > 0) counts.set(key, n);
-  else counts.delete(key);
-};
-
 /**
  * Server-sent events, one stream per viewer. Each item's id is its position in that viewer's own stream
  * (1, 2, 3…), so the ids show nothing of what others received, and a client that reconnects with
@@ -146,16 +93,13 @@ export class Streams {
   private readonly dirty = new Set<string>();
   private scheduled = false;
   private readonly bySession = new Map<string, Set<Connection>>();
-  private readonly anonymousByAddress = new Map<string, number>();
-  private readonly byAddress = new Map<string, number>();
-  private readonly byUser = new Map<string, number>();
   private readonly limits: StreamLimits;
+  /** The streams open per address and per user (connections.ts). */
+  private readonly caps: StreamCaps;
   private readonly keepAlive: NodeJS.Timeout;
   private readonly unlisten: () => void;
-  /** Socket writes not done yet, and where the next slice starts (later, drain). */
-  private readonly outbox: (() => void)[] = [];
-  private outboxHead = 0;
-  private draining = false;
+  /** Socket writes not done yet, done a slice per turn of the event loop (connections.ts). */
+  private readonly outbox = new Outbox();
   /** The server is shutting down (endAll): a stream is ended as soon as it opens. */
   private ending = false;
 
@@ -166,6 +110,7 @@ export class Streams {
     limits: Partial<StreamLimits> = {},
   ) {
     this.limits = { ...STREAM_LIMITS, ...limits };
+    this.caps = new StreamCaps(this.limits);
     this.unlisten = games.listen((room) => this.published(room));
     this.keepAlive = setInterval(() => this.tick(), 25_000);
     this.keepAlive.unref();
@@ -184,7 +129,7 @@ export class Streams {
     reply: FastifyReply,
   ): void {
     const address = req.ip;
-    this.admit(user?.id ?? null, address);
+    this.caps.admit(user?.id ?? null, address);
     // The client went away while the request was on its way here: a 'close' listener would never fire, so
     // nothing is registered (or counted).
     if (reply.raw.destroyed) {
@@ -194,12 +139,7 @@ export class Streams {
     // Issue 28: a stream asked for while the server shuts down goes elsewhere at once.
     if (this.ending) {
       reply.hijack();
-      reply.raw.writeHead(200, {
-        "content-type": "text/event-stream; charset=utf-8",
-        "cache-control": "no-store",
-        connection: "close",
-      });
-      reply.raw.end(GOING_AWAY);
+      goAway(reply.raw);
       return;
     }
     const feed = this.feedOf(room);
@@ -224,17 +164,10 @@ export class Streams {
     if (!existing) feed.groups.set(key, group);
 
     reply.hijack();
-    const raw = reply.raw;
-    raw.writeHead(200, {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-store",
-      connection: "keep-alive",
-      "x-accel-buffering": "no",
-    });
-    raw.write("retry: 2000\n\n");
+    const raw = startEvents(reply);
     // What the client has not had yet (views.ts, `backlog`); null when it must start again (a reset).
     const sent = backlog(room, viewer, lang, after, items);
-    const text = sent?.map((x) => `id: ${x.id}\ndata: ${x.data}\n\n`).join("") ?? null;
+    const text = sent?.map((x) => frame(x.id, x.data)).join("") ?? null;
 
     const c: Connection = {
       userId: user?.id ?? null,
@@ -258,9 +191,7 @@ export class Streams {
         if (text === null) this.restart(c);
         else if (text !== "") this.send(c, text);
       });
-    bump(this.byAddress, address, 1);
-    if (c.userId === null) bump(this.anonymousByAddress, address, 1);
-    else bump(this.byUser, c.userId, 1);
+    this.caps.count(c);
     // Counted until the response is closed: the client went away, or what was written was flushed.
     raw.on("close", () => this.release(c));
     if (c.session !== null) {
@@ -304,8 +235,7 @@ export class Streams {
       for (const group of [...feed.groups.values()])
         for (const c of [...group.connections]) {
           this.detach(c);
-          c.raw.end(GOING_AWAY);
-          if (!c.raw.writableFinished) setTimeout(() => c.raw.destroy(), END_GRACE_MS).unref();
+          endStream(c.raw, "going-away");
         }
   }
 
@@ -320,22 +250,7 @@ export class Streams {
         }
     this.rooms.clear();
     this.dirty.clear();
-    this.outbox.length = 0;
-    this.outboxHead = 0;
-  }
-
-  private admit(userId: string | null, address: string): void {
-    const l = this.limits;
-    const tooMany = (message: string): ApiError =>
-      new ApiError(429, "stream/too-many", `too many live streams: ${message}; close one and retry`);
-    if ((this.byAddress.get(address) ?? 0) >= l.perAddress)
-      throw tooMany(`at most ${l.perAddress} may be open at once from one address`);
-    if (userId === null && (this.anonymousByAddress.get(address) ?? 0) >= l.perAnonymousAddress)
-      throw tooMany(
-        `at most ${l.perAnonymousAddress} may be open at once from one address without logging in`,
-      );
-    if (userId !== null && (this.byUser.get(userId) ?? 0) >= l.perUser)
-      throw tooMany(`at most ${l.perUser} may be open at once per user, across all games`);
+    this.outbox.clear();
   }
 
   /** The room's streams, brought up to date: every item of its feed has been built for them. */
@@ -409,7 +324,7 @@ export class Streams {
         if (!mayReceive(room, room.feed[i]!, group.viewer)) continue;
         group.count++;
         // R3: at the end everyone may see every role: the streams start again rather than patch that in.
-        if (!ends) chunk += `id: ${group.count}\ndata: ${items.json(i, group.viewer, group.lang)}\n\n`;
+        if (!ends) chunk += frame(group.count, items.json(i, group.viewer, group.lang));
       }
       if (chunk === "" && !ends) continue;
       // A channel opened to a player (G8: the dead join the spectators' room), or the GM's at the start,
@@ -430,7 +345,7 @@ export class Streams {
         if (!ok) return this.resetFeed(feed);
         for (const { group, connections, bytes } of sendings)
           for (const c of connections)
-            this.later(() => {
+            this.outbox.later(() => {
               if (c.group !== group) return;
               // A seat that changed hands (P4), or a player who became the public: this stream's numbering
               // no longer applies, so the client is told to start again.
@@ -466,9 +381,8 @@ export class Streams {
   private restart(c: Connection): void {
     if (c.group === null) return;
     this.detach(c);
-    c.raw.end(RESET);
     // A client that has stopped reading never takes the reset: it is cut off after a grace period.
-    if (!c.raw.writableFinished) setTimeout(() => c.raw.destroy(), END_GRACE_MS).unref();
+    endStream(c.raw, "reset");
   }
 
   /** Stop sending to a stream (it still counts against the caps until its response is closed). */
@@ -495,11 +409,7 @@ export class Streams {
 
   private release(c: Connection): void {
     this.detach(c);
-    if (!c.counted) return;
-    c.counted = false;
-    bump(this.byAddress, c.address, -1);
-    if (c.userId === null) bump(this.anonymousByAddress, c.address, -1);
-    else bump(this.byUser, c.userId, -1);
+    this.caps.release(c);
   }
 
   /**
@@ -532,33 +442,9 @@ export class Streams {
     for (const feed of [...this.rooms.values()])
       for (const group of feed.groups.values())
         for (const c of group.connections) {
-          if (c.expiresAt !== null && c.expiresAt <= now) this.later(() => this.restart(c));
-          else if (!c.wrote) this.later(() => this.send(c, KEEP_ALIVE));
+          if (c.expiresAt !== null && c.expiresAt <= now) this.outbox.later(() => this.restart(c));
+          else if (!c.wrote) this.outbox.later(() => this.send(c, KEEP_ALIVE));
           c.wrote = false;
         }
-  }
-
-  /**
-   * Do a socket write soon: writes wait in one queue, done WRITE_SLICE per turn of the event loop, so a
-   * burst (a vote to a thousand viewers, every room of a busy evening at once, the keep-alive round) never
-   * holds the loop for long and the requests in between are answered. A stream's writes keep their order.
-   */
-  private later(write: () => void): void {
-    this.outbox.push(write);
-    if (this.draining) return;
-    this.draining = true;
-    setImmediate(() => this.drain());
-  }
-
-  private drain(): void {
-    const end = Math.min(this.outbox.length, this.outboxHead + WRITE_SLICE);
-    while (this.outboxHead < end) this.outbox[this.outboxHead++]!();
-    if (this.outboxHead < this.outbox.length) {
-      setImmediate(() => this.drain());
-      return;
-    }
-    this.outbox.length = 0;
-    this.outboxHead = 0;
-    this.draining = false;
   }
 }

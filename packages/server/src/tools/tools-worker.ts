@@ -16,7 +16,11 @@ import {
   type VoteCountResult,
 } from "@forum-mafia/protocol";
 import type { MessagePort } from "node:worker_threads";
-import { notebookThread, type NotebookThreadAnswer, type NotebookThreadBody } from "../notebooks/notebook.ts";
+import {
+  notebookThread,
+  type NotebookThreadAnswer,
+  type NotebookThreadBody,
+} from "../notebooks/notebook-paste.ts";
 import {
   readBody,
   resultsToolSchema,

@@ -6,7 +6,7 @@ import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
 import { ApiError } from "../http/errors.ts";
 import { rawBodyOf } from "../http/raw-body.ts";
-import type { NotebookThreadAnswer } from "../notebooks/notebook.ts";
+import type { NotebookThreadAnswer } from "../notebooks/notebook-paste.ts";
 import type { PasteDay, ToolOutcome, ToolTask } from "./tools-worker.ts";
 
 /**

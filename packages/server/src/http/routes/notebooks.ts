@@ -14,18 +14,20 @@ import {
   answerCouncil,
   close,
   day,
-  emptyPhase,
   fixRolls,
-  handDealFault,
-  readDoc,
   rebuild,
   removeInput,
   reviewed,
   setAliases,
-  writeDoc,
   type Built,
-  type NotebookDoc,
 } from "../../notebooks/notebook.ts";
+import {
+  emptyPhase,
+  handDealFault,
+  readDoc,
+  writeDoc,
+  type NotebookDoc,
+} from "../../notebooks/notebook-doc.ts";
 import { encodingFor, NotebookCache } from "../../notebooks/notebook-cache.ts";
 import { notebookSummary, notebookView } from "../../notebooks/notebook-view.ts";
 import type { NotebookRecord } from "../../stores/store.ts";

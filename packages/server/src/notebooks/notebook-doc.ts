@@ -1,0 +1,151 @@
+import type {
+  GameOptions,
+  Phase,
+  RoleId,
+  RollName,
+  CouncilAnswer,
+  NightAction,
+  Vote,
+} from "@forum-mafia/engine";
+import { FOUND_LISTED } from "@forum-mafia/protocol";
+import type { Dialect, ThreadFound } from "@forum-mafia/protocol";
+import { ApiError, badRequest } from "../http/errors.ts";
+
+/**
+ * Issue 18: the notebook's document, as stored: its inputs, decisions and corrections (notebook.ts rebuilds
+ * the match from it and checks each change), how it is written and read, and how a document written before
+ * issue 28 is read today.
+ */
+
+/** One input of a phase, in the order entered. Seats are numbers; names are read from the match. */
+export type DocInput =
+  | { readonly kind: "act"; readonly seat: number; readonly action: NightAction }
+  | {
+      readonly kind: "vote";
+      readonly seat: number;
+      readonly vote: Vote;
+      readonly source:
+        | { readonly kind: "thread"; readonly post: number; readonly label: string | null }
+        | { readonly kind: "gm" };
+    }
+  | { readonly kind: "modkill"; readonly seat: number; readonly reason: string }
+  | { readonly kind: "replace"; readonly seat: number; readonly name: string; readonly reason: string };
+
+/** A phase's inputs and, for a night, the GM's decisions (F2: fixed rolls, the council's answer, M2c). */
+export interface DocPhase {
+  readonly inputs: readonly DocInput[];
+  readonly rolls: Partial<Readonly<Record<RollName, boolean>>>;
+  readonly rollsReason: string;
+  readonly council: CouncilAnswer | null;
+  readonly councilReason: string;
+  /** Day: what the last paste found (shown again until the day closes). */
+  readonly found: ThreadFound | null;
+  /** Day: the thread votes the GM removed, kept out of a later paste of the same day: seat and post. */
+  readonly removed: readonly { readonly seat: number; readonly post: number }[];
+}
+
+export interface DocCorrection {
+  readonly phase: Phase;
+  readonly kind: string;
+  readonly detail: string;
+  readonly reason: string;
+}
+
+export interface NotebookDoc {
+  readonly format: 1;
+  /** The nicks at the deal, in seat order. */
+  readonly players: readonly string[];
+  /** S3: the role list as the GM gave it. */
+  readonly roles: readonly RoleId[];
+  /** S1: each seat's role as dealt (from the seed, or by the GM's hand). */
+  readonly dealt: readonly RoleId[];
+  readonly options: GameOptions;
+  /** F1: the seed of a random deal (also the rolls' stream); null for a hand deal. */
+  readonly seed: string | null;
+  readonly dialect: Dialect;
+  readonly aliases: readonly (readonly string[])[];
+  readonly closed: readonly DocPhase[];
+  readonly current: DocPhase;
+  readonly corrections: readonly DocCorrection[];
+}
+
+export const emptyPhase = (): DocPhase => ({
+  inputs: [],
+  rolls: {},
+  rollsReason: "",
+  council: null,
+  councilReason: "",
+  found: null,
+  removed: [],
+});
+
+/** The notebook's document as stored. */
+export const writeDoc = (doc: NotebookDoc): string => JSON.stringify(doc);
+
+/** A stored document (written by writeDoc; the store holds nothing else). */
+export function readDoc(text: string): NotebookDoc {
+  const doc = JSON.parse(text) as NotebookDoc;
+  if (doc.format !== 1) throw new Error(`notebook: unknown document format ${String(doc.format)}`);
+  const found = doc.current.found as (ThreadFound & { labels?: readonly (string | null)[] }) | null;
+  return found === null || found.labels === undefined
+    ? doc
+    : { ...doc, current: { ...doc.current, found: foundBefore28(found, found.labels) } };
+}
+
+/**
+ * A paste's findings as documents written before issue 28 keep them (every post's label, every vote that
+ * did not count), in today's bounded form. The votes such a paste kept stay as they are: the thread is no
+ * longer at hand; pasting it again keeps only each seat's last.
+ */
+function foundBefore28(
+  found: Omit<ThreadFound, "ignored"> & {
+    readonly ignored: readonly Omit<ThreadFound["ignored"][number], "label">[];
+  },
+  labels: readonly (string | null)[],
+): ThreadFound {
+  let unknown = 0;
+  return {
+    kind: found.kind,
+    engine: found.engine,
+    posts: found.posts,
+    authors: found.authors.filter((a) => a.seat !== null || unknown++ < FOUND_LISTED),
+    authorCount: found.authors.length,
+    first: found.first,
+    last: found.last,
+    ignored: found.ignored
+      .slice(-FOUND_LISTED)
+      .map((x) => ({ post: x.post, label: labels[x.post] ?? null, text: x.text, reason: x.reason })),
+    ignoredCount: found.ignored.length,
+    replaced: 0,
+  };
+}
+
+/** The document with a new phase in play (and its corrections log). */
+export const withCurrent = (
+  doc: NotebookDoc,
+  current: DocPhase,
+  corrections = doc.corrections,
+): NotebookDoc => ({
+  ...doc,
+  current,
+  corrections,
+});
+
+/** S1, S3: a hand deal must be the role list as a multiset. */
+export function handDealFault(roles: readonly RoleId[], dealtRoles: readonly RoleId[]): ApiError | null {
+  const count = (list: readonly RoleId[]): Map<RoleId, number> => {
+    const out = new Map<RoleId, number>();
+    for (const r of list) out.set(r, (out.get(r) ?? 0) + 1);
+    return out;
+  };
+  const a = count(roles);
+  const b = count(dealtRoles);
+  const same = dealtRoles.length === roles.length && [...a].every(([r, n]) => b.get(r) === n);
+  return same
+    ? null
+    : badRequest(
+        "deal.roles",
+        `deal.roles: the hand deal must give out exactly the role list (${roles.length} roles), each role as often as the list has it`,
+        "S3",
+      );
+}
