@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "./http/app.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import { Demo } from "./demo/demo.ts";
+import { commandsOf, type Commands } from "./game/commands.ts";
 import { Games } from "./log/games.ts";
 import { Mailer } from "./mail/mailer.ts";
 import { Reminders } from "./mail/reminders.ts";
@@ -53,7 +54,10 @@ export interface ServerOptions {
 
 export interface Server {
   readonly app: FastifyInstance;
+  /** The log keeper: the rooms, in step with the store. */
   readonly games: Games;
+  /** Issue 29: the game commands (signups, play, the GM's), committed through `games`. */
+  readonly commands: Commands;
   readonly cluster: Cluster;
   readonly scheduler: Scheduler;
   readonly demo: Demo;
@@ -86,10 +90,13 @@ export async function createServer(opts: ServerOptions): Promise<Server> {
     reminders?.arm(room);
   };
   const games = new Games(opts.store, clock, deadlineChanged, opts.seed);
+  const commands = commandsOf(games);
   // Issue 28: a deadline fires only while this instance still leads (a lead that ran out unconfirmed, as
   // after the process was frozen, is given up here, and its timers with it).
-  scheduler = new Scheduler(clock, (id) => (cluster.leader ? games.deadlinePassed(id) : Promise.resolve()));
-  const demo = new Demo(games, opts.store, clock);
+  scheduler = new Scheduler(clock, (id) =>
+    cluster.leader ? commands.gm.deadlinePassed(id) : Promise.resolve(),
+  );
+  const demo = new Demo(games, opts.store, clock, undefined, commands);
   games.isDemo = (room) => demo.isDemo(room);
   const mailer = opts.smtpUrl
     ? new Mailer({
@@ -121,6 +128,7 @@ export async function createServer(opts: ServerOptions): Promise<Server> {
     cluster,
     clock,
     games,
+    commands,
     demo,
     ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
     ...(opts.logger !== undefined ? { logger: opts.logger } : {}),
@@ -137,6 +145,7 @@ export async function createServer(opts: ServerOptions): Promise<Server> {
   return {
     app,
     games,
+    commands,
     cluster,
     scheduler: s,
     demo,

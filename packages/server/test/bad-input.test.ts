@@ -384,7 +384,7 @@ describe("night 1", () => {
       });
     });
 
-    // Fails today: games.ts `withdraw` looks the player up in `room.signups`, which no longer holds the
+    // Fails today: game/signups.ts `withdraw` looks the player up in `room.signups`, which no longer holds the
     // seated players once the game has started, so a seated player hears "you are not signed up".
     it("P4: a seated player who withdraws after the start is told to ask the GM for a replacement", async () => {
       await refused(f, () => player(f, CITIZEN).req("DELETE", url(f, "/signup")), {

@@ -18,6 +18,7 @@ import { nickForms, votesInPost } from "@forum-mafia/forum";
 import type { Clock } from "../clock.ts";
 import { ApiError } from "../http/errors.ts";
 import { channelsOf } from "../views/channels.ts";
+import type { Play } from "../game/play.ts";
 import type { Games } from "../log/games.ts";
 import type { Room } from "../log/room.ts";
 import { seenBy } from "../views/seen.ts";
@@ -78,6 +79,7 @@ export class DemoTalk {
 
   constructor(
     private readonly games: Games,
+    private readonly play: Play,
     private readonly clock: Clock,
     private readonly track: (work: Promise<void>, what: string) => void,
   ) {}
@@ -207,7 +209,7 @@ export class DemoTalk {
       // The count must say what the thread says: a post whose words would read otherwise says only the vote.
       const post = agrees ? text : ballot ? `[color=${ballot.color}]${names[ballot.target]!}[/color]` : null;
       if (post === null) return;
-      if (!(await this.send(() => this.games.post(bot, id, post)))) return;
+      if (!(await this.send(() => this.play.post(bot, id, post)))) return;
     }
   }
 
@@ -219,7 +221,7 @@ export class DemoTalk {
     const text = input && botReply(input);
     // A reply casts no vote (the words it quotes are inside the quote, which V2 does not read).
     const names = room.match!.state.players.map((p) => p.name);
-    if (text && votesInPost(text, names).length === 0) await this.send(() => this.games.post(bot, id, text));
+    if (text && votesInPost(text, names).length === 0) await this.send(() => this.play.post(bot, id, text));
   }
 
   private async write(id: string, key: string, bot: UserRecord): Promise<void> {
@@ -228,7 +230,7 @@ export class DemoTalk {
     if (!room || seat === null) return;
     const input = this.input(room, seat);
     const said = input && botChat(input);
-    if (said) await this.send(() => this.games.message(bot, id, said.channel, said.text));
+    if (said) await this.send(() => this.play.message(bot, id, said.channel, said.text));
   }
 
   /** A refused write (the phase moved on meanwhile) is the bot's loss, as it would be a human's. */

@@ -8,6 +8,7 @@ import type { Clock } from "../clock.ts";
 import type { Cluster } from "../log/cluster.ts";
 import { DemoTalk } from "./demo-talk.ts";
 import { ApiError } from "../http/errors.ts";
+import { commandsOf, type Commands } from "../game/commands.ts";
 import type { Games } from "../log/games.ts";
 import type { Room } from "../log/room.ts";
 import type { Store, UserRecord } from "../stores/store.ts";
@@ -86,9 +87,11 @@ export class Demo {
     private readonly store: Store,
     private readonly clock: Clock,
     cluster?: Cluster,
+    /** Issue 29: the game commands the bots use (server.ts passes its own; they hold no state). */
+    private readonly commands: Commands = commandsOf(games),
   ) {
     this.leading = !store.shared;
-    this.talk = new DemoTalk(games, clock, (work, what) => this.track(work, what));
+    this.talk = new DemoTalk(games, commands.play, clock, (work, what) => this.track(work, what));
     this.talk.isHuman = (room, seat) => {
       const user = room.seatUsers[seat];
       return user !== undefined && !(this.known?.bots.some((b) => b.id === user) ?? false);
@@ -150,7 +153,7 @@ export class Demo {
     const { gm, bots } = await this.accounts();
     if (bots.some((b) => b.id === user.id) || gm.id === user.id)
       throw new ApiError(403, "demo/bot", "a bot cannot start a demo game");
-    return this.games.create(
+    return this.commands.signups.create(
       gm,
       {
         title: user.lang === "en" ? `Demo game: ${user.nick}` : `Демо-игра: ${user.nick}`,
@@ -298,7 +301,7 @@ export class Demo {
       try {
         if (view.submissions.some((s) => s.seat === seat)) continue;
         const action = botNightAction({ view, form: nightFormFor(view, seen.roleList) }, rng);
-        if (action) await this.games.act(bot, id, action);
+        if (action) await this.commands.play.act(bot, id, action);
       } catch (error) {
         // A refused move (the phase moved on meanwhile) is the bot's loss, as it would be a human's.
         if (!(error instanceof ApiError)) throw error;

@@ -18,6 +18,7 @@ import { Accounts, SESSION_COOKIE, type PasswordCost } from "../accounts/auth.ts
 import type { Clock } from "../clock.ts";
 import { ApiError, forbidden } from "./errors.ts";
 import type { Demo } from "../demo/demo.ts";
+import { commandsOf, type Commands } from "../game/commands.ts";
 import type { Games } from "../log/games.ts";
 import { openApiDocument, swaggerSpec, type RouteDoc } from "./openapi.ts";
 import type { Store } from "../stores/store.ts";
@@ -50,6 +51,8 @@ export interface AppOptions {
   readonly cluster?: Cluster;
   readonly clock: Clock;
   readonly games: Games;
+  /** Issue 29: the game commands over `games`; built here when absent (they hold no state). */
+  readonly commands?: Commands;
   readonly demo: Demo;
   /** Requests per minute per session (or address); auth routes get a tenth of it. 0 turns limits off. */
   readonly rateLimit?: number;
@@ -337,7 +340,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     const url = req.routeOptions.url ?? "";
     if (typeof id !== "string" || !url.startsWith("/api/games/:id")) return;
     // A command (a POST, but the preview, which only reads) is checked against the log by its own append
-    // (Games.runShared), so it reads nothing first when the game is here already.
+    // (Games.commit), so it reads nothing first when the game is here already.
     const command = req.method === "POST" && !url.endsWith("/preview");
     // Issue 28: a catch-up the store could not make answers 503 (the room may be behind what another
     // instance acknowledged: it is not shown); an unknown game is left to the route's 404.
@@ -359,7 +362,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       .status(404)
       .send({ error: { code: "not-found", message: `no route ${req.method} ${path}` } });
   });
-
   const docs: RouteDoc[] = [];
   routeDocs.set(app, docs);
   const ctx: RouteContext = {
@@ -368,6 +370,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     clock,
     cluster,
     games,
+    commands: opts.commands ?? commandsOf(games),
     demo: opts.demo,
     accounts,
     streams,

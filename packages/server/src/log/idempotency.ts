@@ -9,7 +9,7 @@ import { ApiError } from "../http/errors.ts";
  *
  * The key is kept inside the command's first log entry (`Entry.idem`), so it is durable in the same append
  * as the write, and every instance knows it once its room has caught up: a retry decided on a stale room
- * conflicts on its append (SeqConflict), catches up, and then finds the key (Games.runShared). Only hashes
+ * conflicts on its append (SeqConflict), catches up, and then finds the key (Games.commit). Only hashes
  * are kept: the key is a secret of its writer, and it never appears in a view, a stream or an answer.
  */
 export interface IdempotencyMark {

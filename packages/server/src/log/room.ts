@@ -122,7 +122,7 @@ export class Room {
   retired = false;
   /** How many entries have been applied (the next entry's sequence number). */
   seq = 0;
-  /** Issue 28: the Idempotency-Keys of the commands in the log (hashed, never shown): Games.run. */
+  /** Issue 28: the Idempotency-Keys of the commands in the log (hashed, never shown): Games.commit. */
   readonly keys = new Map<string, KeyedAnswer>();
   private cursor: EventCursor | null = null;
   /** The engine's events so far (gameEvents of the match, read as it grew). */

@@ -18,6 +18,7 @@ const channelParams = z.strictObject({
 /** The private channels (S2, G6–G8): the mafia's, the pair's, the spectators', each player's with the GM. */
 export function channelRoutes(ctx: RouteContext): void {
   const { games } = ctx;
+  const { play } = ctx.commands;
   route(ctx, {
     method: "GET",
     url: "/api/games/:id/channels/:channel",
@@ -42,7 +43,7 @@ export function channelRoutes(ctx: RouteContext): void {
       const p = parse(channelParams, req.params, "channel");
       const user = requireUser(req);
       const { text } = body();
-      await games.message(user, p.id, p.channel, text, idempotencyOf(req, user.id, text));
+      await play.message(user, p.id, p.channel, text, idempotencyOf(req, user.id, text));
       return reply.status(201).send({ ok: true });
     },
   });

@@ -8,6 +8,7 @@ import type { Clock } from "../../clock.ts";
 import type { Demo } from "../../demo/demo.ts";
 import { ApiError } from "../errors.ts";
 import { invalidMessage } from "../invalid.ts";
+import type { Commands } from "../../game/commands.ts";
 import type { Games } from "../../log/games.ts";
 import type { Mailer } from "../../mail/mailer.ts";
 import type { RouteDoc } from "../openapi.ts";
@@ -30,6 +31,8 @@ export interface RouteContext {
   /** Issue 20: the other instances on the same database. */
   readonly cluster: Cluster;
   readonly games: Games;
+  /** Issue 29: the game commands, committed through `games`. */
+  readonly commands: Commands;
   readonly demo: Demo;
   readonly accounts: Accounts;
   readonly streams: Streams;

@@ -13,6 +13,7 @@ import { bodyRoute, idOf, langOf, requireUser, route, shown, type RouteContext }
 /** The games: the list, creating one (or a demo), its detail, signing up, the start. */
 export function gamesRoutes(ctx: RouteContext): void {
   const { games, demo } = ctx;
+  const { signups } = ctx.commands;
   route(ctx, {
     method: "GET",
     url: "/api/health",
@@ -63,7 +64,7 @@ export function gamesRoutes(ctx: RouteContext): void {
     tag: "games",
     handler: async (req, reply, body) => {
       const user = requireUser(req);
-      const id = await games.create(user, body());
+      const id = await signups.create(user, body());
       return reply.status(201).send({ id });
     },
   });
@@ -108,6 +109,7 @@ export function gamesRoutes(ctx: RouteContext): void {
 /** Signing up, withdrawing, and the GM's start. */
 function signupRoutes(ctx: RouteContext): void {
   const { games, demo } = ctx;
+  const { signups } = ctx.commands;
   route(ctx, {
     method: "POST",
     url: "/api/games/:id/signup",
@@ -117,7 +119,7 @@ function signupRoutes(ctx: RouteContext): void {
     handler: async (req) => {
       const user = requireUser(req);
       demo.refuseSignup(games.room(idOf(req))); // also a demo from before the mark (issue 12)
-      await games.signup(user, idOf(req), idempotencyOf(req, user.id));
+      await signups.signup(user, idOf(req), idempotencyOf(req, user.id));
     },
   });
   route(ctx, {
@@ -128,7 +130,7 @@ function signupRoutes(ctx: RouteContext): void {
     idempotent: true,
     handler: async (req) => {
       const user = requireUser(req);
-      await games.withdraw(user, idOf(req), idempotencyOf(req, user.id));
+      await signups.withdraw(user, idOf(req), idempotencyOf(req, user.id));
     },
   });
   bodyRoute(ctx, {
@@ -138,7 +140,7 @@ function signupRoutes(ctx: RouteContext): void {
     body: P.startSchema,
     tag: "gm",
     handler: async (req, _reply, body) => {
-      await games.start(requireUser(req), idOf(req), body().deal);
+      await signups.start(requireUser(req), idOf(req), body().deal);
     },
   });
 }

@@ -50,35 +50,36 @@ function gmPlain(
 
 /** The GM's commands: the clock, the night's review, moderation (F2, G5, G10, P4). */
 export function gmRoutes(ctx: RouteContext): void {
-  const { games, store } = ctx;
-  gmCommand(ctx, "extend", "extend the phase", P.extendSchema, (u, id, b) => games.extend(u, id, b.minutes));
+  const { store } = ctx;
+  const { gm, signups } = ctx.commands;
+  gmCommand(ctx, "extend", "extend the phase", P.extendSchema, (u, id, b) => gm.extend(u, id, b.minutes));
   gmPlain(ctx, "close", "close the phase now (in review mode a night then awaits review)", (u, id) =>
-    games.closePhase(u, id),
+    gm.closePhase(u, id),
   );
-  gmPlain(ctx, "pause", "pause the game's clock", (u, id) => games.pause(u, id));
-  gmPlain(ctx, "resume", "resume the game's clock", (u, id) => games.resume(u, id));
+  gmPlain(ctx, "pause", "pause the game's clock", (u, id) => gm.pause(u, id));
+  gmPlain(ctx, "resume", "resume the game's clock", (u, id) => gm.resume(u, id));
   gmCommand(ctx, "council", "answer the council question (M2c)", P.councilSchema, (u, id, b) =>
-    games.answerCouncil(u, id, b.answer, b.reason),
+    gm.answerCouncil(u, id, b.answer, b.reason),
   );
   gmCommand(ctx, "rolls", "fix rolls with a reason (F2)", P.rollsSchema, (u, id, b) =>
-    games.fixRolls(u, id, b.rolls, b.reason),
+    gm.fixRolls(u, id, b.rolls, b.reason),
   );
   gmCommand(ctx, "reopen-mafia", "reopen the mafia's action as the G10 penalty", P.reasonSchema, (u, id, b) =>
-    games.reopenMafia(u, id, b.reason),
+    gm.reopenMafia(u, id, b.reason),
   );
-  gmPlain(ctx, "publish", "publish the night's results", (u, id) => games.publish(u, id));
+  gmPlain(ctx, "publish", "publish the night's results", (u, id) => gm.publish(u, id));
   gmCommand(
     ctx,
     "modkill",
     "modkill a player at the end of the phase (G5, F2)",
     P.modkillSchema,
-    (u, id, b) => games.modkill(u, id, b.seat, b.reason),
+    (u, id, b) => gm.modkill(u, id, b.seat, b.reason),
   );
   gmCommand(ctx, "replace", "replace a player by a substitute (P4)", P.replaceSchema, async (u, id, b) => {
-    games.gmRoom(u, id); // the GM first: nobody else learns which nicks exist here
+    gm.gmRoom(u, id); // the GM first: nobody else learns which nicks exist here
     const sub = await store.userByNickKey(nickKey(b.nick));
     if (!sub) throw notFound(`nick: no user ${JSON.stringify(b.nick)}`);
-    await games.replace(u, id, b.seat, sub, b.reason);
+    await signups.replace(u, id, b.seat, sub, b.reason);
   });
   bodyRoute(ctx, {
     method: "POST",
@@ -88,7 +89,7 @@ export function gmRoutes(ctx: RouteContext): void {
     tag: "gm",
     handler: async (req, _reply, body) => {
       const p = parse(postParams, req.params, "postId");
-      await games.hide(requireUser(req), p.id, p.postId, body().reason);
+      await gm.hide(requireUser(req), p.id, p.postId, body().reason);
     },
   });
   bodyRoute(ctx, {
@@ -99,7 +100,7 @@ export function gmRoutes(ctx: RouteContext): void {
     tag: "gm",
     handler: async (req, _reply, body) => {
       const p = parse(postParams, req.params, "postId");
-      await games.restore(requireUser(req), p.id, p.postId, body().reason);
+      await gm.restore(requireUser(req), p.id, p.postId, body().reason);
     },
   });
 }

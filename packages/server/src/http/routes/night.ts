@@ -1,13 +1,13 @@
 import * as P from "@forum-mafia/protocol";
 import { nightDraft } from "../../game/draft.ts";
 import { conflict } from "../errors.ts";
-import { toNightAction } from "../../log/games.ts";
+import { toNightAction } from "../../game/play.ts";
 import { idempotencyOf } from "../../log/idempotency.ts";
 import { bodyRoute, idOf, langOf, requireUser, route, shown, type RouteContext } from "./context.ts";
 
 /** The night: a player's action (O1) and the GM's draft of the results. */
 export function nightRoutes(ctx: RouteContext): void {
-  const { games } = ctx;
+  const { play, gm } = ctx.commands;
   bodyRoute(ctx, {
     method: "POST",
     url: "/api/games/:id/actions",
@@ -18,7 +18,7 @@ export function nightRoutes(ctx: RouteContext): void {
     handler: async (req, _reply, body) => {
       const user = requireUser(req);
       const action = toNightAction(body());
-      await games.act(user, idOf(req), action, idempotencyOf(req, user.id, action));
+      await play.act(user, idOf(req), action, idempotencyOf(req, user.id, action));
     },
   });
   route(ctx, {
@@ -27,7 +27,7 @@ export function nightRoutes(ctx: RouteContext): void {
     summary: "GM: the night's draft results with an explanation",
     tag: "gm",
     handler: async (req) => {
-      const room = games.gmRoom(requireUser(req), idOf(req));
+      const room = gm.gmRoom(requireUser(req), idOf(req));
       if (room.status !== "running" || room.phase!.kind !== "night")
         throw conflict("night/not-night", "there is no night to review");
       return shown(ctx, room, () => nightDraft(room, langOf(req)));

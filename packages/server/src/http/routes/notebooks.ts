@@ -32,7 +32,7 @@ import { encodingFor, NotebookCache } from "../../notebooks/notebook-cache.ts";
 import { notebookSummary, notebookView } from "../../notebooks/notebook-view.ts";
 import type { NotebookRecord } from "../../stores/store.ts";
 import type { ToolRunner } from "../../tools/tools.ts";
-import { toNightAction } from "../../log/games.ts";
+import { toNightAction } from "../../game/play.ts";
 import { bodyRoute, langOf, parse, requireUser, route, type RouteContext } from "./context.ts";
 import { inToolsPool } from "./tools.ts";
 

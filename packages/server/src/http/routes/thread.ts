@@ -14,6 +14,7 @@ const pageQuery = z.strictObject({
 /** The game thread and the day's votes (V1–V7): reading, posting, a draft's preview, a one-tap vote. */
 export function threadRoutes(ctx: RouteContext): void {
   const { games } = ctx;
+  const { play } = ctx.commands;
   bodyRoute(ctx, {
     method: "POST",
     url: "/api/games/:id/votes",
@@ -24,7 +25,7 @@ export function threadRoutes(ctx: RouteContext): void {
     handler: async (req, _reply, body) => {
       const user = requireUser(req);
       const vote = body();
-      await games.vote(user, idOf(req), vote, idempotencyOf(req, user.id, vote));
+      await play.vote(user, idOf(req), vote, idempotencyOf(req, user.id, vote));
     },
   });
   route(ctx, {
@@ -49,7 +50,7 @@ export function threadRoutes(ctx: RouteContext): void {
     handler: async (req, reply, body) => {
       const user = requireUser(req);
       const { text } = body();
-      const id = await games.post(user, idOf(req), text, idempotencyOf(req, user.id, text));
+      const id = await play.post(user, idOf(req), text, idempotencyOf(req, user.id, text));
       return reply.status(201).send({ id });
     },
   });
@@ -60,6 +61,6 @@ export function threadRoutes(ctx: RouteContext): void {
       "What a draft post would count as (a vote, a refusal, coloured text that names nobody); stores nothing",
     body: P.postSchema,
     tag: "play",
-    handler: async (req, _reply, body) => games.previewPost(requireUser(req), idOf(req), body().text),
+    handler: async (req, _reply, body) => play.previewPost(requireUser(req), idOf(req), body().text),
   });
 }
