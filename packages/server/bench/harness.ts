@@ -3,7 +3,7 @@
  * clean-up, the server started as a child process, users over real HTTP, the games set up over HTTP, the
  * load generator, and the server's CPU time and memory read from /proc.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, type ChildProcess } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { createServer as createNetServer } from "node:net";
 import { availableParallelism, loadavg } from "node:os";
@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import type { ActionRequest, GameDetail } from "@forum-mafia/protocol";
 import { TARGETED_ACTS } from "@forum-mafia/protocol/roles";
 import { NICKS } from "../test/play.ts";
+import { startChild, tsx } from "../test/processes.ts";
 import type { Actor, LoadResult, Poster, Scenario, Voter } from "./plan.ts";
 
 export const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -73,29 +74,36 @@ export async function childClient(
   ready: string,
   what: string,
 ): Promise<{ child: ChildProcess; finish: () => Promise<unknown> }> {
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+  // Its stdout is data (the report after the ready line), so only stderr is kept for the failure.
+  const client = startChild({
+    name: what,
+    ...tsx(script, ...args),
     cwd: ROOT,
-    stdio: ["pipe", "pipe", "pipe"],
+    stdin: true,
+    logStdout: false,
+    onSpawn: track,
   });
-  track(child);
-  let out = "";
-  let err = "";
-  child.stderr!.on("data", (c: Buffer) => (err += c.toString("utf8")));
-  const gone = exited(child);
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on("data", (c: Buffer) => {
-      out += c.toString("utf8");
-      if (out.startsWith(`${ready}\n`)) resolve();
-    });
-    void gone.then(() => reject(new Error(`${what} exited before it was ${ready}:\n${err}`)));
+  const report: string[] = [];
+  let first = true;
+  let isReady = false;
+  client.onLine((line) => {
+    if (first) isReady = line === ready;
+    else if (isReady) report.push(line);
+    first = false;
+    return true;
   });
+  await client.readyLine(
+    () => (isReady ? true : null),
+    () => `${what} exited before it was ${ready}:\n${client.log()}`,
+  );
   return {
-    child,
+    child: client.proc,
     finish: async () => {
-      const { code, signal } = await gone;
-      untrack(child);
-      if (code !== 0) throw new Error(`${what} failed: ${code ?? signal}\n${err}`);
-      return JSON.parse(out.slice(ready.length + 1)) as unknown;
+      // Closed, not only exited: the report is read to its end.
+      const { code, signal } = await client.closed;
+      untrack(client.proc);
+      if (code !== 0) throw new Error(`${what} failed: ${code ?? signal}\n${client.log()}`);
+      return JSON.parse(report.join("\n")) as unknown;
     },
   };
 }
@@ -136,33 +144,32 @@ export async function startServer(
   };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [...profiling, "--import", "tsx", START], {
+  const server = startChild({
+    name: "the server",
+    command: process.execPath,
+    args: [...profiling, "--import", "tsx", START],
     cwd: ROOT,
     env,
-    stdio: ["ignore", "pipe", "pipe"],
+    keep: 4000,
+    onSpawn: track,
   });
-  track(child);
-  let log = "";
-  const keep = (chunk: Buffer): void => {
-    log = (log + chunk.toString("utf8")).slice(-4000);
-  };
-  child.stdout!.on("data", keep);
-  child.stderr!.on("data", keep);
+  const child = server.proc;
+  const log = (): string => server.log();
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`the server exited while starting:\n${log}`);
+      throw new Error(`the server exited while starting:\n${log()}`);
     try {
       const res = await fetch(`${url}/api/health`);
       if (res.ok) break;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`the server did not answer /api/health in 60 s:\n${log}`);
+    if (Date.now() > deadline) throw new Error(`the server did not answer /api/health in 60 s:\n${log()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  started.server = { child, url, output: () => log };
+  started.server = { child, url, output: log };
   started.all.push(started.server);
   return started.server;
 }
@@ -332,19 +339,21 @@ export function interleave<T>(lists: readonly (readonly T[])[]): T[] {
 
 export async function runLoad(planFile: string, scenario: Scenario, seconds?: number): Promise<LoadResult> {
   const extra = seconds === undefined ? [] : [String(seconds)];
-  const child = spawn(process.execPath, ["--import", "tsx", LOAD, planFile, scenario, ...extra], {
+  // Its stdout is the JSON result, so only stderr is kept for the failure.
+  const load = startChild({
+    name: `the load generator (${scenario})`,
+    ...tsx(LOAD, planFile, scenario, ...extra),
     cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
+    logStdout: false,
+    onSpawn: track,
   });
-  track(child);
-  const out: Buffer[] = [];
-  let err = "";
-  child.stdout!.on("data", (c: Buffer) => out.push(c));
-  child.stderr!.on("data", (c: Buffer) => (err += c.toString("utf8")));
-  const { code, signal } = await exited(child);
-  untrack(child);
-  if (code !== 0) throw new Error(`the load generator (${scenario}) failed: ${code ?? signal}\n${err}`);
-  return JSON.parse(Buffer.concat(out).toString("utf8")) as LoadResult;
+  const out: string[] = [];
+  load.onLine((line) => out.push(line) > 0);
+  const { code, signal } = await load.closed;
+  untrack(load.proc);
+  if (code !== 0)
+    throw new Error(`the load generator (${scenario}) failed: ${code ?? signal}\n${load.log()}`);
+  return JSON.parse(out.join("\n")) as LoadResult;
 }
 
 export const median = (xs: readonly number[]): number => {

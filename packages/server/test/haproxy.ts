@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { connect, createServer as listenOn, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { PG_LOCKS } from "../src/stores/pg-locks.ts";
+import { startChild } from "./processes.ts";
 
 /**
  * Issue 20: Debian's haproxy (.ci/run installs it) in front of several server instances, round-robin, as a
@@ -178,13 +178,8 @@ export async function startHaproxy(opts: {
     }),
   );
   // -db: stay in the foreground (the test owns the process); -W would fork a master.
-  const child: ChildProcess = spawn(HAPROXY, ["-db", "-f", cfg], { stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr?.setEncoding("utf8");
-  child.stderr?.on("data", (d: string) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  let running = true;
-  void exited.then(() => (running = false));
+  const child = startChild({ name: "haproxy", command: HAPROXY, args: ["-db", "-f", cfg], stdout: "ignore" });
+  const stderr = (): string => child.log();
 
   const states = async () => parseStates(await ask(socket, "show stat"), "instances");
   const proxy: Haproxy = {
@@ -207,17 +202,14 @@ export async function startHaproxy(opts: {
       throw new Error(`haproxy: backends ${JSON.stringify(now)}, waited for ${JSON.stringify(want)}`);
     },
     async stop() {
-      if (running) {
-        child.kill("SIGTERM");
-        await exited;
-      }
+      await child.terminate();
       rmSync(dir, { recursive: true, force: true });
     },
   };
   for (let i = 0; ; i++) {
-    if (!running) {
+    if (!child.alive) {
       rmSync(dir, { recursive: true, force: true });
-      throw new Error(`haproxy exited at start: ${stderr.trim()}`);
+      throw new Error(`haproxy exited at start: ${stderr().trim()}`);
     }
     try {
       await states();
@@ -225,7 +217,7 @@ export async function startHaproxy(opts: {
     } catch (error) {
       if (i > 100) {
         await proxy.stop();
-        throw new Error(`haproxy did not open its runtime socket: ${String(error)} ${stderr.trim()}`);
+        throw new Error(`haproxy did not open its runtime socket: ${String(error)} ${stderr().trim()}`);
       }
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -343,8 +335,11 @@ export async function startInstances(
     await c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     await c.end();
   };
-  const start = (name: string): Promise<Instance> => {
-    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", ENTRY], {
+  const start = async (name: string): Promise<Instance> => {
+    const child = startChild({
+      name,
+      command: process.execPath,
+      args: ["--import", "tsx", "--input-type=module", "-e", ENTRY],
       cwd: ROOT,
       env: {
         ...process.env,
@@ -357,41 +352,18 @@ export async function startInstances(
         CLOCK_BASE: String(base),
         SEED: opts.seed ?? "",
       },
-      stdio: ["ignore", "pipe", "pipe"],
+      // Only stderr explains a failure: stdout carries the `listening <port>` line and nothing else.
+      logStdout: false,
     });
-    let err = "";
-    let out = "";
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (d: string) => (err += d));
-    child.stdout.setEncoding("utf8");
-    let running = true;
-    const exited = new Promise<void>((resolve) =>
-      child.once("exit", () => {
-        running = false;
-        resolve();
-      }),
-    );
     const kill = async (): Promise<void> => {
-      if (running) child.kill("SIGKILL");
-      await exited;
+      await child.kill();
     };
     kills.push(kill);
-    return new Promise<Instance>((resolve, reject) => {
-      child.stdout.on("data", (d: string) => {
-        out += d;
-        const m = /^listening (\d+)$/m.exec(out);
-        if (!m) return;
-        out = "";
-        resolve({
-          name,
-          port: Number(m[1]),
-          alive: () => running,
-          stderr: () => err,
-          kill,
-        });
-      });
-      void exited.then(() => reject(new Error(`instance ${name} exited at start: ${err.trim()}`)));
-    });
+    const port = await child.readyLine(
+      (line) => /^listening (\d+)$/.exec(line)?.[1] ?? null,
+      () => `instance ${name} exited at start: ${child.log().trim()}`,
+    );
+    return { name, port: Number(port), alive: () => child.alive, stderr: () => child.log(), kill };
   };
   try {
     list.push(...(await Promise.all(Array.from({ length: count }, (_, i) => start(`i${i}`)))));

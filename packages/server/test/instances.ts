@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { createInterface } from "node:readline";
+import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { PG_LOCKS } from "../src/stores/pg-locks.ts";
 import { PG_URL } from "./pg.ts";
+import { startChild, tsx, type Child } from "./processes.ts";
 
 /**
  * Issue 20: N server processes (instance.ts) on one fresh PostgreSQL database, started by a test. Each
@@ -49,15 +49,12 @@ export interface InstanceOptions {
 
 /** One server process. */
 export class Instance {
-  proc: ChildProcess | null = null;
+  private child: Child | null = null;
   base = "";
-  /** The last 64 KB of its stderr (and stdout lines that are not answers), for failure messages. */
-  log = "";
-  /** How it ended, once it has: `code 70`, `signal SIGKILL`. */
-  exit: string | null = null;
+  /** The output of its earlier runs (a restart keeps what the last run said). */
+  private earlier = "";
   private nextCommand = 0;
   private readonly pending = new Map<string, { resolve: () => void; reject: (e: Error) => void }>();
-  private exited: Promise<void> = Promise.resolve();
 
   /** instance.ts's CLOCK; a restart may give a later start (the game's time has moved on meanwhile). */
   private clock: string;
@@ -71,12 +68,23 @@ export class Instance {
     this.clock = opts.clock;
   }
 
-  get alive(): boolean {
-    return this.proc !== null && this.exit === null;
+  /** The running (or last) process, for signals of a test's own (SIGSTOP). */
+  get proc(): ChildProcess | null {
+    return this.child?.proc ?? null;
   }
 
-  private note(text: string): void {
-    this.log = (this.log + text).slice(-65_536);
+  /** The last 64 KB of its stderr (and stdout lines that are not answers), for failure messages. */
+  get log(): string {
+    return (this.earlier + (this.child?.log() ?? "")).slice(-65_536);
+  }
+
+  /** How it ended, once it has: `code 70`, `signal SIGKILL`. */
+  get exit(): string | null {
+    return this.child?.exit ?? null;
+  }
+
+  get alive(): boolean {
+    return this.child !== null && this.child.alive;
   }
 
   /** Start the process and wait for `listening <port>` (or its exit, which is an error with its stderr). */
@@ -84,7 +92,11 @@ export class Instance {
     if (clock !== undefined) this.clock = clock;
     const u = new URL(this.url);
     u.searchParams.set("application_name", this.name);
-    const proc = spawn(process.execPath, ["--import", "tsx", ENTRY], {
+    this.earlier = this.log;
+    this.base = "";
+    const child = startChild({
+      name: this.name,
+      ...tsx(ENTRY),
       cwd: ROOT,
       env: {
         ...process.env,
@@ -95,46 +107,31 @@ export class Instance {
         RATE_LIMIT: String(this.opts.rateLimit ?? 0),
         ...this.opts.env,
       },
-      stdio: ["pipe", "pipe", "pipe"],
+      stdin: true,
+      keep: 65_536,
     });
-    this.proc = proc;
-    this.exit = null;
-    this.base = "";
-    proc.stderr!.setEncoding("utf8");
-    proc.stderr!.on("data", (chunk: string) => this.note(chunk));
-    this.exited = new Promise((resolve) => {
-      proc.on("exit", (code, signal) => {
-        this.exit = signal ? `signal ${signal}` : `code ${code}`;
-        this.note(`\n[${this.name} exited: ${this.exit}]\n`);
-        for (const [, p] of this.pending)
-          p.reject(new Error(`${this.name} exited (${this.exit}):\n${this.tail()}`));
-        this.pending.clear();
-        resolve();
-      });
+    this.child = child;
+    void child.exited.then(() => {
+      child.note(`\n[${this.name} exited: ${child.exit}]\n`);
+      for (const [, p] of this.pending)
+        p.reject(new Error(`${this.name} exited (${child.exit}):\n${this.tail()}`));
+      this.pending.clear();
     });
-    const listening = new Promise<void>((resolve, reject) => {
-      createInterface({ input: proc.stdout! }).on("line", (line) => {
-        const m = /^listening (\d+)$/.exec(line);
-        if (m) {
-          this.base = `http://127.0.0.1:${m[1]}`;
-          resolve();
-          return;
-        }
-        const answer = /^(done|failed) (\d+)(?: (.*))?$/.exec(line);
-        const p = answer ? this.pending.get(answer[2]!) : undefined;
-        if (answer && p) {
-          this.pending.delete(answer[2]!);
-          if (answer[1] === "done") p.resolve();
-          else p.reject(new Error(`${this.name}: ${answer[3] ?? "failed"}`));
-          return;
-        }
-        this.note(`${line}\n`);
-      });
-      void this.exited.then(() =>
-        reject(new Error(`${this.name} exited (${this.exit}) before listening:\n${this.tail()}`)),
-      );
+    // The answers to commands (`done <n>`, `failed <n> <why>`) are taken; every other line is kept.
+    child.onLine((line) => {
+      const answer = /^(done|failed) (\d+)(?: (.*))?$/.exec(line);
+      const p = answer ? this.pending.get(answer[2]!) : undefined;
+      if (!answer || !p) return false;
+      this.pending.delete(answer[2]!);
+      if (answer[1] === "done") p.resolve();
+      else p.reject(new Error(`${this.name}: ${answer[3] ?? "failed"}`));
+      return true;
     });
-    await listening;
+    const port = await child.readyLine(
+      (line) => /^listening (\d+)$/.exec(line)?.[1] ?? null,
+      () => `${this.name} exited (${child.exit}) before listening:\n${this.tail()}`,
+    );
+    this.base = `http://127.0.0.1:${port}`;
   }
 
   /** The end of its log, for an error message. */
@@ -147,7 +144,7 @@ export class Instance {
     const n = String(this.nextCommand++);
     return new Promise((resolve, reject) => {
       this.pending.set(n, { resolve, reject });
-      this.proc!.stdin!.write(`${n} ${text}\n`);
+      this.child!.write(`${n} ${text}`);
     });
   }
 
@@ -163,17 +160,13 @@ export class Instance {
   /** kill -9: no shutdown, its connections are cut by the kernel. */
   async kill(): Promise<void> {
     if (!this.alive) return;
-    this.proc!.kill("SIGKILL");
-    await this.exited;
+    await this.child!.kill();
   }
 
   /** SIGTERM (a clean close), then SIGKILL if it has not ended in 10 s. */
   async stop(): Promise<void> {
     if (!this.alive) return;
-    this.proc!.kill("SIGTERM");
-    const guard = setTimeout(() => this.proc?.kill("SIGKILL"), 10_000);
-    await this.exited;
-    clearTimeout(guard);
+    await this.child!.terminate({ guardMs: 10_000 });
   }
 }
 

@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./haproxy.ts";
+import { startChild } from "./processes.ts";
 
 /**
  * Issue 28: Debian's nginx (.ci/run installs it) in front of several server instances, round-robin, with the
@@ -97,27 +97,20 @@ export async function startNginx(opts: { backends: readonly number[]; port?: num
   const cfg = join(dir, "nginx.conf");
   writeFileSync(cfg, nginxConfig({ port, backends: opts.backends, dir }));
   // `daemon off`: the test owns the process; -p: its prefix, so nothing is read from /etc or /var.
-  const child: ChildProcess = spawn(NGINX, ["-p", dir, "-c", cfg, "-g", "daemon off;"], {
-    stdio: ["ignore", "ignore", "pipe"],
+  const child = startChild({
+    name: "nginx",
+    command: NGINX,
+    args: ["-p", dir, "-c", cfg, "-g", "daemon off;"],
+    stdout: "ignore",
   });
-  let stderr = "";
-  child.stderr?.setEncoding("utf8");
-  child.stderr?.on("data", (d: string) => (stderr += d));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  let running = true;
-  void exited.then(() => (running = false));
+  const stderr = (): string => child.log();
   const errorLog = join(dir, "error.log");
   const proxy: Nginx = {
     port,
     url: `http://127.0.0.1:${port}`,
     errors: () => (existsSync(errorLog) ? readFileSync(errorLog, "utf8") : ""),
     async stop() {
-      if (running) {
-        child.kill("SIGQUIT");
-        const guard = setTimeout(() => child.kill("SIGKILL"), 5_000);
-        await exited;
-        clearTimeout(guard);
-      }
+      await child.terminate({ signal: "SIGQUIT", guardMs: 5_000 });
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -131,15 +124,15 @@ export async function startNginx(opts: { backends: readonly number[]; port?: num
       c.once("error", () => resolve(false));
     });
   for (let i = 0; ; i++) {
-    if (!running) {
-      const why = `${stderr.trim()} ${proxy.errors().trim()}`;
+    if (!child.alive) {
+      const why = `${stderr().trim()} ${proxy.errors().trim()}`;
       rmSync(dir, { recursive: true, force: true });
       throw new Error(`nginx exited at start: ${why}`);
     }
     if (await accepts()) return proxy;
     if (i > 200) {
       await proxy.stop();
-      throw new Error(`nginx did not accept connections on ${port}: ${stderr.trim()}`);
+      throw new Error(`nginx did not accept connections on ${port}: ${stderr().trim()}`);
     }
     await new Promise((r) => setTimeout(r, 25));
   }

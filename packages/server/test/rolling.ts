@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { request } from "node:http";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { sseBlocks } from "./play.ts";
+import { startChild, tsx, type Child } from "./processes.ts";
 
 /**
  * Issue 28: what a rolling restart test needs: server processes started as in production (bin/start.ts,
@@ -18,10 +17,9 @@ const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 
 /** One `npm start` process (bin/start.ts) on a fixed port, restarted in place. */
 export class StartedServer {
-  private proc: ChildProcess | null = null;
-  private exited: Promise<number | null> = Promise.resolve(null);
-  /** Its stderr and stdout, last 32 KB (for a failure's message). */
-  log = "";
+  private child: Child | null = null;
+  /** The output of its earlier runs (a restart keeps what the last run said). */
+  private earlier = "";
   /** The exit code of each SIGTERM stop, in order (0: drained and closed cleanly). */
   readonly stops: (number | null)[] = [];
 
@@ -31,48 +29,41 @@ export class StartedServer {
     private readonly env: Readonly<Record<string, string>>,
   ) {}
 
+  /** Its stderr and stdout, last 32 KB (for a failure's message). */
+  get log(): string {
+    return (this.earlier + (this.child?.log() ?? "")).slice(-32_768);
+  }
+
   /** Start it and wait until it listens (its `forum-mafia: …` line), or fail with its output. */
   async start(): Promise<void> {
-    const proc = spawn(process.execPath, ["--import", "tsx", START], {
+    this.earlier = this.log;
+    const child = startChild({
+      name: this.name,
+      ...tsx(START),
       cwd: ROOT,
       env: { ...process.env, ...this.env, PORT: String(this.port), HOST: "127.0.0.1" },
-      stdio: ["ignore", "pipe", "pipe"],
+      keep: 32_768,
     });
-    this.proc = proc;
-    const note = (text: string): void => {
-      this.log = (this.log + text).slice(-32_768);
-    };
-    proc.stderr!.setEncoding("utf8");
-    proc.stderr!.on("data", note);
-    this.exited = new Promise((resolve) => proc.once("exit", (code) => resolve(code)));
-    await new Promise<void>((resolve, reject) => {
-      createInterface({ input: proc.stdout! }).on("line", (line) => {
-        note(`${line}\n`);
-        if (line.startsWith("forum-mafia: ")) resolve();
-      });
-      void this.exited.then((code) =>
-        reject(new Error(`${this.name} exited (${code}) before listening:\n${this.log.slice(-4000)}`)),
-      );
-    });
+    this.child = child;
+    await child.readyLine(
+      (line) => (line.startsWith("forum-mafia: ") ? line : null),
+      ({ code }) => `${this.name} exited (${code}) before listening:\n${this.log.slice(-4000)}`,
+    );
   }
 
   /** SIGTERM, as a rolling restart sends it; resolves with the exit code (SIGKILL after a generous guard). */
   async stop(): Promise<number | null> {
-    const proc = this.proc;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return null;
-    proc.kill("SIGTERM");
-    const guard = setTimeout(() => proc.kill("SIGKILL"), 60_000);
-    const code = await this.exited;
-    clearTimeout(guard);
+    const child = this.child;
+    if (!child || !child.alive) return null;
+    const { code } = await child.terminate({ guardMs: 60_000 });
     this.stops.push(code);
     return code;
   }
 
   async kill(): Promise<void> {
-    const proc = this.proc;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    proc.kill("SIGKILL");
-    await this.exited;
+    const child = this.child;
+    if (!child || !child.alive) return;
+    await child.kill();
   }
 }
 
