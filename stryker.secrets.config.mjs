@@ -22,8 +22,11 @@ export default {
     "packages/server/src/views/seen.ts",
     // The channels a seat reads (S2, G8).
     "packages/server/src/views/channels.ts",
-    // The response builders: the detail, the live stream's items (StreamItems), unread.
+    // The response builders: the detail (views.ts), the live stream's items (StreamItems) and the two halves
+    // (stream-items.ts), and the readouts they share: unread, the form, the count, the channels (readouts.ts).
     "packages/server/src/views/views.ts",
+    "packages/server/src/views/stream-items.ts",
+    "packages/server/src/views/readouts.ts",
     // «Мои игры»: a user's place, role and result (R3), unread and what the user owes.
     "packages/server/src/views/me-views.ts",
   ],

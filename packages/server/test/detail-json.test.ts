@@ -8,7 +8,8 @@ import type { GameDetail } from "@forum-mafia/protocol";
 import { describe, expect, it } from "vitest";
 import type { Room } from "../src/log/room.ts";
 import type { Viewer } from "../src/views/viewer.ts";
-import { gameDetail, gameDetailJson, posts, type ReadState } from "../src/views/views.ts";
+import { gameDetail, gameDetailJson } from "../src/views/views.ts";
+import { posts, type ReadState } from "../src/views/readouts.ts";
 import { BOSS, CITIZEN, entry, GM, player, PUBLIC, runningRoom, SHERIFF, THUG } from "./rooms.ts";
 
 const json = (room: Room, v: Viewer, user: string | null, lang: "ru" | "en", read: ReadState | null = null) =>

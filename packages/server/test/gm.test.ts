@@ -2,7 +2,7 @@ import { DEFAULT_ROLES } from "@forum-mafia/engine";
 import type { GameDetail, NightDraft, PostView } from "@forum-mafia/protocol";
 import { describe, expect, it } from "vitest";
 import { phaseDeadline } from "../src/game/deadline.ts";
-import { backlog } from "../src/views/views.ts";
+import { backlog } from "../src/views/stream-items.ts";
 import { Client } from "./client.ts";
 import { testServer, type TestServer } from "./harness.ts";
 import { detail, expectOk, NICKS, NIGHT_MS, setUpGame, type Table } from "./play.ts";

@@ -4,7 +4,7 @@ import { DEFAULT_ROLES } from "@forum-mafia/engine";
 import type { GameDetail, NightDraft, PostView } from "@forum-mafia/protocol";
 import { describe, expect, it } from "vitest";
 import type { Viewer } from "../src/views/viewer.ts";
-import { backlog } from "../src/views/views.ts";
+import { backlog } from "../src/views/stream-items.ts";
 import { Client } from "./client.ts";
 import { FakeClock, LiveServer, settle, testServer } from "./harness.ts";
 import {

@@ -6,7 +6,7 @@ import { testServer, type TestServer } from "./harness.ts";
 import { detail, expectOk, NIGHT_MS, setUpGame, SseStream, type Table } from "./play.ts";
 import { FOUR, quietDay as day, quietNight as night } from "./quiet.ts";
 import { seenBy } from "../src/views/seen.ts";
-import { stallView } from "../src/views/views.ts";
+import { stallView } from "../src/views/readouts.ts";
 
 /**
  * Issue 28: a real game can stall as bot games do. Three nights and three days in a row with no death, no

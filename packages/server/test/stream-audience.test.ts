@@ -1,4 +1,4 @@
-// The live stream's items (views.ts: StreamItems, yourState, publicState) and the unread counts
+// The live stream's items (stream-items.ts: StreamItems, yourState, publicState) and the unread counts
 // (unreadView), viewer by viewer: the GM, each seat (the mafia, the sheriff and sergeant's pair, a
 // player in no faction chat), a dead player in the spectators' room and the public. A room is built in
 // memory from log entries (rooms.ts); every expected value is written out here by hand from RULES.md
@@ -9,7 +9,8 @@ import type { ChannelId, FeedItem } from "@forum-mafia/protocol";
 import { describe, expect, it } from "vitest";
 import type { Room } from "../src/log/room.ts";
 import type { Viewer } from "../src/views/viewer.ts";
-import { itemTypeOf, publicState, StreamItems, unreadView, yourState } from "../src/views/views.ts";
+import { itemTypeOf, publicState, StreamItems, yourState } from "../src/views/stream-items.ts";
+import { unreadView } from "../src/views/readouts.ts";
 import {
   act,
   BOSS,

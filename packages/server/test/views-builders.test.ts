@@ -1,4 +1,4 @@
-// The server's response builders (views.ts): a game's summary, the detail a viewer is sent (their role
+// The server's response builders (views.ts, readouts.ts): a game's summary, the detail a viewer is sent (their role
 // card, action form, the public vote count, the announcements, their private results), the signup state
 // and the thread's pages. A room is built in memory from log entries, as secrets.test.ts builds one; every
 // expected value is written out here from RULES.md and TEXTS.ru.md, never computed with the code under
@@ -8,7 +8,8 @@ import { DEFAULT_OPTIONS, roleCard, type RoleId } from "@forum-mafia/engine";
 import type { Room } from "../src/log/room.ts";
 import { describe, expect, it } from "vitest";
 import { seenBy } from "../src/views/seen.ts";
-import { actionForm, gameDetail, posts, signupStatus, summaryOf } from "../src/views/views.ts";
+import { gameDetail, summaryOf } from "../src/views/views.ts";
+import { actionForm, posts, signupStatus } from "../src/views/readouts.ts";
 
 /** M2c's listed questions as docs/readings.md lists them, in its order, with their Russian texts. */
 const LISTED = [

@@ -34,7 +34,7 @@ import { closePhase, reviewed, type Built } from "./notebook.ts";
 import type { NotebookDoc } from "./notebook-doc.ts";
 import { actionText, voteText } from "./notebook-texts.ts";
 import type { Seen } from "../views/seen.ts";
-import { actionForm } from "../views/views.ts";
+import { actionForm } from "../views/readouts.ts";
 
 /**
  * Issue 18: what the GM reads of a notebook (notebook.ts keeps the document and its changes): the posts of

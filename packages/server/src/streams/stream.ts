@@ -6,7 +6,7 @@ import { streamLength } from "./positions.ts";
 import type { Room } from "../log/room.ts";
 import { viewerKey, viewerOf, type Viewer } from "../views/viewer.ts";
 import { mayReceive } from "../views/seen.ts";
-import { backlog, StreamItems } from "../views/views.ts";
+import { backlog, StreamItems } from "../views/stream-items.ts";
 import type { YourState } from "@forum-mafia/protocol/stream";
 import {
   endStream,
@@ -165,7 +165,7 @@ export class Streams {
 
     reply.hijack();
     const raw = startEvents(reply);
-    // What the client has not had yet (views.ts, `backlog`); null when it must start again (a reset).
+    // What the client has not had yet (stream-items.ts, `backlog`); null when it must start again (a reset).
     const sent = backlog(room, viewer, lang, after, items);
     const text = sent?.map((x) => frame(x.id, x.data)).join("") ?? null;
 

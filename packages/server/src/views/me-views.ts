@@ -13,7 +13,7 @@ import { reminderTimes } from "../mail/reminder-times.ts";
 import type { Room } from "../log/room.ts";
 import { seenBy } from "./seen.ts";
 import { viewerOf } from "./viewer.ts";
-import { stallView, unreadView } from "./views.ts";
+import { stallView, unreadView } from "./readouts.ts";
 
 /**
  * Issue 15: «Мои игры» (GET /api/me/games), built for one user from what that user may see: the user's own

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { forbidden } from "../errors.ts";
 import { idempotencyOf } from "../../log/idempotency.ts";
 import { viewerOf } from "../../views/viewer.ts";
-import { channels } from "../../views/views.ts";
+import { channels } from "../../views/readouts.ts";
 import { bodyRoute, parse, requireUser, route, shown, type RouteContext } from "./context.ts";
 
 const channelParams = z.strictObject({

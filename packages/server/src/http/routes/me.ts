@@ -4,7 +4,7 @@ import { myGames, myPart, type MyPart } from "../../views/me-views.ts";
 import { isQuiet } from "../../mail/reminders.ts";
 import type { Room } from "../../log/room.ts";
 import { viewerOf } from "../../views/viewer.ts";
-import { channels, roleNames } from "../../views/views.ts";
+import { channels, roleNames } from "../../views/readouts.ts";
 import { bodyRoute, durableParts, idOf, langOf, requireUser, route, type RouteContext } from "./context.ts";
 
 /** Issue 15: «Мои игры» (GET /api/me/games) and read marks (PUT /api/games/:id/read). */

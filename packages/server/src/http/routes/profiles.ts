@@ -4,7 +4,7 @@ import { z } from "zod";
 import { notFound } from "../errors.ts";
 import { profilePart, profileView, type ProfilePart } from "../../views/profiles.ts";
 import type { Room } from "../../log/room.ts";
-import { roleNames } from "../../views/views.ts";
+import { roleNames } from "../../views/readouts.ts";
 import { durableParts, langOf, parse, route, type RouteContext } from "./context.ts";
 
 const nickParams = z.strictObject({ nick: P.str(64, 1) });

@@ -3,7 +3,7 @@ import { nanoid } from "nanoid";
 import { z } from "zod";
 import { conflict, notFound } from "../errors.ts";
 import { MAX_SAVED_SETUPS, type SetupRecord } from "../../stores/store.ts";
-import { roleNames } from "../../views/views.ts";
+import { roleNames } from "../../views/readouts.ts";
 import { bodyRoute, langOf, parse, requireUser, route, type RouteContext } from "./context.ts";
 
 /** A saved setup's id in a path: what nanoid makes, and nothing a path could abuse. */

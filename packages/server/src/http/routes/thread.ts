@@ -1,7 +1,7 @@
 import * as P from "@forum-mafia/protocol";
 import { z } from "zod";
 import { idempotencyOf } from "../../log/idempotency.ts";
-import { posts } from "../../views/views.ts";
+import { posts } from "../../views/readouts.ts";
 import { bodyRoute, idOf, parse, requireUser, route, shown, type RouteContext } from "./context.ts";
 
 const pageQuery = z.strictObject({
