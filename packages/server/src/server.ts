@@ -41,8 +41,8 @@ export interface ServerOptions {
    * (bin/start.ts passes `http://localhost:<PORT>`); `http://localhost:3000` by default.
    */
   readonly localUrl?: string;
-  /** Issue 17: the balance estimates' sizes and limits (estimate.ts, ESTIMATE_DEFAULTS); tests play fewer games. */
-  readonly estimates?: import("./tools/estimate.ts").EstimateOptions;
+  /** Issue 17: the balance estimates' sizes and limits (estimate-options.ts, ESTIMATE_DEFAULTS); tests play fewer games. */
+  readonly estimates?: import("./tools/estimate-options.ts").EstimateOptions;
   /** The GM tools' limits (tools.ts, TOOLS_DEFAULTS); the tests give the work a longer budget as a hang guard. */
   readonly tools?: import("./tools/tools.ts").ToolsOptions;
   /**

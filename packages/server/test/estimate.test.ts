@@ -6,14 +6,13 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/http/app.ts";
 import { Demo } from "../src/demo/demo.ts";
+import { Estimator, estimateKey } from "../src/tools/estimate.ts";
 import {
   ESTIMATE_DEFAULTS,
-  Estimator,
-  estimateKey,
   type ChunkOutcome,
   type EstimateCounters,
   type EstimateOptions,
-} from "../src/tools/estimate.ts";
+} from "../src/tools/estimate-options.ts";
 import { Games } from "../src/log/games.ts";
 import { SqliteStore } from "../src/stores/sqlite-store.ts";
 import { Client } from "./client.ts";

@@ -82,9 +82,9 @@ export interface AppOptions {
   readonly streamLimits?: Partial<import("../streams/connections.ts").StreamLimits>;
   /** Issue 15: e-mail and reminders (server.ts makes them when SMTP_URL is set); none by default. */
   readonly mail?: MailContext | null;
-  /** Issue 17: the balance estimates' limits and sizes (estimate.ts, ESTIMATE_DEFAULTS), or an estimator (tests). */
+  /** Issue 17: the balance estimates' limits and sizes (estimate-options.ts, ESTIMATE_DEFAULTS), or an estimator (tests). */
   readonly estimates?:
-    import("../tools/estimate.ts").EstimateOptions | import("../tools/estimate.ts").Estimator;
+    import("../tools/estimate-options.ts").EstimateOptions | import("../tools/estimate.ts").Estimator;
   /** Tests only: the argon2 cost of new password hashes (auth.ts, TEST_PASSWORD_COST); PASSWORD_COST by default. */
   readonly passwordCost?: PasswordCost;
 }

@@ -1,5 +1,4 @@
 import {
-  ESTIMATE_GAMES,
   balanceOf,
   canonicalSetup,
   mergeChunks,
@@ -7,13 +6,15 @@ import {
   type Tally,
 } from "@forum-mafia/engine/bots";
 import type { BalanceEstimate, Setup } from "@forum-mafia/protocol/setups";
-import { CLASSIC_SETUP } from "@forum-mafia/protocol/setups";
-import { createRequire } from "node:module";
-import { availableParallelism } from "node:os";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { Piscina } from "piscina";
 import { ApiError } from "../http/errors.ts";
-import type { EstimateOutcome, EstimateTask } from "./estimate-worker.ts";
+import {
+  ESTIMATE_DEFAULTS,
+  type ChunkOutcome,
+  type EstimateCounters,
+  type EstimateOptions,
+} from "./estimate-options.ts";
+import { EstimatePool } from "./estimate-pool.ts";
+import type { EstimateOutcome } from "./estimate-worker.ts";
 
 /**
  * The balance estimate of a setup (issue 17, `POST /api/setups/estimate`): the win rates and the mean
@@ -44,83 +45,14 @@ import type { EstimateOutcome, EstimateTask } from "./estimate-worker.ts";
  * and answers 500 `estimate/failed`; the failure is kept for its setup as an answer is, for a while
  * (`failureMs`), so asking again gives the same 500 at once instead of replaying the games that failed
  * (they are dealt from fixed seeds, so they would fail again).
+ *
+ * The limits' defaults and the counters are in estimate-options.ts, the threads in estimate-pool.ts.
  */
 
-/** The limits and sizes of the estimates; every field has a default (ESTIMATE_DEFAULTS). */
-export interface EstimateOptions {
-  /** Worker threads in the pool: every core, at the lowest priority (the event loop comes first). */
-  readonly threads?: number;
-  /** Games per estimate. */
-  readonly games?: number;
-  /** Games per chunk: the unit of work handed to a thread, and of a stop's delay at worst. */
-  readonly chunk?: number;
-  /** Runs under way at once, across users; a user starting one more gets 503 `estimate/busy`. */
-  readonly queue?: number;
-  /** Finished estimates kept, the least recently asked for dropped first. */
-  readonly cache?: number;
-  /** How long a failed run's answer is kept for its setup, in ms. */
-  readonly failureMs?: number;
-  /** Games each thread plays when the pool is warmed (the first estimate then runs at full speed). */
-  readonly warmGames?: number;
-  /**
-   * Whether the pool starts and warms up when the server starts listening. By default it does, except
-   * under a test runner (NODE_ENV=test): a test suite starts many servers that never estimate anything.
-   */
-  readonly warmOnListen?: boolean;
-  /** The worker module (tests: a stand-in that fails on purpose); estimate-worker.ts by default. */
-  readonly worker?: string;
-  /** Told of each chunk as it is handed to a thread and as it comes back (tests, benches). */
-  readonly onChunk?: (outcome: ChunkOutcome) => void;
-}
-
-/** What became of one chunk: handed to a thread, played to its end, or stopped (its estimate no longer wanted). */
-export interface ChunkOutcome {
-  readonly key: string;
-  readonly from: number;
-  readonly kind: "started" | "done" | "stopped";
-}
-
-/**
- * 2,000 games of the classic 17 cost about 3 s of CPU (`npm run bench:estimate`, December 2026), so
- * about 1.5 s on two idle cores; the 21 a little more, the 9 and the 12 much less. 32 runs under way share
- * the pool 32 ways (a classic 17 then takes some 50 s): past that, a new setup is refused (503).
- */
-export const ESTIMATE_DEFAULTS = {
-  threads: Math.min(4, Math.max(1, availableParallelism())),
-  games: ESTIMATE_GAMES,
-  chunk: 50,
-  queue: 32,
-  cache: 200,
-  failureMs: 10 * 60_000,
-  warmGames: 30,
-  warmOnListen: process.env.NODE_ENV !== "test",
-} as const satisfies Required<Omit<EstimateOptions, "onChunk" | "worker">>;
-
-/** The estimate threads' nice increment: the lowest priority there is (19), under every other thread. */
-export const ESTIMATE_NICE = 19;
 /** A user's charged thread time halves in this long (ms): what counts is what they used lately. */
 const USAGE_HALF_LIFE_MS = 60_000;
 /** The Retry-After of a 503 `estimate/busy`, in seconds. */
 export const ESTIMATE_RETRY_AFTER_S = 5;
-
-/** Counts since the estimator was made (tests, benches). */
-export interface EstimateCounters {
-  /** Runs started, finished (and cached), stopped because nobody waited for them, and failed. */
-  runsStarted: number;
-  runsFinished: number;
-  runsStopped: number;
-  runsFailed: number;
-  /** Chunks played to their end, and chunks stopped (before or while running). */
-  chunksDone: number;
-  chunksStopped: number;
-  /** Requests answered from the cache, and from the failures kept. */
-  cacheHits: number;
-  failureHits: number;
-}
-
-const WORKER = fileURLToPath(new URL("./estimate-worker.ts", import.meta.url));
-/** As tools.ts: each thread loads tsx's loader first, resolved from here. */
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
 /** Why a request stopped waiting: its client hung up, the same user asked for another setup, or the server closes. */
 type Leave = "client-gone" | "superseded" | "closing";
@@ -185,10 +117,9 @@ export class Estimator {
     cacheHits: 0,
     failureHits: 0,
   };
-  private readonly worker: string;
   private readonly onChunk: ((outcome: ChunkOutcome) => void) | null;
-  private pool: Piscina<EstimateTask, EstimateOutcome> | null = null;
-  private warming: Promise<void> | null = null;
+  /** The worker threads, started on first use or when warmed. */
+  private readonly pool: EstimatePool;
   /** Finished estimates by key; a Map iterates in insertion order, so the first key is the least recent. */
   private readonly cache = new Map<string, BalanceEstimate>();
   /** Failed runs' answers by key, each until its time (performance.now()); the oldest first. */
@@ -214,73 +145,36 @@ export class Estimator {
     this.failureMs = options.failureMs ?? ESTIMATE_DEFAULTS.failureMs;
     this.warmGames = options.warmGames ?? ESTIMATE_DEFAULTS.warmGames;
     this.warmOnListen = options.warmOnListen ?? ESTIMATE_DEFAULTS.warmOnListen;
-    this.worker = options.worker ?? WORKER;
     this.onChunk = options.onChunk ?? null;
+    this.pool = new EstimatePool(this.threads, this.warmGames, options.worker);
   }
 
   /** The pool's options (a test checks the threads' priority is lowered). */
-  poolOptions(): NonNullable<ConstructorParameters<typeof Piscina>[0]> {
-    return {
-      filename: this.worker,
-      execArgv: ["--import", TSX],
-      // The threads stay: a new one pays again for tsx and for compiling the engine (about 2 s of CPU).
-      minThreads: this.threads,
-      maxThreads: this.threads,
-      idleTimeout: Infinity,
-      // Issue 28: below every other thread, so the event loop (and the tools' pool) always come first.
-      niceIncrement: ESTIMATE_NICE,
-    };
-  }
-
-  private poolOf(): Piscina<EstimateTask, EstimateOutcome> {
-    if (this.pool) return this.pool;
-    const pool = new Piscina<EstimateTask, EstimateOutcome>(this.poolOptions());
-    pool.on("error", (error: unknown) => console.error("estimate: a worker failed outside a task:", error));
-    this.pool = pool;
-    return pool;
+  poolOptions(): ReturnType<EstimatePool["poolOptions"]> {
+    return this.pool.poolOptions();
   }
 
   /**
-   * Start the threads and play a few games on each, so the first estimate runs at full speed: about 2 s
-   * of CPU per thread, for tsx and the engine's compilation (routes/estimate.ts calls it when the server
-   * starts listening, if `warmOnListen`; otherwise the pool starts with the first estimate).
+   * Start the threads and play a few games on each, so the first estimate runs at full speed
+   * (estimate-pool.ts; routes/estimate.ts calls it when the server starts listening, if `warmOnListen`).
    */
   warm(): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    this.warming ??= Promise.all(
-      Array.from({ length: this.threads }, () =>
-        this.poolOf().run({ kind: "warm", setup: CLASSIC_SETUP, games: this.warmGames }),
-      ),
-    ).then(
-      () => undefined,
-      (error: unknown) => {
-        // The pool closed while warming (a server stopped at once): nothing to report.
-        if (!this.closed) throw error;
-      },
-    );
-    return this.warming;
+    return this.pool.warm();
   }
 
   /** The OS priority (nice value) of each of the pool's threads, as each reads its own (tests). */
-  async priorities(): Promise<number[]> {
-    const pool = this.poolOf();
-    await this.warm();
-    const seen: number[] = [];
-    for (let i = 0; i < this.threads; i++) {
-      const outcome = await pool.run({ kind: "priority" });
-      if (outcome.kind === "priority") seen.push(outcome.nice);
-    }
-    return seen;
+  priorities(): Promise<number[]> {
+    return this.pool.priorities();
   }
 
   /** Stop every run and the pool's threads (the app closes). */
   async close(): Promise<void> {
     this.closed = true;
+    this.pool.closing();
     // Whoever still waits is told (503), and the runs stop with their last requester.
     for (const run of [...this.runs.values()]) for (const ticket of [...run.waiting]) ticket.leave("closing");
     await Promise.allSettled([...this.inPool]);
-    await this.pool?.destroy();
-    this.pool = null;
+    await this.pool.destroy();
   }
 
   /** Forget every finished estimate and failure (benches: each run cold). */
@@ -291,7 +185,7 @@ export class Estimator {
 
   /** Whether the pool has been asked to warm up. */
   get warmStarted(): boolean {
-    return this.warming !== null;
+    return this.pool.warmStarted;
   }
 
   /** Runs under way now (stopped ones excluded). */
@@ -494,7 +388,7 @@ export class Estimator {
     run.next += count;
     run.served = ++this.turn;
     this.onChunk?.({ key: run.key, from, kind: "started" });
-    const chunk = this.poolOf()
+    const chunk = this.pool
       .run({ kind: "chunk", setup: run.setup, from, count, stop: run.stop })
       .then((outcome) => this.back(run, from, outcome))
       .catch((error: unknown) => this.fail(run, error));

@@ -1,5 +1,6 @@
 import * as P from "@forum-mafia/protocol";
-import { EstimateBusy, Estimator, type EstimateOptions } from "../../tools/estimate.ts";
+import { EstimateBusy, Estimator } from "../../tools/estimate.ts";
+import type { EstimateOptions } from "../../tools/estimate-options.ts";
 import { bodyRoute, requireUser, type RouteConfig, type RouteContext } from "./context.ts";
 
 /**
