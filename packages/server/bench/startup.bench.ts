@@ -120,7 +120,7 @@ async function readTemplate(store: Store, id: string, phases: number): Promise<T
   }
   const users: UserRecord[] = [];
   for (const userId of ids) {
-    const u = await store.userById(userId);
+    const u = await store.accounts.userById(userId);
     if (!u) throw new Error(`the played game's user ${userId} is not in its store`);
     users.push(u);
   }
@@ -188,7 +188,7 @@ async function fill(s: Filled, template: Template, count: number): Promise<numbe
   const t0 = performance.now();
   const store = await s.open();
   try {
-    if (s.games === 0) for (const u of template.users) await store.createUser(u);
+    if (s.games === 0) for (const u of template.users) await store.accounts.createUser(u);
     for (; s.games < count; s.games++) {
       const id = nanoid(10);
       await store.append(id, 0, copyOf(template.entries));

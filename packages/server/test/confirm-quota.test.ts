@@ -75,35 +75,43 @@ for (const [name, make, available] of backends) {
       const b = await make();
       const s = await b.open();
       try {
-        for (const id of ["a", "b"]) await s.createUser(user(id));
+        for (const id of ["a", "b"]) await s.accounts.createUser(user(id));
         const t0 = 1_000_000;
-        expect(await s.confirmationAllowedAt("a", "v@example.org", QUOTA, t0)).toBe(t0);
-        expect(await s.enqueueConfirmation(confirmation("a", "v@example.org", t0), QUOTA)).toBe("queued");
+        expect(await s.outbox.confirmationAllowedAt("a", "v@example.org", QUOTA, t0)).toBe(t0);
+        expect(await s.outbox.enqueueConfirmation(confirmation("a", "v@example.org", t0), QUOTA)).toBe(
+          "queued",
+        );
         // The same address again, in other capitals, by the same user or another: not before the hour is out.
-        expect(await s.enqueueConfirmation(confirmation("a", "V@Example.org", t0 + 10), QUOTA)).toEqual({
+        expect(
+          await s.outbox.enqueueConfirmation(confirmation("a", "V@Example.org", t0 + 10), QUOTA),
+        ).toEqual({
           notBefore: t0 + HOUR,
         });
-        expect(await s.enqueueConfirmation(confirmation("b", "v@example.org", t0 + 20), QUOTA)).toEqual({
+        expect(
+          await s.outbox.enqueueConfirmation(confirmation("b", "v@example.org", t0 + 20), QUOTA),
+        ).toEqual({
           notBefore: t0 + HOUR,
         });
-        expect(await s.confirmationAllowedAt("b", "v@EXAMPLE.org", QUOTA, t0 + 30)).toBe(t0 + HOUR);
-        expect((await s.mailFor("b")).length).toBe(0);
+        expect(await s.outbox.confirmationAllowedAt("b", "v@EXAMPLE.org", QUOTA, t0 + 30)).toBe(t0 + HOUR);
+        expect((await s.outbox.mailFor("b")).length).toBe(0);
         // Other addresses for user a: three a day in all.
-        expect(await s.enqueueConfirmation(confirmation("a", "w@example.org", t0 + 40), QUOTA)).toBe(
+        expect(await s.outbox.enqueueConfirmation(confirmation("a", "w@example.org", t0 + 40), QUOTA)).toBe(
           "queued",
         );
-        expect(await s.enqueueConfirmation(confirmation("a", "x@example.org", t0 + 50), QUOTA)).toBe(
+        expect(await s.outbox.enqueueConfirmation(confirmation("a", "x@example.org", t0 + 50), QUOTA)).toBe(
           "queued",
         );
-        expect(await s.enqueueConfirmation(confirmation("a", "y@example.org", t0 + 60), QUOTA)).toEqual({
+        expect(
+          await s.outbox.enqueueConfirmation(confirmation("a", "y@example.org", t0 + 60), QUOTA),
+        ).toEqual({
           notBefore: t0 + 24 * HOUR,
         });
         // Reminders do not count.
         const reminder = { ...confirmation("b", "z@example.org", t0 + 70), key: "remind:g:day1:b" };
-        expect(await s.enqueueMail(reminder)).toBe("queued");
-        expect(await s.confirmationAllowedAt("b", "z@example.org", QUOTA, t0 + 80)).toBe(t0 + 80);
+        expect(await s.outbox.enqueueMail(reminder)).toBe("queued");
+        expect(await s.outbox.confirmationAllowedAt("b", "z@example.org", QUOTA, t0 + 80)).toBe(t0 + 80);
         // Once the hour is out, the address may be sent to again.
-        expect(await s.enqueueConfirmation(confirmation("b", "v@example.org", t0 + HOUR), QUOTA)).toBe(
+        expect(await s.outbox.enqueueConfirmation(confirmation("b", "v@example.org", t0 + HOUR), QUOTA)).toBe(
           "queued",
         );
       } finally {
@@ -117,18 +125,18 @@ for (const [name, make, available] of backends) {
       const one = await b.open();
       const two = await b.open();
       try {
-        for (const id of ["a", "b"]) await one.createUser(user(id));
+        for (const id of ["a", "b"]) await one.accounts.createUser(user(id));
         const t0 = 5_000_000;
         const outcomes = await Promise.all(
           Array.from({ length: 10 }, (_, i) =>
-            (i % 2 === 0 ? one : two).enqueueConfirmation(
+            (i % 2 === 0 ? one : two).outbox.enqueueConfirmation(
               confirmation(i % 4 < 2 ? "a" : "b", "victim@example.org", t0 + i),
               QUOTA,
             ),
           ),
         );
         expect(outcomes.filter((o) => o === "queued").length).toBe(1);
-        expect([...(await one.mailFor("a")), ...(await one.mailFor("b"))].length).toBe(1);
+        expect([...(await one.outbox.mailFor("a")), ...(await one.outbox.mailFor("b"))].length).toBe(1);
       } finally {
         await one.close();
         await two.close();

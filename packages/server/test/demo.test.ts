@@ -219,7 +219,7 @@ describe("demo games across restarts, and kept to their player (issue 12)", () =
       expectOk(await other.register());
       expectOk(await me.post("/api/demo", {})); // the demo accounts exist from here on
       const store = (t.server.games as unknown as { store: Store }).store;
-      const user = async (nick: string) => (await store.userByNickKey(nickKey(nick)))!;
+      const user = async (nick: string) => (await store.accounts.userByNickKey(nickKey(nick)))!;
       const [gm, mine, bot1, bot2] = await Promise.all(
         ["Ведущий демо", "Старожил", "Бот Аркадий", "Бот Белла"].map(user),
       );

@@ -32,39 +32,15 @@ class HeldStore implements Store {
   hold = false;
   readonly held: { resolve: () => void; reject: (e: Error) => void }[] = [];
   constructor(private readonly inner: Store) {}
-  createUser: Store["createUser"] = (u) => this.inner.createUser(u);
-  userById: Store["userById"] = (id) => this.inner.userById(id);
-  userByNickKey: Store["userByNickKey"] = (k) => this.inner.userByNickKey(k);
-  updateUser: Store["updateUser"] = (id, c) => this.inner.updateUser(id, c);
-  createSession: Store["createSession"] = (h, s) => this.inner.createSession(h, s);
-  session: Store["session"] = (h) => this.inner.session(h);
-  deleteSession: Store["deleteSession"] = (h) => this.inner.deleteSession(h);
-  settings: Store["settings"] = (id) => this.inner.settings(id);
-  saveSettings: Store["saveSettings"] = (s) => this.inner.saveSettings(s);
-  settingsByConfirmToken: Store["settingsByConfirmToken"] = (h) => this.inner.settingsByConfirmToken(h);
-  settingsByUnsubscribeToken: Store["settingsByUnsubscribeToken"] = (t) =>
-    this.inner.settingsByUnsubscribeToken(t);
-  allSettings: Store["allSettings"] = () => this.inner.allSettings();
-  readMarks: Store["readMarks"] = (u, g) => this.inner.readMarks(u, g);
-  userReadMarks: Store["userReadMarks"] = (u) => this.inner.userReadMarks(u);
-  markRead: Store["markRead"] = (u, g, w, n) => this.inner.markRead(u, g, w, n);
-  enqueueMail: Store["enqueueMail"] = (m) => this.inner.enqueueMail(m);
-  dueMail: Store["dueMail"] = (now, limit) => this.inner.dueMail(now, limit);
-  nextMailAt: Store["nextMailAt"] = () => this.inner.nextMailAt();
-  mailSent: Store["mailSent"] = (id, at) => this.inner.mailSent(id, at);
-  mailFailed: Store["mailFailed"] = (id, c) => this.inner.mailFailed(id, c);
-  mailFor: Store["mailFor"] = (u) => this.inner.mailFor(u);
-  enqueueConfirmation: Store["enqueueConfirmation"] = (m, q) => this.inner.enqueueConfirmation(m, q);
-  confirmationAllowedAt: Store["confirmationAllowedAt"] = (u, a, q, n) =>
-    this.inner.confirmationAllowedAt(u, a, q, n);
-  listSetups: Store["listSetups"] = (u) => this.inner.listSetups(u);
-  saveSetup: Store["saveSetup"] = (u, s, max) => this.inner.saveSetup(u, s, max);
-  deleteSetup: Store["deleteSetup"] = (u, id) => this.inner.deleteSetup(u, id);
-  createNotebook: Store["createNotebook"] = (n, max) => this.inner.createNotebook(n, max);
-  notebook: Store["notebook"] = (id) => this.inner.notebook(id);
-  listNotebooks: Store["listNotebooks"] = (u) => this.inner.listNotebooks(u);
-  updateNotebook: Store["updateNotebook"] = (u, id, v, c) => this.inner.updateNotebook(u, id, v, c);
-  deleteNotebook: Store["deleteNotebook"] = (u, id) => this.inner.deleteNotebook(u, id);
+  get accounts(): Store["accounts"] {
+    return this.inner.accounts;
+  }
+  get outbox(): Store["outbox"] {
+    return this.inner.outbox;
+  }
+  get library(): Store["library"] {
+    return this.inner.library;
+  }
   get shared(): boolean {
     return this.inner.shared;
   }

@@ -11,7 +11,7 @@ import { routeDocs } from "../src/http/app.ts";
 import type { RouteDoc } from "../src/http/openapi.ts";
 import type { Server } from "../src/server.ts";
 import { SqliteStore } from "../src/stores/sqlite-store.ts";
-import type { Store } from "../src/stores/store.ts";
+import type { AccountStore, LibraryStore, OutboxStore, Store } from "../src/stores/store.ts";
 import { Client } from "./client.ts";
 import { FakeClock, serverOn, settle, testServer, type TestServer } from "./harness.ts";
 import { expectOk, NICKS, playToEnd, setUpGame, type Table } from "./play.ts";
@@ -100,8 +100,24 @@ interface World {
   readonly close: () => Promise<void>;
 }
 
-/** What each Store method does to what is stored: a method added to Store is a compile error here. */
-const STORE_METHODS: Record<keyof Store, "reads" | "writes"> = {
+type Kind = "reads" | "writes";
+
+/**
+ * What each Store method does to what is stored, the log's and each facet's (issue 29): a method added to
+ * Store or to a facet is a compile error here.
+ */
+const LOG_METHODS: Record<Exclude<keyof Store, "accounts" | "outbox" | "library">, Kind> = {
+  shared: "reads",
+  timeoutMs: "reads",
+  gameIndex: "reads",
+  saveGameMeta: "writes",
+  entriesFrom: "reads",
+  changedSince: "reads",
+  append: "writes",
+  entries: "reads",
+  close: "reads",
+};
+const ACCOUNT_METHODS: Record<keyof AccountStore, Kind> = {
   createUser: "writes",
   userById: "reads",
   userByNickKey: "reads",
@@ -117,6 +133,8 @@ const STORE_METHODS: Record<keyof Store, "reads" | "writes"> = {
   readMarks: "reads",
   userReadMarks: "reads",
   markRead: "writes",
+};
+const OUTBOX_METHODS: Record<keyof OutboxStore, Kind> = {
   enqueueMail: "writes",
   dueMail: "reads",
   nextMailAt: "reads",
@@ -125,6 +143,8 @@ const STORE_METHODS: Record<keyof Store, "reads" | "writes"> = {
   mailFor: "reads",
   enqueueConfirmation: "writes",
   confirmationAllowedAt: "reads",
+};
+const LIBRARY_METHODS: Record<keyof LibraryStore, Kind> = {
   listSetups: "reads",
   saveSetup: "writes",
   deleteSetup: "writes",
@@ -133,16 +153,33 @@ const STORE_METHODS: Record<keyof Store, "reads" | "writes"> = {
   listNotebooks: "reads",
   updateNotebook: "writes",
   deleteNotebook: "writes",
-  shared: "reads",
-  timeoutMs: "reads",
-  gameIndex: "reads",
-  saveGameMeta: "writes",
-  entriesFrom: "reads",
-  changedSince: "reads",
-  append: "writes",
-  entries: "reads",
-  close: "reads",
 };
+
+/**
+ * `inner`, with each write it is asked to make noted in `writes` by method name (`kinds` says which are
+ * writes), and `facets` served in place of its own members of those names.
+ */
+function watching<T extends object>(
+  inner: T,
+  kinds: Readonly<Record<string, Kind>>,
+  writes: string[],
+  facets: Readonly<Record<string, object>> = {},
+): T {
+  return new Proxy(inner, {
+    get(target, prop) {
+      if (typeof prop === "string" && Object.hasOwn(facets, prop)) return facets[prop];
+      const member: unknown = Reflect.get(target, prop, target);
+      if (typeof member !== "function") return member;
+      const method = member as (...args: unknown[]) => Promise<unknown>;
+      if (typeof prop !== "string" || kinds[prop] !== "writes") return method.bind(target);
+      return async (...args: unknown[]) => {
+        const out = await method.apply(target, args);
+        if (out !== "taken" && out !== "full" && out !== false) writes.push(prop);
+        return out;
+      };
+    },
+  });
+}
 
 /**
  * The store, with each write it is asked to make noted in `writes`; a write that answers that it wrote
@@ -150,19 +187,10 @@ const STORE_METHODS: Record<keyof Store, "reads" | "writes"> = {
  * `deleteSetup` of an id the user does not have).
  */
 function watched(inner: Store, writes: string[]): Store {
-  return new Proxy(inner, {
-    get(target, prop) {
-      const member: unknown = Reflect.get(target, prop, target);
-      if (typeof member !== "function") return member;
-      const method = member as (...args: unknown[]) => Promise<unknown>;
-      if (typeof prop !== "string" || STORE_METHODS[prop as keyof Store] !== "writes")
-        return method.bind(target);
-      return async (...args: unknown[]) => {
-        const out = await method.apply(target, args);
-        if (out !== "taken" && out !== "full" && out !== false) writes.push(prop);
-        return out;
-      };
-    },
+  return watching(inner, LOG_METHODS, writes, {
+    accounts: watching(inner.accounts, ACCOUNT_METHODS, writes),
+    outbox: watching(inner.outbox, OUTBOX_METHODS, writes),
+    library: watching(inner.library, LIBRARY_METHODS, writes),
   });
 }
 

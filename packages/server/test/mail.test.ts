@@ -366,7 +366,7 @@ describe("e-mail confirmation and settings", () => {
         emailAvailable: false,
       });
       const me = (await c.get<{ user: { id: string } }>("/api/me")).body.user.id;
-      expect(await store.mailFor(me)).toEqual([]);
+      expect(await store.outbox.mailFor(me)).toEqual([]);
     } finally {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
@@ -694,7 +694,7 @@ describe("the outbox", () => {
     const id = (await c.get<{ user: { id: string } }>("/api/me")).body.user.id;
     const store = new SqliteStore(join(rig.dir, "db.sqlite"));
     try {
-      const [m] = await store.mailFor(id);
+      const [m] = await store.outbox.mailFor(id);
       expect(m).toMatchObject({ attempts: 2, failed: false, lastError: expect.stringContaining("451") });
       expect(m!.sentAt).toBe(rig.clock.now() - 3_600_000);
     } finally {
@@ -723,7 +723,7 @@ describe("the outbox", () => {
     const id = (await c.get<{ user: { id: string } }>("/api/me")).body.user.id;
     const store = new SqliteStore(join(rig.dir, "db.sqlite"));
     try {
-      expect(await store.mailFor(id)).toMatchObject([{ attempts: 10, failed: true, sentAt: null }]);
+      expect(await store.outbox.mailFor(id)).toMatchObject([{ attempts: 10, failed: true, sentAt: null }]);
     } finally {
       await store.close();
     }
@@ -733,15 +733,17 @@ describe("the outbox", () => {
     const c = rig.client("Аня");
     expectOk(await c.register());
     // The store fails to record the send, as if the server died right after the SMTP server accepted it.
-    await rig.restart(
-      (s) =>
-        new Proxy(s, {
-          get: (target, prop) =>
-            prop === "mailSent"
-              ? () => Promise.reject(new Error("disk gone"))
-              : (Reflect.get(target, prop, target) as unknown),
-        }),
-    );
+    await rig.restart((s) => {
+      const outbox = new Proxy(s.outbox, {
+        get: (target, prop) =>
+          prop === "mailSent"
+            ? () => Promise.reject(new Error("disk gone"))
+            : (Reflect.get(target, prop, target) as unknown),
+      });
+      return new Proxy(s, {
+        get: (target, prop) => (prop === "outbox" ? outbox : (Reflect.get(target, prop, target) as unknown)),
+      });
+    });
     expectOk(await putSettings(c, { email: addressOf("Аня"), reminders: { before: [] } }));
     await rig.inbox.count(1);
     await rig.quiet();

@@ -156,7 +156,7 @@ describe("«Мои игры»: reminders", () => {
   it("the user's own offsets decide the time; a paused game reminds nobody", async () => {
     const g = await table();
     const zoya = (await g.by("Зоя").get<{ user: { id: string } }>("/api/me")).body.user;
-    await t!.store.saveSettings({
+    await t!.store.accounts.saveSettings({
       userId: zoya.id,
       email: null,
       emailConfirmed: false,
@@ -189,7 +189,7 @@ describe("«Мои игры»: quiet hours", () => {
     // The test clock starts at 09:00 UTC, 12:00 in Moscow; by hand, 11:00–13:00 Moscow holds it.
     expect(me.timeZone).toBe("Europe/Moscow");
     const save = (quietHours: { from: string; to: string } | null) =>
-      t!.store.saveSettings({
+      t!.store.accounts.saveSettings({
         userId: me.id,
         email: null,
         emailConfirmed: false,

@@ -93,7 +93,7 @@ const sqlite = async (): Promise<Backend> => {
   return {
     async openStale() {
       const s = new SqliteStore(file);
-      for (const [i, [nick]] of STALE.entries()) await s.createUser(person(`u${i}`, nick));
+      for (const [i, [nick]] of STALE.entries()) await s.accounts.createUser(person(`u${i}`, nick));
       await s.close();
       const db = new Database(file);
       const put = db.prepare(`UPDATE users SET nick_skeleton = ? WHERE nick = ?`);
@@ -112,7 +112,7 @@ const postgres = async (): Promise<Backend> => {
   return {
     async openStale() {
       const s = await schema.open();
-      for (const [i, [nick]] of STALE.entries()) await s.createUser(person(`u${i}`, nick));
+      for (const [i, [nick]] of STALE.entries()) await s.accounts.createUser(person(`u${i}`, nick));
       await s.close();
       const c = new pg.Client({ connectionString: PG_URL, options: `-c search_path=${schema.name}` });
       await c.connect();
@@ -149,11 +149,11 @@ for (const [name, make, available] of backends) {
       const b = await make();
       const s = await b.openStale();
       try {
-        expect((await s.userById("u0"))?.nickSkeleton).toBe("lllyrn");
-        expect((await s.userById("u1"))?.nickSkeleton).toBe("lojlq");
-        expect(await s.createUser(person("n1", "LLIум"))).toBe("taken");
-        expect(await s.createUser(person("n2", "IOля"))).toBe("taken");
-        expect(await s.createUser(person("n3", "Юра"))).toBe("created");
+        expect((await s.accounts.userById("u0"))?.nickSkeleton).toBe("lllyrn");
+        expect((await s.accounts.userById("u1"))?.nickSkeleton).toBe("lojlq");
+        expect(await s.accounts.createUser(person("n1", "LLIум"))).toBe("taken");
+        expect(await s.accounts.createUser(person("n2", "IOля"))).toBe("taken");
+        expect(await s.accounts.createUser(person("n3", "Юра"))).toBe("created");
       } finally {
         await s.close();
         await b.cleanup();

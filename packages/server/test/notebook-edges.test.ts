@@ -238,10 +238,14 @@ describe("issue 18: the notebook's edges", () => {
   it("the version race: two writes that read the same version: one is applied, the other gets 409 notebook/changed, none is lost", async () => {
     // A store whose reads of a notebook take 30 ms, so two requests surely both read before either writes.
     class SlowReads extends SqliteStore {
-      override async notebook(nid: string): ReturnType<SqliteStore["notebook"]> {
-        const rec = await super.notebook(nid);
-        await new Promise((r) => setTimeout(r, 30));
-        return rec;
+      constructor(file: string) {
+        super(file);
+        const notebook = this.library.notebook.bind(this.library);
+        this.library.notebook = async (nid) => {
+          const rec = await notebook(nid);
+          await new Promise((r) => setTimeout(r, 30));
+          return rec;
+        };
       }
     }
     const dir = mkdtempSync(join(tmpdir(), "fm-notebook-race-"));

@@ -60,7 +60,7 @@ describe("issue 28: a notebook holding a 5 MB paste", () => {
 
   it("V1: the stored document keeps one vote a seat, each seat's last, and says how many were replaced", async () => {
     expect(pasted.status, pasted.raw.slice(0, 300)).toBe(200);
-    const rec = await store.notebook(id);
+    const rec = await store.library.notebook(id);
     const doc = readDoc(rec!.doc);
     const votes = doc.current.inputs.flatMap((i) => (i.kind === "vote" ? [i] : []));
     // Everyone alive voted: 17 seats, one vote each, at the post of its last vote (the paste's last 17 posts).

@@ -448,7 +448,7 @@ describe("issue 18: the off-site game's notebook", () => {
 
     it("rebuild: the whole game's document replays to the same end, again and again (a hang guard)", async () => {
       const store = new SqliteStore(t.file);
-      const rec = await store.notebook(id);
+      const rec = await store.library.notebook(id);
       await store.close();
       const doc = readDoc(rec!.doc);
       expect(doc.closed).toHaveLength(6);

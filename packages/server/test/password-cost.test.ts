@@ -32,7 +32,7 @@ afterAll(() => {
 });
 
 const hashOf = async (store: SqliteStore, nick: string): Promise<string> =>
-  (await store.userByNickKey(nickKey(nick)))!.passwordHash;
+  (await store.accounts.userByNickKey(nickKey(nick)))!.passwordHash;
 
 describe("argon2's cost: cheap in tests, refused in production", () => {
   it("productionOptions (bin/start.ts) refuses a cost below the production one, and keeps the rest", () => {

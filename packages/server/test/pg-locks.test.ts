@@ -101,3 +101,35 @@ describe.skipIf(!pgAvailable)("locks taken on start, on the namespace (the datab
     }
   });
 });
+
+describe.skipIf(!pgAvailable)("one migration runner (issue 29)", () => {
+  it("the rate limits' tables are versions of their own, recorded in fm_limits_schema beside the store's fm_schema; a database that has the tables from before the record keeps them", async () => {
+    const s = await pgSchema();
+    const sql = new pg.Client({ connectionString: PG_URL, options: `-c search_path=${s.name}` });
+    await sql.connect();
+    const config: pg.ClientConfig = { connectionString: PG_URL, options: `-c search_path=${s.name}` };
+    const now = (): number => Date.UTC(2026, 11, 7, 9, 0, 0);
+    try {
+      const store = await s.open();
+      // The tables as SharedLimits made them before the runner: there, with a count in them, and no record.
+      await sql.query(`CREATE UNLOGGED TABLE fm_rate (
+        key TEXT NOT NULL, window_start BIGINT NOT NULL, expires_at BIGINT NOT NULL, n INTEGER NOT NULL,
+        PRIMARY KEY (key, window_start))`);
+      await sql.query(`INSERT INTO fm_rate VALUES ('k', 0, $1, 3)`, [now() + 60_000]);
+      const limits = await SharedLimits.open(store, now);
+      await limits.close();
+      // Opened again (the namespace read from the database this time): nothing is applied twice.
+      await (await SharedLimits.open(config, now)).close();
+      await store.close();
+      const version = async (table: string): Promise<number | undefined> =>
+        (await sql.query<{ version: number }>(`SELECT version FROM ${table}`)).rows[0]?.version;
+      expect(await version("fm_limits_schema")).toBe(1);
+      expect(await version("fm_schema")).toBeGreaterThan(1);
+      expect((await sql.query(`SELECT n FROM fm_rate WHERE key = 'k'`)).rows).toEqual([{ n: 3 }]);
+      expect((await sql.query(`SELECT COUNT(*)::int AS n FROM fm_login_failures`)).rows).toEqual([{ n: 0 }]);
+    } finally {
+      await sql.end();
+      await s.drop();
+    }
+  });
+});

@@ -197,15 +197,15 @@ for (const [name, make, available] of backends) {
       const b = await make();
       const s = await b.open();
       try {
-        expect(await s.createUser(user("a", "вася"))).toBe("created");
-        expect(await s.createUser(user("b", "вася"))).toBe("taken");
-        expect((await s.userByNickKey("вася"))?.id).toBe("a");
-        await s.updateUser("a", { timeZone: "Asia/Yekaterinburg" });
-        expect((await s.userById("a"))?.timeZone).toBe("Asia/Yekaterinburg");
-        await s.createSession("h", { userId: "a", expiresAt: 99 });
-        expect(await s.session("h")).toEqual({ userId: "a", expiresAt: 99 });
-        await s.deleteSession("h");
-        expect(await s.session("h")).toBeNull();
+        expect(await s.accounts.createUser(user("a", "вася"))).toBe("created");
+        expect(await s.accounts.createUser(user("b", "вася"))).toBe("taken");
+        expect((await s.accounts.userByNickKey("вася"))?.id).toBe("a");
+        await s.accounts.updateUser("a", { timeZone: "Asia/Yekaterinburg" });
+        expect((await s.accounts.userById("a"))?.timeZone).toBe("Asia/Yekaterinburg");
+        await s.accounts.createSession("h", { userId: "a", expiresAt: 99 });
+        expect(await s.accounts.session("h")).toEqual({ userId: "a", expiresAt: 99 });
+        await s.accounts.deleteSession("h");
+        expect(await s.accounts.session("h")).toBeNull();
       } finally {
         await s.close();
         await b.cleanup();
@@ -216,15 +216,15 @@ for (const [name, make, available] of backends) {
       const b = await make();
       const s = await b.open();
       try {
-        expect(await s.createUser(user("a", "ivan", "lvan"))).toBe("created");
-        expect(await s.createUser(user("b", "lvan", "lvan"))).toBe("taken");
-        expect(await s.createUser(user("c", "1van", "lvan"))).toBe("taken");
-        expect(await s.createUser(user("d", "ivan", "other"))).toBe("taken"); // the key alone still counts
-        expect(await s.createUser(user("e", "olga", "olga"))).toBe("created");
-        expect(await s.userByNickKey("lvan")).toBeNull();
-        expect(await s.userById("c")).toBeNull();
-        expect((await s.userById("a"))?.nickSkeleton).toBe("lvan");
-        expect((await s.userByNickKey("olga"))?.id).toBe("e");
+        expect(await s.accounts.createUser(user("a", "ivan", "lvan"))).toBe("created");
+        expect(await s.accounts.createUser(user("b", "lvan", "lvan"))).toBe("taken");
+        expect(await s.accounts.createUser(user("c", "1van", "lvan"))).toBe("taken");
+        expect(await s.accounts.createUser(user("d", "ivan", "other"))).toBe("taken"); // the key alone still counts
+        expect(await s.accounts.createUser(user("e", "olga", "olga"))).toBe("created");
+        expect(await s.accounts.userByNickKey("lvan")).toBeNull();
+        expect(await s.accounts.userById("c")).toBeNull();
+        expect((await s.accounts.userById("a"))?.nickSkeleton).toBe("lvan");
+        expect((await s.accounts.userByNickKey("olga"))?.id).toBe("e");
       } finally {
         await s.close();
         await b.cleanup();
@@ -238,8 +238,8 @@ for (const [name, make, available] of backends) {
         // Twenty-five races at once, each between two keys with one skeleton.
         const races = Array.from({ length: 25 }, (_, i) =>
           Promise.all([
-            s.createUser(user(`a${i}`, `ivan${i}`, `lvan${i}`)),
-            s.createUser(user(`b${i}`, `lvan${i}`, `lvan${i}`)),
+            s.accounts.createUser(user(`a${i}`, `ivan${i}`, `lvan${i}`)),
+            s.accounts.createUser(user(`b${i}`, `lvan${i}`, `lvan${i}`)),
           ]),
         );
         for (const outcome of await Promise.all(races))
@@ -260,18 +260,18 @@ for (const [name, make, available] of backends) {
       const { indexes } = await b.openOld!(old);
       let s = await b.open();
       try {
-        expect((await s.userByNickKey(nickKey("Ivan")))?.nickSkeleton).toBe("lvan");
-        expect((await s.userByNickKey(nickKey("lvan")))?.nickSkeleton).toBe("lvan");
-        expect((await s.userByNickKey(nickKey("Вася")))?.nickSkeleton).toBe("bacq");
+        expect((await s.accounts.userByNickKey(nickKey("Ivan")))?.nickSkeleton).toBe("lvan");
+        expect((await s.accounts.userByNickKey(nickKey("lvan")))?.nickSkeleton).toBe("lvan");
+        expect((await s.accounts.userByNickKey(nickKey("Вася")))?.nickSkeleton).toBe("bacq");
         expect(await indexes()).toContain("users_nick_skeleton");
-        expect(await s.createUser(person("n1", "1van"))).toBe("taken");
-        expect(await s.createUser(person("n2", "Bася"))).toBe("taken");
-        expect(await s.createUser(person("n3", "Bаня"))).toBe("created");
+        expect(await s.accounts.createUser(person("n1", "1van"))).toBe("taken");
+        expect(await s.accounts.createUser(person("n2", "Bася"))).toBe("taken");
+        expect(await s.accounts.createUser(person("n3", "Bаня"))).toBe("created");
         await s.close();
         // Opened again, nothing is migrated twice.
         s = await b.open();
-        expect((await s.userById("n3"))?.nickSkeleton).toBe("bahq");
-        expect((await s.userById("u1"))?.nickSkeleton).toBe("lvan");
+        expect((await s.accounts.userById("n3"))?.nickSkeleton).toBe("bahq");
+        expect((await s.accounts.userById("u1"))?.nickSkeleton).toBe("lvan");
       } finally {
         await s.close();
         await b.cleanup();
@@ -362,35 +362,42 @@ for (const [name, make, available] of backends) {
       const b = await make();
       let s = await b.open();
       try {
-        for (const id of ["a", "b", "c"]) await s.createUser(user(id, `nick-${id}`));
-        expect(await s.settings("a")).toBeNull();
+        for (const id of ["a", "b", "c"]) await s.accounts.createUser(user(id, `nick-${id}`));
+        expect(await s.accounts.settings("a")).toBeNull();
         const a = settings("a", {
           confirmTokenHash: "hash-a",
           confirmExpiresAt: 1_800_000_000_000,
           quietHours: { from: "23:00", to: "08:00" },
           before: ["90m"],
         });
-        await s.saveSettings(a);
-        await s.saveSettings(settings("b", { emailConfirmed: true, email: "Бета@example.org" }));
-        await s.saveSettings(settings("c", { email: null, browserNotifications: true, before: [] }));
-        expect(await s.settings("a")).toEqual(a);
-        expect(await s.settingsByConfirmToken("hash-a")).toEqual(a);
-        expect(await s.settingsByConfirmToken("hash-b")).toBeNull();
-        expect((await s.settingsByUnsubscribeToken("unsub-c"))?.userId).toBe("c");
-        expect(await s.settingsByUnsubscribeToken("unsub-x")).toBeNull();
-        expect((await s.allSettings()).map((x) => x.userId)).toEqual(["b"]);
+        await s.accounts.saveSettings(a);
+        await s.accounts.saveSettings(settings("b", { emailConfirmed: true, email: "Бета@example.org" }));
+        await s.accounts.saveSettings(settings("c", { email: null, browserNotifications: true, before: [] }));
+        expect(await s.accounts.settings("a")).toEqual(a);
+        expect(await s.accounts.settingsByConfirmToken("hash-a")).toEqual(a);
+        expect(await s.accounts.settingsByConfirmToken("hash-b")).toBeNull();
+        expect((await s.accounts.settingsByUnsubscribeToken("unsub-c"))?.userId).toBe("c");
+        expect(await s.accounts.settingsByUnsubscribeToken("unsub-x")).toBeNull();
+        expect((await s.accounts.allSettings()).map((x) => x.userId)).toEqual(["b"]);
         // Confirming: the token is gone, the address confirmed; saving again replaces the row.
-        await s.saveSettings({ ...a, emailConfirmed: true, confirmTokenHash: null, confirmExpiresAt: null });
-        expect(await s.settingsByConfirmToken("hash-a")).toBeNull();
-        expect((await s.allSettings()).map((x) => x.userId)).toEqual(["a", "b"]);
+        await s.accounts.saveSettings({
+          ...a,
+          emailConfirmed: true,
+          confirmTokenHash: null,
+          confirmExpiresAt: null,
+        });
+        expect(await s.accounts.settingsByConfirmToken("hash-a")).toBeNull();
+        expect((await s.accounts.allSettings()).map((x) => x.userId)).toEqual(["a", "b"]);
         // An unsubscribe token is one user's: another user cannot take it.
-        await expect(s.saveSettings(settings("b", { unsubscribeToken: "unsub-a" }))).rejects.toThrow();
+        await expect(
+          s.accounts.saveSettings(settings("b", { unsubscribeToken: "unsub-a" })),
+        ).rejects.toThrow();
         await s.close();
         s = await b.open();
-        expect(await s.settings("b")).toEqual(
+        expect(await s.accounts.settings("b")).toEqual(
           settings("b", { emailConfirmed: true, email: "Бета@example.org" }),
         );
-        expect(await s.settings("c")).toEqual(
+        expect(await s.accounts.settings("c")).toEqual(
           settings("c", { email: null, browserNotifications: true, before: [] }),
         );
       } finally {
@@ -403,20 +410,26 @@ for (const [name, make, available] of backends) {
       const b = await make();
       let s = await b.open();
       try {
-        for (const id of ["a", "b"]) await s.createUser(user(id, `nick-${id}`));
-        expect(await s.readMarks("a", "g1")).toEqual({});
-        await s.markRead("a", "g1", "thread", 5);
-        await s.markRead("a", "g1", "thread", 3);
-        await s.markRead("a", "g1", "mafia", 2);
-        await s.markRead("a", "g2", "gm:4", 7);
-        await s.markRead("b", "g1", "thread", 1);
-        await Promise.all([s.markRead("a", "g1", "thread", 9), s.markRead("a", "g1", "thread", 6)]);
-        expect(await s.readMarks("a", "g1")).toEqual({ thread: 9, mafia: 2 });
+        for (const id of ["a", "b"]) await s.accounts.createUser(user(id, `nick-${id}`));
+        expect(await s.accounts.readMarks("a", "g1")).toEqual({});
+        await s.accounts.markRead("a", "g1", "thread", 5);
+        await s.accounts.markRead("a", "g1", "thread", 3);
+        await s.accounts.markRead("a", "g1", "mafia", 2);
+        await s.accounts.markRead("a", "g2", "gm:4", 7);
+        await s.accounts.markRead("b", "g1", "thread", 1);
+        await Promise.all([
+          s.accounts.markRead("a", "g1", "thread", 9),
+          s.accounts.markRead("a", "g1", "thread", 6),
+        ]);
+        expect(await s.accounts.readMarks("a", "g1")).toEqual({ thread: 9, mafia: 2 });
         await s.close();
         s = await b.open();
-        expect(await s.userReadMarks("a")).toEqual({ g1: { thread: 9, mafia: 2 }, g2: { "gm:4": 7 } });
-        expect(await s.userReadMarks("b")).toEqual({ g1: { thread: 1 } });
-        expect(await s.userReadMarks("c")).toEqual({});
+        expect(await s.accounts.userReadMarks("a")).toEqual({
+          g1: { thread: 9, mafia: 2 },
+          g2: { "gm:4": 7 },
+        });
+        expect(await s.accounts.userReadMarks("b")).toEqual({ g1: { thread: 1 } });
+        expect(await s.accounts.userReadMarks("c")).toEqual({});
       } finally {
         await s.close();
         await b.cleanup();
@@ -427,34 +440,48 @@ for (const [name, make, available] of backends) {
       const b = await make();
       let s = await b.open();
       try {
-        for (const id of ["a", "b"]) await s.createUser(user(id, `nick-${id}`));
-        expect(await s.nextMailAt()).toBeNull();
-        expect(await s.enqueueMail(mail("m1", "remind:g:night1:a", "a", { createdAt: 200 }))).toBe("queued");
-        expect(await s.enqueueMail(mail("m2", "confirm:b:1", "b", { createdAt: 100 }))).toBe("queued");
+        for (const id of ["a", "b"]) await s.accounts.createUser(user(id, `nick-${id}`));
+        expect(await s.outbox.nextMailAt()).toBeNull();
+        expect(await s.outbox.enqueueMail(mail("m1", "remind:g:night1:a", "a", { createdAt: 200 }))).toBe(
+          "queued",
+        );
+        expect(await s.outbox.enqueueMail(mail("m2", "confirm:b:1", "b", { createdAt: 100 }))).toBe("queued");
         expect(
-          await s.enqueueMail(mail("m3", "remind:g:day1:a", "a", { createdAt: 300, nextAttemptAt: 500 })),
+          await s.outbox.enqueueMail(
+            mail("m3", "remind:g:day1:a", "a", { createdAt: 300, nextAttemptAt: 500 }),
+          ),
         ).toBe("queued");
         // The same key again, even with another id and text: nothing is written.
-        expect(await s.enqueueMail(mail("m4", "remind:g:night1:a", "a", { text: "другой" }))).toBe(
+        expect(await s.outbox.enqueueMail(mail("m4", "remind:g:night1:a", "a", { text: "другой" }))).toBe(
           "duplicate",
         );
-        expect((await s.mailFor("a")).map((m) => [m.id, m.text])).toEqual([
+        expect((await s.outbox.mailFor("a")).map((m) => [m.id, m.text])).toEqual([
           ["m1", "Текст m1"],
           ["m3", "Текст m3"],
         ]);
-        expect(await s.nextMailAt()).toBe(100);
-        expect((await s.dueMail(300, 10)).map((m) => m.id)).toEqual(["m2", "m1"]);
-        expect((await s.dueMail(300, 1)).map((m) => m.id)).toEqual(["m2"]);
-        expect((await s.dueMail(500, 10)).map((m) => m.id)).toEqual(["m2", "m1", "m3"]);
-        await s.mailSent("m2", 310);
-        await s.mailFailed("m1", { attempts: 1, nextAttemptAt: 400, lastError: "421 busy", failed: false });
-        expect((await s.dueMail(300, 10)).map((m) => m.id)).toEqual([]);
-        expect(await s.nextMailAt()).toBe(400);
-        await s.mailFailed("m3", { attempts: 10, nextAttemptAt: 900, lastError: "550 no", failed: true });
+        expect(await s.outbox.nextMailAt()).toBe(100);
+        expect((await s.outbox.dueMail(300, 10)).map((m) => m.id)).toEqual(["m2", "m1"]);
+        expect((await s.outbox.dueMail(300, 1)).map((m) => m.id)).toEqual(["m2"]);
+        expect((await s.outbox.dueMail(500, 10)).map((m) => m.id)).toEqual(["m2", "m1", "m3"]);
+        await s.outbox.mailSent("m2", 310);
+        await s.outbox.mailFailed("m1", {
+          attempts: 1,
+          nextAttemptAt: 400,
+          lastError: "421 busy",
+          failed: false,
+        });
+        expect((await s.outbox.dueMail(300, 10)).map((m) => m.id)).toEqual([]);
+        expect(await s.outbox.nextMailAt()).toBe(400);
+        await s.outbox.mailFailed("m3", {
+          attempts: 10,
+          nextAttemptAt: 900,
+          lastError: "550 no",
+          failed: true,
+        });
         await s.close();
         s = await b.open();
-        expect(await s.mailFor("b")).toEqual([mail("m2", "confirm:b:1", "b", { sentAt: 310 })]);
-        expect(await s.mailFor("a")).toEqual([
+        expect(await s.outbox.mailFor("b")).toEqual([mail("m2", "confirm:b:1", "b", { sentAt: 310 })]);
+        expect(await s.outbox.mailFor("a")).toEqual([
           mail("m1", "remind:g:night1:a", "a", {
             createdAt: 200,
             attempts: 1,
@@ -469,9 +496,9 @@ for (const [name, make, available] of backends) {
             failed: true,
           }),
         ]);
-        expect(await s.nextMailAt()).toBe(400);
-        expect((await s.dueMail(10_000, 10)).map((m) => m.id)).toEqual(["m1"]);
-        expect(await s.enqueueMail(mail("m5", "confirm:b:1", "b"))).toBe("duplicate");
+        expect(await s.outbox.nextMailAt()).toBe(400);
+        expect((await s.outbox.dueMail(10_000, 10)).map((m) => m.id)).toEqual(["m1"]);
+        expect(await s.outbox.enqueueMail(mail("m5", "confirm:b:1", "b"))).toBe("duplicate");
       } finally {
         await s.close();
         await b.cleanup();
@@ -482,33 +509,33 @@ for (const [name, make, available] of backends) {
       const b = await make();
       let s = await b.open();
       try {
-        for (const id of ["a", "b"]) await s.createUser(user(id, `nick-${id}`));
-        expect(await s.listSetups("a")).toEqual([]);
-        expect(await s.saveSetup("a", saved("s1", "Малая", SMALL, 100), 50)).toEqual(
+        for (const id of ["a", "b"]) await s.accounts.createUser(user(id, `nick-${id}`));
+        expect(await s.library.listSetups("a")).toEqual([]);
+        expect(await s.library.saveSetup("a", saved("s1", "Малая", SMALL, 100), 50)).toEqual(
           saved("s1", "Малая", SMALL, 100),
         );
-        await s.saveSetup("a", saved("s2", "Классика", CLASSIC, 200), 50);
+        await s.library.saveSetup("a", saved("s2", "Классика", CLASSIC, 200), 50);
         // Another user's setup of the same name is another setup.
-        await s.saveSetup("b", saved("s3", "малая", CLASSIC, 150), 50);
-        expect((await s.listSetups("a")).map((x) => x.id)).toEqual(["s2", "s1"]);
+        await s.library.saveSetup("b", saved("s3", "малая", CLASSIC, 150), 50);
+        expect((await s.library.listSetups("a")).map((x) => x.id)).toEqual(["s2", "s1"]);
         // «МАЛАЯ» is «Малая» ignoring case (Cyrillic too): it replaces s1, keeps its id, and is now the last saved.
-        expect(await s.saveSetup("a", saved("s4", "МАЛАЯ", CLASSIC, 300), 50)).toEqual(
+        expect(await s.library.saveSetup("a", saved("s4", "МАЛАЯ", CLASSIC, 300), 50)).toEqual(
           saved("s1", "МАЛАЯ", CLASSIC, 300),
         );
-        expect(await s.listSetups("a")).toEqual([
+        expect(await s.library.listSetups("a")).toEqual([
           saved("s1", "МАЛАЯ", CLASSIC, 300),
           saved("s2", "Классика", CLASSIC, 200),
         ]);
-        expect(await s.listSetups("b")).toEqual([saved("s3", "малая", CLASSIC, 150)]);
+        expect(await s.library.listSetups("b")).toEqual([saved("s3", "малая", CLASSIC, 150)]);
         await s.close();
         s = await b.open();
-        expect(await s.listSetups("a")).toEqual([
+        expect(await s.library.listSetups("a")).toEqual([
           saved("s1", "МАЛАЯ", CLASSIC, 300),
           saved("s2", "Классика", CLASSIC, 200),
         ]);
         // Saved again under its name, the older one comes first again.
-        await s.saveSetup("a", saved("s5", "классика", SMALL, 300), 50);
-        expect((await s.listSetups("a")).map((x) => [x.id, x.name])).toEqual([
+        await s.library.saveSetup("a", saved("s5", "классика", SMALL, 300), 50);
+        expect((await s.library.listSetups("a")).map((x) => [x.id, x.name])).toEqual([
           ["s2", "классика"],
           ["s1", "МАЛАЯ"],
         ]);
@@ -522,39 +549,43 @@ for (const [name, make, available] of backends) {
       const b = await make();
       let s = await b.open();
       try {
-        for (const id of ["a", "b"]) await s.createUser(user(id, `nick-${id}`));
-        await s.saveSetup("b", saved("other", "Чужая", SMALL, 1), 3);
+        for (const id of ["a", "b"]) await s.accounts.createUser(user(id, `nick-${id}`));
+        await s.library.saveSetup("b", saved("other", "Чужая", SMALL, 1), 3);
         // Eight new names at once, three allowed: exactly three are saved, whatever the order.
         const outcomes = await Promise.all(
-          Array.from({ length: 8 }, (_, i) => s.saveSetup("a", saved(`n${i}`, `Имя ${i}`, SMALL, 10 + i), 3)),
+          Array.from({ length: 8 }, (_, i) =>
+            s.library.saveSetup("a", saved(`n${i}`, `Имя ${i}`, SMALL, 10 + i), 3),
+          ),
         );
         expect(outcomes.filter((o) => o === "full").length).toBe(5);
-        const kept = (await s.listSetups("a")).map((x) => x.id);
+        const kept = (await s.library.listSetups("a")).map((x) => x.id);
         expect(kept.length).toBe(3);
-        expect(await s.saveSetup("a", saved("x", "Ещё одна", SMALL, 50), 3)).toBe("full");
+        expect(await s.library.saveSetup("a", saved("x", "Ещё одна", SMALL, 50), 3)).toBe("full");
         // At the cap, saving under a name the user has replaces it.
-        const first = (await s.listSetups("a")).at(-1)!;
-        expect(await s.saveSetup("a", saved("y", first.name.toUpperCase(), CLASSIC, 60), 3)).toEqual(
+        const first = (await s.library.listSetups("a")).at(-1)!;
+        expect(await s.library.saveSetup("a", saved("y", first.name.toUpperCase(), CLASSIC, 60), 3)).toEqual(
           saved(first.id, first.name.toUpperCase(), CLASSIC, 60),
         );
         // Two saves of one new name at once make one setup.
-        expect(await s.deleteSetup("a", first.id)).toBe(true);
+        expect(await s.library.deleteSetup("a", first.id)).toBe(true);
         const twice = await Promise.all([
-          s.saveSetup("a", saved("t1", "Двойная", SMALL, 70), 3),
-          s.saveSetup("a", saved("t2", "двойная", CLASSIC, 71), 3),
+          s.library.saveSetup("a", saved("t1", "Двойная", SMALL, 70), 3),
+          s.library.saveSetup("a", saved("t2", "двойная", CLASSIC, 71), 3),
         ]);
         expect(twice.every((o) => o !== "full")).toBe(true);
-        expect((await s.listSetups("a")).filter((x) => x.name.toLowerCase() === "двойная").length).toBe(1);
+        expect(
+          (await s.library.listSetups("a")).filter((x) => x.name.toLowerCase() === "двойная").length,
+        ).toBe(1);
         // A delete of another user's id, or of an id nobody has, changes nothing.
-        expect(await s.deleteSetup("a", "other")).toBe(false);
-        expect(await s.deleteSetup("a", "nobody")).toBe(false);
-        expect(await s.listSetups("b")).toEqual([saved("other", "Чужая", SMALL, 1)]);
-        const left = (await s.listSetups("a")).map((x) => x.id);
-        expect(await s.deleteSetup("a", left[0]!)).toBe(true);
-        expect(await s.deleteSetup("a", left[0]!)).toBe(false);
+        expect(await s.library.deleteSetup("a", "other")).toBe(false);
+        expect(await s.library.deleteSetup("a", "nobody")).toBe(false);
+        expect(await s.library.listSetups("b")).toEqual([saved("other", "Чужая", SMALL, 1)]);
+        const left = (await s.library.listSetups("a")).map((x) => x.id);
+        expect(await s.library.deleteSetup("a", left[0]!)).toBe(true);
+        expect(await s.library.deleteSetup("a", left[0]!)).toBe(false);
         await s.close();
         s = await b.open();
-        expect((await s.listSetups("a")).map((x) => x.id)).toEqual(left.slice(1));
+        expect((await s.library.listSetups("a")).map((x) => x.id)).toEqual(left.slice(1));
       } finally {
         await s.close();
         await b.cleanup();
@@ -575,42 +606,42 @@ for (const [name, make, available] of backends) {
         published: false,
       });
       try {
-        for (const id of ["a", "b"]) await s.createUser(user(id, `nick-${id}`));
+        for (const id of ["a", "b"]) await s.accounts.createUser(user(id, `nick-${id}`));
         // Five creations at once, three allowed: exactly three are stored.
         const outcomes = await Promise.all(
-          Array.from({ length: 5 }, (_, i) => s.createNotebook(nb(`n${i}`, "a", 10 + i), 3)),
+          Array.from({ length: 5 }, (_, i) => s.library.createNotebook(nb(`n${i}`, "a", 10 + i), 3)),
         );
         expect(outcomes.filter((o) => o === "full").length).toBe(2);
-        expect(await s.createNotebook(nb("x", "b", 5), 3)).toBe("created");
-        const mine = await s.listNotebooks("a");
+        expect(await s.library.createNotebook(nb("x", "b", 5), 3)).toBe("created");
+        const mine = await s.library.listNotebooks("a");
         expect(mine.length).toBe(3);
         expect(mine.map((n) => n.updatedAt)).toEqual([...mine.map((n) => n.updatedAt)].sort((p, q) => q - p));
         const id = mine[2]!.id;
         // A write at the version read goes through once; the second at the same version is a lost race.
         const change = { title: "Новое", doc: '{"format":1}', updatedAt: 99, published: true };
         const race = await Promise.all([
-          s.updateNotebook("a", id, 1, change),
-          s.updateNotebook("a", id, 1, change),
+          s.library.updateNotebook("a", id, 1, change),
+          s.library.updateNotebook("a", id, 1, change),
         ]);
         expect(race.sort()).toEqual([false, true]);
-        expect(await s.notebook(id)).toEqual({
+        expect(await s.library.notebook(id)).toEqual({
           ...nb(id, "a", 0),
           ...change,
           version: 2,
           createdAt: mine[2]!.createdAt,
         });
         // Another owner can neither write nor delete it.
-        expect(await s.updateNotebook("b", id, 2, change)).toBe(false);
-        expect(await s.deleteNotebook("b", id)).toBe(false);
-        expect((await s.listNotebooks("a"))[0]!.id).toBe(id);
-        expect(await s.listNotebooks("b")).toEqual([nb("x", "b", 5)]);
+        expect(await s.library.updateNotebook("b", id, 2, change)).toBe(false);
+        expect(await s.library.deleteNotebook("b", id)).toBe(false);
+        expect((await s.library.listNotebooks("a"))[0]!.id).toBe(id);
+        expect(await s.library.listNotebooks("b")).toEqual([nb("x", "b", 5)]);
         await s.close();
         s = await b.open();
-        expect((await s.notebook(id))!.version).toBe(2);
-        expect(await s.deleteNotebook("a", id)).toBe(true);
-        expect(await s.deleteNotebook("a", id)).toBe(false);
-        expect(await s.notebook(id)).toBeNull();
-        expect(await s.notebook("nobody")).toBeNull();
+        expect((await s.library.notebook(id))!.version).toBe(2);
+        expect(await s.library.deleteNotebook("a", id)).toBe(true);
+        expect(await s.library.deleteNotebook("a", id)).toBe(false);
+        expect(await s.library.notebook(id)).toBeNull();
+        expect(await s.library.notebook("nobody")).toBeNull();
       } finally {
         await s.close();
         await b.cleanup();

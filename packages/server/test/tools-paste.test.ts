@@ -50,17 +50,21 @@ const PLAIN = "Вася\nЯ за Петю\n\nМаша\nА я за Колю";
 function recordingStore(store: Store): { store: Store; calls: string[]; record: (on: boolean) => void } {
   const calls: string[] = [];
   let recording = false;
-  const proxy = new Proxy(store, {
-    get(target, key, receiver) {
-      const value: unknown = Reflect.get(target, key, receiver);
-      if (typeof value !== "function") return value;
-      return (...args: unknown[]) => {
-        if (recording) calls.push(String(key));
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-  return { store: proxy, calls, record: (on) => (recording = on) };
+  // Issue 29: the facets' methods (store.accounts.session, …) are recorded too.
+  const facets: readonly PropertyKey[] = ["accounts", "outbox", "library"];
+  const recorded = <T extends object>(inner: T): T =>
+    new Proxy(inner, {
+      get(target, key, receiver) {
+        const value: unknown = Reflect.get(target, key, receiver);
+        if (facets.includes(key) && typeof value === "object" && value !== null) return recorded(value);
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          if (recording) calls.push(String(key));
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+  return { store: recorded(store), calls, record: (on) => (recording = on) };
 }
 
 let app: FastifyInstance;

@@ -115,9 +115,9 @@ describe("unread in channels", () => {
     expect(busy.status).toBe(403);
     for (const r of [empty, none, other, noSeat]) expect([r.status, r.raw]).toEqual([busy.status, busy.raw]);
     const me = (await nika.get<{ user: { id: string } }>("/api/me")).body.user;
-    expect(await t!.store.readMarks(me.id, g.id)).toEqual({});
+    expect(await t!.store.accounts.readMarks(me.id, g.id)).toEqual({});
     expectOk(await read(nika, g.id, { where: `gm:${seat("Ника")}`, upTo: 1 }));
-    expect(await t!.store.readMarks(me.id, g.id)).toEqual({ [`gm:${seat("Ника")}`]: 1 });
+    expect(await t!.store.accounts.readMarks(me.id, g.id)).toEqual({ [`gm:${seat("Ника")}`]: 1 });
   });
 });
 

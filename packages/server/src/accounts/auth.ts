@@ -122,7 +122,7 @@ export class Accounts {
       lang: "ru",
       createdAt: this.clock.now(),
     };
-    if ((await this.store.createUser(user)) === "taken")
+    if ((await this.store.accounts.createUser(user)) === "taken")
       throw conflict(
         "nick-taken",
         `nick: "${clean}" is taken or too similar to a taken nick (nicks are compared ignoring case, ё/е ` +
@@ -132,7 +132,7 @@ export class Accounts {
   }
 
   async login(nick: string, password: string): Promise<UserRecord> {
-    const user = await this.store.userByNickKey(nickKey(nick));
+    const user = await this.store.accounts.userByNickKey(nickKey(nick));
     if (!user) {
       this.dummy ??= hash(randomBytes(16).toString("hex"), this.cost);
       await verify(await this.dummy, password);
@@ -146,7 +146,7 @@ export class Accounts {
   async openSession(userId: string): Promise<{ token: string; expiresAt: number }> {
     const token = randomBytes(32).toString("base64url");
     const expiresAt = this.clock.now() + SESSION_DAYS * 86_400_000;
-    await this.store.createSession(tokenHash(token), { userId, expiresAt });
+    await this.store.accounts.createSession(tokenHash(token), { userId, expiresAt });
     return { token, expiresAt };
   }
 
@@ -184,14 +184,14 @@ export class Accounts {
 
   private async read(key: string): Promise<{ user: UserRecord; expiresAt: number } | null> {
     const now = this.clock.now();
-    const s = await this.store.session(key);
+    const s = await this.store.accounts.session(key);
     if (!s) return null;
     if (s.expiresAt <= now) {
       // Expired, not revoked: every instance knows the expiry already (its cache and streams keep it).
-      await this.store.deleteSession(key);
+      await this.store.accounts.deleteSession(key);
       return null;
     }
-    const user = await this.store.userById(s.userId);
+    const user = await this.store.accounts.userById(s.userId);
     return user ? { user, expiresAt: s.expiresAt } : null;
   }
 
@@ -228,7 +228,7 @@ export class Accounts {
 
   /** When the session with this key expires; null when there is no such session any more. */
   async sessionExpiry(key: string): Promise<number | null> {
-    const s = await this.store.session(key);
+    const s = await this.store.accounts.session(key);
     return s && s.expiresAt > this.clock.now() ? s.expiresAt : null;
   }
 
@@ -244,7 +244,7 @@ export class Accounts {
 
   /** A revocation: delete the row, then tell every instance. */
   private async revoke(key: string): Promise<void> {
-    await this.store.deleteSession(key);
+    await this.store.accounts.deleteSession(key);
     await this.cluster.publish("session", key);
   }
 

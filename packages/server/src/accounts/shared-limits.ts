@@ -3,8 +3,8 @@ import pg from "pg";
 import type { LoginLimiter } from "./auth-limits.ts";
 import { backoffError, FORGET_MS, lockAfter, MAX_LOCK_MS } from "./auth-limits.ts";
 import type { Clock } from "../clock.ts";
-import { namespaceOf } from "../log/cluster.ts";
 import { PG_LOCKS } from "../stores/pg-locks.ts";
+import { migrate, namespaceOfConnection, type Migrations } from "../stores/pg/migrations.ts";
 
 /**
  * Issue 20: the rate limits and the login back-off of every instance on one PostgreSQL, counted in the
@@ -37,8 +37,17 @@ const LEASE_SHARE = 16;
 /** How often windows that have ended, and nicks whose failures are forgotten, are deleted. */
 const SWEEP_MS = 60_000;
 
-const SCHEMA = `
-CREATE UNLOGGED TABLE IF NOT EXISTS fm_rate (
+/**
+ * The rate limits' tables, a list of versions of their own (issue 29: applied by the stores' one runner,
+ * recorded in fm_limits_schema). Version 1 keeps IF NOT EXISTS: databases made before the list have the
+ * tables and no record of them.
+ */
+const LIMITS_MIGRATIONS: Migrations = {
+  name: "rate limits",
+  table: "fm_limits_schema",
+  lock: PG_LOCKS.limitsTables,
+  versions: [
+    `CREATE UNLOGGED TABLE IF NOT EXISTS fm_rate (
   key TEXT NOT NULL,
   window_start BIGINT NOT NULL,
   expires_at BIGINT NOT NULL,
@@ -50,7 +59,9 @@ CREATE UNLOGGED TABLE IF NOT EXISTS fm_login_failures (
   count INTEGER NOT NULL,
   last BIGINT NOT NULL,
   until BIGINT NOT NULL
-);`;
+);`,
+  ],
+};
 
 /** What this instance holds of a key's window: the requests it reserved and has not used yet. */
 interface Lease {
@@ -110,10 +121,16 @@ export class SharedLimits {
   }
 
   /**
-   * Its own small pool on the store's database (`config`, the store's, with its search_path), and its
-   * tables. `now` is the clock the windows and the back-off are counted on.
+   * Its own small pool on the store's database (`on`: the store's `config`, with its search_path; or the
+   * PgStore itself, whose namespace then names the tables' lock, which is otherwise read from the
+   * database), and its tables. `now` is the clock the windows and the back-off are counted on.
    */
-  static async open(config: pg.ClientConfig, now: () => number): Promise<SharedLimits> {
+  static async open(
+    on: pg.ClientConfig | { readonly clientConfig: pg.ClientConfig; readonly namespace: string },
+    now: () => number,
+  ): Promise<SharedLimits> {
+    const config = "clientConfig" in on ? on.clientConfig : on;
+    const namespace = "clientConfig" in on ? on.namespace : undefined;
     // Counts need no flush to disk (see above): each connection says so when it opens (issue 28: in its
     // start-up options, not a statement of its own that would run beside the first query on it).
     const options = [config.options, "-c synchronous_commit=off"].filter(Boolean).join(" ");
@@ -123,16 +140,9 @@ export class SharedLimits {
     try {
       // Instances that start together race to create the tables: one waits for the other's lock.
       const c = await pool.connect();
-      let lock: [number, string] | null = null;
       try {
-        const where = await c.query<{ db: string; schema: string | null }>(
-          "SELECT current_database() AS db, current_schema() AS schema",
-        );
-        lock = [PG_LOCKS.limitsTables, namespaceOf(where.rows[0]!.db, where.rows[0]!.schema ?? "")];
-        await c.query("SELECT pg_advisory_lock($1, hashtext($2))", lock);
-        await c.query(SCHEMA);
+        await migrate(c, LIMITS_MIGRATIONS, namespace ?? (await namespaceOfConnection(c)));
       } finally {
-        if (lock) await c.query("SELECT pg_advisory_unlock($1, hashtext($2))", lock).catch(() => {});
         c.release();
       }
     } catch (error) {

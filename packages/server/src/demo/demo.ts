@@ -205,7 +205,7 @@ export class Demo {
   private async lookUp(): Promise<Accounts> {
     const get = async (nick: string): Promise<UserRecord> => {
       const key = nickKey(nick);
-      const found = await this.store.userByNickKey(key);
+      const found = await this.store.accounts.userByNickKey(key);
       if (found && found.passwordHash.startsWith("$argon2"))
         throw new Error(`the demo nick ${nick} belongs to a person's account`);
       if (found) return found;
@@ -220,10 +220,10 @@ export class Demo {
         lang: "ru",
         createdAt: this.clock.now(),
       };
-      if ((await this.store.createUser(user)) === "created") return user;
+      if ((await this.store.accounts.createUser(user)) === "created") return user;
       // Created meanwhile by another server, or (in a database older than the skeletons) a person's
       // look-alike nick holds its skeleton.
-      const now = await this.store.userByNickKey(key);
+      const now = await this.store.accounts.userByNickKey(key);
       if (!now) throw new Error(`the demo nick ${nick} is too like a person's nick`);
       return now;
     };

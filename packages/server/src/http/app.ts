@@ -313,8 +313,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     cluster.onResync(() => streams.recheckSessions()),
   ];
   // Issue 20: instances sharing PostgreSQL count rate limits and failed logins there, together.
-  const shared =
-    store instanceof PgStore ? await SharedLimits.open(store.clientConfig, () => clock.now()) : null;
+  const shared = store instanceof PgStore ? await SharedLimits.open(store, () => clock.now()) : null;
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: BODY_LIMIT,

@@ -143,7 +143,7 @@ export class Mailer {
    * the sending happens later, never in the caller's time.
    */
   async queue(m: OutgoingMail): Promise<"queued" | "duplicate"> {
-    const out = await this.store.enqueueMail(this.record(m));
+    const out = await this.store.outbox.enqueueMail(this.record(m));
     if (out === "queued") this.kick();
     return out;
   }
@@ -156,7 +156,7 @@ export class Mailer {
     m: OutgoingMail,
     quota: ConfirmQuota,
   ): Promise<"queued" | "duplicate" | { readonly notBefore: number }> {
-    const out = await this.store.enqueueConfirmation(this.record(m), quota);
+    const out = await this.store.outbox.enqueueConfirmation(this.record(m), quota);
     if (out === "queued") this.kick();
     return out;
   }
@@ -244,14 +244,14 @@ export class Mailer {
   private async work(): Promise<void> {
     for (;;) {
       if (this.stopped || !this.sending) return;
-      const due = await this.store.dueMail(this.clock.now(), BATCH);
+      const due = await this.store.outbox.dueMail(this.clock.now(), BATCH);
       if (due.length === 0) break;
       for (const m of due) {
         if (this.stopped) return;
         await this.sendOne(m);
       }
     }
-    const next = await this.store.nextMailAt();
+    const next = await this.store.outbox.nextMailAt();
     this.arm(next);
   }
 
@@ -269,8 +269,8 @@ export class Mailer {
   }
 
   private async sendOne(m: MailRecord): Promise<void> {
-    if (!stillWanted(m, await this.store.settings(m.userId))) {
-      await this.store.mailFailed(m.id, {
+    if (!stillWanted(m, await this.store.accounts.settings(m.userId))) {
+      await this.store.outbox.mailFailed(m.id, {
         attempts: m.attempts,
         nextAttemptAt: m.nextAttemptAt,
         lastError: "not sent: the address changed or its reminders were turned off after it was queued",
@@ -295,7 +295,7 @@ export class Mailer {
       console.error(
         `mail ${m.key}: attempt ${attempts} failed${failed ? ", given up" : ""}: ${message.slice(0, 300)}`,
       );
-      await this.store.mailFailed(m.id, {
+      await this.store.outbox.mailFailed(m.id, {
         attempts,
         nextAttemptAt: this.clock.now() + retryDelay(attempts),
         lastError: message.slice(0, 1000),
@@ -304,7 +304,7 @@ export class Mailer {
       return;
     }
     // Marked at once: a crash before this line sends the same message (the same Message-ID) again.
-    await this.store.mailSent(m.id, this.clock.now());
+    await this.store.outbox.mailSent(m.id, this.clock.now());
   }
 }
 

@@ -89,7 +89,7 @@ export class Reminders {
 
   /** Read who wants reminders and arm every running game; a reminder time missed while down fires now. */
   async start(): Promise<void> {
-    for (const s of await this.store.allSettings()) this.remember(s);
+    for (const s of await this.store.accounts.allSettings()) this.remember(s);
     for (const room of this.games.rooms.values()) this.arm(room);
   }
 
@@ -238,7 +238,10 @@ export class Reminders {
     d: Due,
     now: number,
   ): Promise<number | null> {
-    const [s, user] = await Promise.all([this.store.settings(d.userId), this.store.userById(d.userId)]);
+    const [s, user] = await Promise.all([
+      this.store.accounts.settings(d.userId),
+      this.store.accounts.userById(d.userId),
+    ]);
     if (s !== null) this.remember(s);
     if (!wants(s) || user === null) return null;
     if (isQuiet(now, s.quietHours, user.timeZone)) return quietEnd(now, s.quietHours!, user.timeZone);

@@ -118,17 +118,19 @@ export interface NotebookRecord {
   readonly published: boolean;
 }
 
+/** What a notebook's write changes (LibraryStore.updateNotebook). */
+export type NotebookChange = Pick<NotebookRecord, "title" | "doc" | "updatedAt" | "published">;
+
 export interface SessionRecord {
   readonly userId: string;
   readonly expiresAt: number;
 }
 
 /**
- * Everything the server keeps on disk, behind one interface, so a PostgreSQL adapter can take the place of
- * the embedded SQLite one without touching the domain code. A game is its append-only log of entries
- * (STYLE.md: read, decide, append with the expected sequence number); the in-memory room is rebuilt from it.
+ * Issue 29: users, their sessions, settings and read marks (Store.accounts). The interfaces are named
+ * …Store, not after the facet, so they do not clash with the Accounts class of accounts/auth.ts.
  */
-export interface Store {
+export interface AccountStore {
   /**
    * "taken" when another user has the nick key or the nick skeleton already. The check and the insert are
    * one atomic step: of two look-alike nicks registered at the same time, at most one is created.
@@ -158,7 +160,10 @@ export interface Store {
   /** Every read mark of one user, by game (what «Мои игры» reads). */
   userReadMarks(userId: string): Promise<Readonly<Record<string, Readonly<Record<string, number>>>>>;
   markRead(userId: string, gameId: string, where: string, upTo: number): Promise<void>;
+}
 
+/** Issue 29: the mail outbox, and the quota on confirmation mails (Store.outbox). */
+export interface OutboxStore {
   /** Queue an e-mail; "duplicate" (and nothing written) when one with the same key was ever queued. */
   enqueueMail(mail: MailRecord): Promise<"queued" | "duplicate">;
   /** Unsent mail that may be tried at `now`, oldest first, at most `limit`. */
@@ -186,7 +191,10 @@ export interface Store {
    * queued, by the quota and the confirmation mails queued so far: `now` when it may be now.
    */
   confirmationAllowedAt(userId: string, address: string, quota: ConfirmQuota, now: number): Promise<number>;
+}
 
+/** Issue 29: what users keep to reuse: their saved setups and their off-site games' notebooks (Store.library). */
+export interface LibraryStore {
   /** Issue 17: the user's saved setups, the last saved first. */
   listSetups(userId: string): Promise<SetupRecord[]>;
   /**
@@ -210,14 +218,25 @@ export interface Store {
    * Write a notebook's new title, document, time and published flag as `version + 1`, only if the stored
    * row still has `version` and belongs to `ownerId`; false (nothing written) otherwise: a lost race.
    */
-  updateNotebook(
-    ownerId: string,
-    id: string,
-    version: number,
-    change: Pick<NotebookRecord, "title" | "doc" | "updatedAt" | "published">,
-  ): Promise<boolean>;
+  updateNotebook(ownerId: string, id: string, version: number, change: NotebookChange): Promise<boolean>;
   /** Delete one of the owner's notebooks; false (nothing written) when the owner has none with that id. */
   deleteNotebook(ownerId: string, id: string): Promise<boolean>;
+}
+
+/**
+ * Everything the server keeps on disk, behind one interface, so a PostgreSQL adapter can take the place of
+ * the embedded SQLite one without touching the domain code. A game is its append-only log of entries
+ * (STYLE.md: read, decide, append with the expected sequence number); the in-memory room is rebuilt from it.
+ * Issue 29: the log's members are the Store's own; the rest is in facets by concern (accounts, outbox,
+ * library), each one class per backend on the Store's connection.
+ */
+export interface Store {
+  /** Issue 29: users, sessions, settings and read marks. */
+  readonly accounts: AccountStore;
+  /** Issue 29: the mail outbox. */
+  readonly outbox: OutboxStore;
+  /** Issue 29: saved setups and notebooks. */
+  readonly library: LibraryStore;
 
   /**
    * Issue 20: true when other processes may append to the same logs at the same time (PostgreSQL, which any

@@ -117,9 +117,9 @@ export function authRoutes(ctx: RouteContext, logins: LoginLimiter = new LoginBa
       const b = body();
       if (b.timeZone !== undefined && !isTimeZone(b.timeZone))
         throw new ApiError(400, "invalid", `timeZone: unknown time zone ${JSON.stringify(b.timeZone)}`);
-      await store.updateUser(user.id, b);
+      await store.accounts.updateUser(user.id, b);
       await accounts.userChanged(user.id);
-      return { user: userView((await store.userById(user.id))!) };
+      return { user: userView((await store.accounts.userById(user.id))!) };
     },
   });
 }

@@ -77,7 +77,9 @@ export function gamesRoutes(ctx: RouteContext): void {
       const room = games.room(idOf(req));
       const user = req.user;
       // Issue 15: the user's read marks here (per user, so every device of the user agrees), read first.
-      const read = user ? { nick: user.nick, marks: await ctx.store.readMarks(user.id, room.id) } : null;
+      const read = user
+        ? { nick: user.nick, marks: await ctx.store.accounts.readMarks(user.id, room.id) }
+        : null;
       // Issue 19: the part every reader with this view shares is serialised once per change of the game,
       // and a guest's whole answer, the same for every guest, is compressed once per change too.
       const viewer = viewerOf(room, user?.id ?? null);

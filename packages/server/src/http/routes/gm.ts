@@ -77,7 +77,7 @@ export function gmRoutes(ctx: RouteContext): void {
   );
   gmCommand(ctx, "replace", "replace a player by a substitute (P4)", P.replaceSchema, async (u, id, b) => {
     gm.gmRoom(u, id); // the GM first: nobody else learns which nicks exist here
-    const sub = await store.userByNickKey(nickKey(b.nick));
+    const sub = await store.accounts.userByNickKey(nickKey(b.nick));
     if (!sub) throw notFound(`nick: no user ${JSON.stringify(b.nick)}`);
     await signups.replace(u, id, b.seat, sub, b.reason);
   });

@@ -19,7 +19,10 @@ export function meRoutes(ctx: RouteContext): void {
     handler: async (req) => {
       await games.freshAll(); // issue 20: games other instances created or changed
       const user = requireUser(req);
-      const [marks, settings] = await Promise.all([store.userReadMarks(user.id), store.settings(user.id)]);
+      const [marks, settings] = await Promise.all([
+        store.accounts.userReadMarks(user.id),
+        store.accounts.settings(user.id),
+      ]);
       const input = { offsets: settings?.before ?? P.DEFAULT_REMINDERS, now: clock.now() };
       const me = { id: user.id, nick: user.nick };
       // Newest first, like the lobby; built now, sent once durable (a game set aside meanwhile is left out).
@@ -51,7 +54,7 @@ export function meRoutes(ctx: RouteContext): void {
         if (!channel) throw forbidden("channel/not-member", "you are not a member of that channel", "G6");
         count = channel.messages.length;
       }
-      await store.markRead(user.id, room.id, where, Math.min(upTo, count));
+      await store.accounts.markRead(user.id, room.id, where, Math.min(upTo, count));
     },
   });
 }

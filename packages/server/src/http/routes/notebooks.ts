@@ -74,7 +74,7 @@ function helpersOf(ctx: RouteContext) {
   /** The signed-in owner's notebook, or the same 404 for anyone else's and for none. */
   const own = async (req: FastifyRequest): Promise<{ rec: NotebookRecord; doc: NotebookDoc; b: Built }> => {
     const user = requireUser(req);
-    const rec = await store.notebook(idOf(req));
+    const rec = await store.library.notebook(idOf(req));
     if (!rec || rec.ownerId !== user.id) throw notFound(NO_NOTEBOOK);
     const { doc, built } = cache.read(rec.id, rec.version, rec.doc);
     return { rec, doc, b: built };
@@ -125,7 +125,7 @@ function helpersOf(ctx: RouteContext) {
     published = rec.published,
     built = rebuild(doc),
   ): Promise<Buffer> => {
-    const ok = await store.updateNotebook(rec.ownerId, rec.id, rec.version, {
+    const ok = await store.library.updateNotebook(rec.ownerId, rec.id, rec.version, {
       title: rec.title,
       doc: writeDoc(doc),
       updatedAt: clock.now(),
@@ -174,7 +174,7 @@ function readRoutes(ctx: RouteContext, h: Helpers): void {
     tag: "notebooks",
     handler: async (req): Promise<P.NotebookSummary[]> => {
       const user = requireUser(req);
-      const list = await store.listNotebooks(user.id);
+      const list = await store.library.listNotebooks(user.id);
       return list.map((rec) => {
         const { doc, built } = cache.read(rec.id, rec.version, rec.doc);
         return notebookSummary(rec, doc, built);
@@ -202,7 +202,7 @@ function readRoutes(ctx: RouteContext, h: Helpers): void {
     handler: async (req, reply) => {
       const user = requireUser(req);
       const id = idOf(req);
-      if (!(await store.deleteNotebook(user.id, id))) throw notFound(NO_NOTEBOOK);
+      if (!(await store.library.deleteNotebook(user.id, id))) throw notFound(NO_NOTEBOOK);
       cache.drop(id);
       return reply.status(204).send();
     },
@@ -269,7 +269,7 @@ function createRoute(ctx: RouteContext, h: Helpers): void {
         updatedAt: now,
         published: false,
       };
-      if ((await store.createNotebook(rec, P.MAX_NOTEBOOKS)) === "full")
+      if ((await store.library.createNotebook(rec, P.MAX_NOTEBOOKS)) === "full")
         throw conflict(
           "notebooks/full",
           `you have ${P.MAX_NOTEBOOKS} notebooks, the most one may keep: delete one first`,
@@ -422,7 +422,7 @@ function exportRoutes(ctx: RouteContext, h: Helpers): void {
     summary: "A published notebook, to everyone: the REPLAY.md file, the seed (F1) and the corrections (F2)",
     tag: "notebooks",
     handler: async (req, reply): Promise<Buffer> => {
-      const rec = await store.notebook(idOf(req));
+      const rec = await store.library.notebook(idOf(req));
       if (!rec || !rec.published) throw notFound(NO_NOTEBOOK);
       const { doc, built: b } = cache.read(rec.id, rec.version, rec.doc);
       // Its own key: never the owner's view (which holds the seed and roles before the end, issue 18).

@@ -20,7 +20,7 @@ export function profileRoutes(ctx: RouteContext): void {
     tag: "me",
     handler: async (req) => {
       const { nick } = parse(nickParams, req.params, "nick");
-      const user = await store.userByNickKey(nickKey(nick));
+      const user = await store.accounts.userByNickKey(nickKey(nick));
       if (!user) throw notFound(`no user ${nick}`);
       await games.freshAll(); // issue 20: games other instances changed
       // Newest first. A demo game (issue 12) is its player's own practice with bots: no record.

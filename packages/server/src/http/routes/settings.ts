@@ -117,7 +117,7 @@ export function settingsRoutes(ctx: RouteContext): void {
   const { store, clock, mail } = ctx;
   const settingsLink = (lang: "ru" | "en"): string => `<a href="/settings">${TEXTS.settings[lang]}</a>`;
   const langOfUser = async (userId: string): Promise<"ru" | "en"> =>
-    (await store.userById(userId))?.lang ?? "ru";
+    (await store.accounts.userById(userId))?.lang ?? "ru";
 
   route(ctx, {
     method: "GET",
@@ -125,7 +125,7 @@ export function settingsRoutes(ctx: RouteContext): void {
     summary: "The user's reminder and e-mail settings",
     tag: "settings",
     handler: async (req) => {
-      const s = await store.settings(requireUser(req).id);
+      const s = await store.accounts.settings(requireUser(req).id);
       return view(s, mail !== null, await confirmAgainAt(ctx, s));
     },
   });
@@ -142,7 +142,7 @@ export function settingsRoutes(ctx: RouteContext): void {
       const quiet = b.reminders.quietHours ?? null;
       if (quiet !== null && quiet.from === quiet.to)
         throw new ApiError(400, "invalid", "reminders.quietHours: from and to must differ");
-      const saved = await saveSettings(ctx, user, b, await store.settings(user.id));
+      const saved = await saveSettings(ctx, user, b, await store.accounts.settings(user.id));
       return view(saved, mail !== null, await confirmAgainAt(ctx, saved));
     },
   });
@@ -155,7 +155,7 @@ export function settingsRoutes(ctx: RouteContext): void {
     query: tokenQuery,
     handler: async (req, reply) => {
       const { token } = parse(tokenQuery, req.query, "token");
-      const s = await store.settingsByConfirmToken(sha256(token));
+      const s = await store.accounts.settingsByConfirmToken(sha256(token));
       if (s === null || s.email === null || (s.confirmExpiresAt ?? 0) <= clock.now()) {
         if (!wantsPage(req))
           throw new ApiError(400, "token/invalid", "token: the link has expired, was used, or never existed");
@@ -169,7 +169,7 @@ export function settingsRoutes(ctx: RouteContext): void {
         confirmTokenHash: null,
         confirmExpiresAt: null,
       };
-      await store.saveSettings(done);
+      await store.accounts.saveSettings(done);
       mail?.reminders.settingsChanged(done);
       if (!wantsPage(req)) return { ok: true, email: s.email };
       const lang = await langOfUser(s.userId);
@@ -179,10 +179,10 @@ export function settingsRoutes(ctx: RouteContext): void {
   });
 
   const unsubscribe = async (token: string): Promise<SettingsRecord | null> => {
-    const s = await store.settingsByUnsubscribeToken(token);
+    const s = await store.accounts.settingsByUnsubscribeToken(token);
     if (s === null) return null;
     const off: SettingsRecord = { ...s, emailReminders: false };
-    if (s.emailReminders) await store.saveSettings(off);
+    if (s.emailReminders) await store.accounts.saveSettings(off);
     mail?.reminders.settingsChanged(off);
     return off;
   };
@@ -257,7 +257,7 @@ function oneClickRoute(ctx: RouteContext, unsubscribe: (token: string) => Promis
 async function confirmAgainAt(ctx: RouteContext, s: SettingsRecord | null): Promise<number | null> {
   if (ctx.mail === null || s === null || s.email === null || s.emailConfirmed) return null;
   const now = ctx.clock.now();
-  const at = await ctx.store.confirmationAllowedAt(s.userId, s.email, CONFIRM_QUOTA, now);
+  const at = await ctx.store.outbox.confirmationAllowedAt(s.userId, s.email, CONFIRM_QUOTA, now);
   return at > now ? at : null;
 }
 
@@ -282,7 +282,8 @@ async function saveSettings(
   const linkAge = old?.confirmExpiresAt != null ? now - (old.confirmExpiresAt - CONFIRM_TTL_MS) : Infinity;
   const wanted = mail !== null && email !== null && !confirmed && (!same || linkAge >= RESEND_AFTER_MS);
   // Issue 28: within the quota only; else the address is saved and the link is not sent again (yet).
-  const sendLink = wanted && (await store.confirmationAllowedAt(user.id, email, CONFIRM_QUOTA, now)) <= now;
+  const sendLink =
+    wanted && (await store.outbox.confirmationAllowedAt(user.id, email, CONFIRM_QUOTA, now)) <= now;
   const token = sendLink ? newToken() : null;
   const saved: SettingsRecord = {
     userId: user.id,
@@ -297,7 +298,7 @@ async function saveSettings(
       token !== null ? now + CONFIRM_TTL_MS : same && !confirmed ? old.confirmExpiresAt : null,
     unsubscribeToken: old?.unsubscribeToken ?? newToken(),
   };
-  await store.saveSettings(saved);
+  await store.accounts.saveSettings(saved);
   if (mail !== null && token !== null && email !== null) {
     const link = mail.mailer.link(`${CONFIRM_URL}?token=${token}`);
     const m = confirmationMail(user.lang, user.nick, mail.mailer.siteUrl, link);

@@ -28,7 +28,7 @@ export function setupRoutes(ctx: RouteContext): void {
     tag: "me",
     handler: async (req): Promise<P.MySetups> => {
       const user = requireUser(req);
-      const setups = (await store.listSetups(user.id)).map(savedSetup);
+      const setups = (await store.library.listSetups(user.id)).map(savedSetup);
       return { setups, roleNames: roleNames(langOf(req)) };
     },
   });
@@ -42,7 +42,7 @@ export function setupRoutes(ctx: RouteContext): void {
       const user = requireUser(req);
       const { name, setup } = body();
       const record: SetupRecord = { id: nanoid(12), name, setup, at: clock.now() };
-      const saved = await store.saveSetup(user.id, record, MAX_SAVED_SETUPS);
+      const saved = await store.library.saveSetup(user.id, record, MAX_SAVED_SETUPS);
       if (saved === "full")
         throw conflict(
           "setups/full",
@@ -60,7 +60,7 @@ export function setupRoutes(ctx: RouteContext): void {
       const user = requireUser(req);
       const { setupId } = parse(setupParams, req.params, "setupId");
       // One answer whether the id is another user's or nobody's.
-      if (!(await store.deleteSetup(user.id, setupId)))
+      if (!(await store.library.deleteSetup(user.id, setupId)))
         throw notFound("you have no saved setup with this id");
       return reply.status(204).send();
     },
