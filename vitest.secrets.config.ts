@@ -11,6 +11,7 @@ const FILES = [
   "packages/server/test/secrets.test.ts",
   "packages/server/test/views-builders.test.ts",
   "packages/server/test/seen-folds.test.ts",
+  "packages/server/test/seen-rules.test.ts",
   "packages/server/test/stream-audience.test.ts",
   "packages/server/test/detail-json.test.ts",
   "packages/server/test/my-games-secrets.test.ts",
