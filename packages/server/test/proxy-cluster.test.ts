@@ -52,6 +52,10 @@ const lostAnswer = (r: { status: number; raw: string }): boolean =>
  * because its instance died under it is sent again (it changes nothing); a write is never repeated: the
  * caller sees the failure (status 0 for a dropped connection) and the test checks what was kept.
  */
+/** How often a lost read is sent, and the pause before the n-th retry (n × this): 1.5 s in all. */
+const READ_ATTEMPTS = 6;
+const RETRY_PAUSE_MS = 100;
+
 class ProxyClient extends Client {
   constructor(
     readonly base: string,
@@ -68,10 +72,14 @@ class ProxyClient extends Client {
     url: string,
     body?: unknown,
   ): Promise<Reply<T>> {
+    // A read haproxy could not deliver is asked again after a pause, as a browser's retry would be: right
+    // after a kill, haproxy answers 502 until its next health check (every 500 ms) marks the instance down,
+    // and three retries at once could all fall in that half second under load.
     for (let attempt = 1; ; attempt++) {
       const reply = await this.once<T>(method, url, body);
-      if (method !== "GET" || !lostAnswer(reply) || attempt === 3) return reply;
+      if (method !== "GET" || !lostAnswer(reply) || attempt === READ_ATTEMPTS) return reply;
       this.traffic.retriedReads++;
+      await new Promise((r) => setTimeout(r, RETRY_PAUSE_MS * attempt));
     }
   }
 
