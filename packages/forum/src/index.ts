@@ -6,6 +6,7 @@
 export { escapeHtml, quoteFreeText, renderBBCode } from "./bbcode.ts";
 export { BBCodeWriter, htmlToBBCode, looksLikeHtml, type BBCodeWriterOptions } from "./html.ts";
 export { bbcodeDialect, type BBCodeDialect } from "./dialect.ts";
+export { decodePage, type DecodedPage, type DecodeHow } from "./decode.ts";
 export {
   readThread,
   type FoundPost,
