@@ -46,6 +46,14 @@ const ENGINES: readonly (readonly [string, ForumEngine, string])[] = [
   ["smf", "smf", "???"],
   ["discourse", "discourse", ":thinking:"],
   ["generic", "generic", "🤔"],
+  // Issue 30: engines and templates that read wrong before, each as a saved page and as a clipboard
+  // fragment (the posts' markup a browser copies when several posts are selected, no page around them).
+  ["smf-core-page", "smf", "???"], // SMF 2.0 with no post_wrapper: the poster is div.floatleft.poster
+  ["smf-core-fragment", "smf", "???"],
+  ["smf11-page", "smf", "???"],
+  ["smf11-fragment", "smf", "???"],
+  ["smf21-page", "smf", "???"],
+  ["smf21-fragment", "smf", "???"],
 ];
 
 const page = (name: string): string => readFileSync(join(PAGES, `${name}.html`), "utf8");

@@ -61,9 +61,12 @@ export const NEVER_BODY: Test = anyOf(
   spoilerLabel,
 );
 
-/** A spoiler's toggle label, by its words: "Спойлер:", "Скрытый текст", "Spoiler: Show"… */
+/**
+ * A spoiler's toggle label, by its words: "Спойлер:", "Скрытый текст", "Spoiler: Show"…, and the button
+ * before the word as SMF's spoiler mod writes it (issue 30: `<input value="Показать"> Спойлер`).
+ */
 const SPOILER_WORDS =
-  /^(?:Спойлер|Скрытый текст|Скрытое содержимое|Spoiler|Hidden text|Hidden content)?\s*:?\s*(?:Показать|Скрыть|Развернуть|Свернуть|Show|Hide)?\s*$/iu;
+  /^(?:(?:Показать|Скрыть|Show|Hide)\s+)?(?:Спойлер|Скрытый текст|Скрытое содержимое|Spoiler|Hidden text|Hidden content)?\s*:?\s*(?:Показать|Скрыть|Развернуть|Свернуть|Show|Hide)?\s*$/iu;
 
 /** A label is short; longer text is never tested against the words. */
 const MAX_LABEL = 60;

@@ -1,4 +1,15 @@
-import { anyOf, classes, type El, findAll, findFirst, hasClass, sel, type Test, textOf } from "./dom.ts";
+import {
+  anyOf,
+  classes,
+  type El,
+  findAll,
+  findFirst,
+  hasClass,
+  sel,
+  shortText,
+  type Test,
+  textOf,
+} from "./dom.ts";
 import { bodyBBCode, NEVER_BODY } from "./body.ts";
 import type { ForumEngine, FoundPost } from "./read.ts";
 
@@ -202,23 +213,41 @@ const vbulletin5: EngineReader = {
   time: (post) => timeOf(first(post, "time") ?? first(post, ".b-post__timestamp")),
 };
 
+/** SMF 2.x's message body: `div.inner#msg_N`. */
+const smfInner: Test = (e) => hasClass(e, "inner") && /^msg_\d+$/u.test(e.attrs["id"] ?? "");
+/** A line of SMF's small text that shows the post's number ("« Ответ #12 : date »"). */
+const smfCounter: Test = (e) => hasClass(e, "smalltext") && counter(shortText(e, 120)) !== null;
+
 const smf: EngineReader = {
   engine: "smf",
   post: (el) =>
-    (hasClass(el, "windowbg") || hasClass(el, "windowbg2")) && findFirst(el, sel(".post_wrapper")) !== null,
-  author: (post) => text(authorIn(findFirst(first(post, ".poster") ?? post, sel("h4")))),
-  body: (post) =>
-    findFirst(post, (e) => hasClass(e, "inner") && /^msg_\d+$/u.test(e.attrs["id"] ?? "")) ??
-    first(post, "div.post"),
+    ((hasClass(el, "windowbg") || hasClass(el, "windowbg2")) &&
+      // Curve wraps a post in .post_wrapper; issue 30: the Core theme and its descendants do not, and set
+      // the poster beside the message (div.floatleft.poster > h4 > a).
+      (findFirst(el, sel(".post_wrapper")) !== null ||
+        (findFirst(el, sel(".poster")) !== null && findFirst(el, smfInner) !== null))) ||
+    // Issue 30: SMF 1.1 lays a post out as table cells, the poster's cell beside div.post.
+    (el.name === "td" &&
+      (hasClass(el, "windowbg") || hasClass(el, "windowbg2")) &&
+      findFirst(el, sel("div.post")) !== null &&
+      findFirst(el, sel("td[rowspan]")) !== null),
+  author: (post) => {
+    const poster = first(post, ".poster");
+    if (poster !== null) return text(authorIn(findFirst(poster, sel("h4"))));
+    // SMF 1.1: the poster's cell (rowspan 2) holds the name in <b>, a profile link for members.
+    const cell = first(post, "td[rowspan]");
+    return text(authorIn(cell === null ? null : findFirst(cell, sel("b"))));
+  },
+  body: (post) => findFirst(post, smfInner) ?? first(post, "div.post"),
   label: (post) => {
-    const keyinfo = first(post, ".keyinfo");
+    const keyinfo = first(post, ".keyinfo") ?? findFirst(post, smfCounter, sel("div.post"));
     const shown = counter(keyinfo === null ? null : textOf(keyinfo));
     if (shown !== null) return shown;
     const inner = findFirst(post, (e) => /^msg_\d+$/u.test(e.attrs["id"] ?? ""));
     const id = digits(inner?.attrs["id"] ?? post.attrs["id"], /^msg_?(\d+)$/u);
     return id === null ? null : `msg${id}`;
   },
-  time: (post) => smfTime(first(post, ".keyinfo")),
+  time: (post) => smfTime(first(post, ".keyinfo") ?? findFirst(post, smfCounter, sel("div.post"))),
 };
 
 /** SMF's "« Ответ #12 : 01 Марта 2024, 21:00:00 »" or a 2.1 postinfo link: the date part. */
