@@ -3,11 +3,12 @@
  * `npm run --silent votecount -- --players PLAYERS.txt [--gm NAME] [--day N] [--silenced NAME]... THREAD`
  * where THREAD is a saved page or copied HTML, the BBCode of quoted posts, or THREAD.json; prints
  * `{"votes", "notVoted", "ignored", "count"}` as JSON; `--help` prints the usage. Bad input: one line on
- * stderr, exit 1.
+ * stderr, exit 1. Issue 30: every file is read from its bytes by decodePage (a BOM, else the page's meta,
+ * else a detector), so a page saved from a windows-1251 or KOI8-R forum reads as its UTF-8 twin would.
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { runVoteCount, threadFromFile } from "@forum-mafia/forum";
+import { decodePage, runVoteCount, threadFromFile } from "@forum-mafia/forum";
 
 const USAGE = "usage: votecount --players PLAYERS.txt [--gm NAME] [--day N] [--silenced NAME]... THREAD";
 
@@ -19,6 +20,8 @@ const HELP = [
   "  - the thread's page saved as HTML, or the HTML copied from it (with the colours);",
   '  - the posts quoted in BBCode, as the forum\'s multi-quote writes them ([quote="Ник" …]…[/quote]);',
   '  - THREAD.json: an array of {"author", "time", "body"}, the body in BBCode or HTML.',
+  "Files may be in UTF-8 (with or without a BOM), windows-1251, KOI8-R or cp1252: a page's meta charset",
+  "names its encoding; without one, it is detected.",
   "The JSON printed:",
   '  "votes"     each player\'s counted vote (their last), with the post it is in',
   '  "notVoted"  the players with the right to vote who have not voted',
@@ -65,9 +68,10 @@ function main(argv: readonly string[]): string {
   );
 }
 
+/** A file's text, decoded from its bytes (issue 30); a file that cannot be read is an Error naming it. */
 function readText(path: string): string {
   try {
-    return readFileSync(path, "utf8");
+    return decodePage(readFileSync(path)).text;
   } catch (error) {
     const code = error instanceof Error && "code" in error ? String(error.code) : "error";
     throw new Error(`cannot read ${path} (${code})`);

@@ -1,3 +1,4 @@
+import iconv from "iconv-lite";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -117,6 +118,32 @@ describe("votecount CLI", () => {
       expect(out.votes).toEqual(want.votes);
     },
   );
+
+  // Issue 30: twins made by encoding-twins.ts; the player list saved in windows-1251 too, as Notepad would.
+  it.each([
+    ["smf", "smf.windows-1251.nometa.html"],
+    ["phpbb", "phpbb.windows-1251.html"],
+    ["xenforo", "xenforo.koi8-r.nometa.html"],
+  ])("V1: counts the saved %s page in %s as its UTF-8 twin", (engine, twin) => {
+    const pages = join(FIXTURES, "pages");
+    const want = JSON.parse(readFileSync(join(pages, `${engine}.expected.json`), "utf8")) as {
+      players: string;
+      gm: string;
+      day: number;
+      count: string;
+      votes: unknown[];
+    };
+    const players = temp("players.txt", "");
+    writeFileSync(players, iconv.encode(want.players, "windows-1251"));
+    const { status, stdout, stderr } = run(
+      "--players", players, "--gm", want.gm, "--day", String(want.day), join(pages, "encodings", twin),
+    ); // prettier-ignore
+    expect(stderr).toBe("");
+    expect(status).toBe(0);
+    const out = JSON.parse(stdout) as { count: string; votes: unknown[] };
+    expect(out.count).toBe(want.count);
+    expect(out.votes).toEqual(want.votes);
+  });
 
   it("V1: counts posts quoted in BBCode (a phpBB multi-quote)", () => {
     const thread = temp(
