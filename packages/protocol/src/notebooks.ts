@@ -5,6 +5,7 @@ import {
   gameOptionsSchema,
   line,
   nightRollsSchema,
+  pasteFile,
   roleListSchema,
   str,
   text,
@@ -35,6 +36,7 @@ import { ROLE_IDS } from "./roles.ts";
  * - `POST   /api/notebooks/:id/modkill`          notebookModkillSchema → NotebookView
  * - `POST   /api/notebooks/:id/replace`          notebookReplaceSchema → NotebookView (P4)
  * - `POST   /api/notebooks/:id/aliases`          notebookAliasesSchema → NotebookView
+ * - `POST   /api/notebooks/:id/gm`               notebookGmSchema → NotebookView
  * - `POST   /api/notebooks/:id/close`            {} → NotebookView (closes the phase in play)
  * - `GET    /api/notebooks/:id/replay`           → the REPLAY.md file (JSON, `Content-Disposition`)
  * - `POST   /api/notebooks/:id/publish`          {} → NotebookView (only after the end, W1)
@@ -71,6 +73,11 @@ export const createNotebookSchema = z.strictObject({
     z.strictObject({ kind: z.literal("hand"), roles: z.array(z.enum(ROLE_IDS)).min(1).max(64) }),
   ]),
   dialect: z.enum(DIALECTS).default("lower"),
+  /**
+   * Issue 30: the GM's own nick on their forum, as /tools takes it: that author's posts are the GM's, never
+   * a player's votes nor an unknown player's spelling. None when not given (it can be set later).
+   */
+  gm: nick.optional(),
 });
 export type CreateNotebook = z.infer<typeof createNotebookSchema>;
 
@@ -100,6 +107,8 @@ export const notebookVoteSchema = z.strictObject({
 export const notebookThreadSchema = z.strictObject({
   html: str(5 * 1024 * 1024).optional(),
   text: str(5 * 1024 * 1024).optional(),
+  /** Issue 30: a saved page or .txt chosen as a file, its bytes in base64, decoded on the server. */
+  file: pasteFile.optional(),
 });
 
 /** Remove an entered action or vote of the phase in play (the index in NotebookView's `inputs`), with why. */
@@ -133,6 +142,9 @@ export const notebookAliasesSchema = z.strictObject({
   seat: z.number().int().min(0).max(63),
   aliases: z.array(nick).max(10),
 });
+
+/** Issue 30: the GM's nick on their forum set or changed (null: none). */
+export const notebookGmSchema = z.strictObject({ gm: nick.nullable() });
 
 export interface NotebookSummary {
   readonly id: string;
@@ -216,6 +228,8 @@ export interface ThreadFound {
     readonly name: string;
     readonly posts: number;
     readonly seat: number | null;
+    /** Issue 30: the author is the GM (the notebook's `gm` nick): no seat, and no spelling to add to one. */
+    readonly gm: boolean;
   }[];
   /** How many authors the thread has in all (more than `authors` lists when many name nobody). */
   readonly authorCount: number;
@@ -246,6 +260,8 @@ export interface NotebookView {
   readonly id: string;
   readonly title: string;
   readonly dialect: Dialect;
+  /** Issue 30: the GM's nick on their forum, whose posts are never votes; null when none was given. */
+  readonly gm: string | null;
   /** S3: the setup. */
   readonly roles: readonly RoleId[];
   readonly options: z.infer<typeof gameOptionsSchema>;

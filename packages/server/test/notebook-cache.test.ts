@@ -14,6 +14,7 @@ const doc = (title: string): NotebookDoc => ({
   options: DEFAULT_OPTIONS,
   seed: null,
   dialect: "lower",
+  gm: null,
   aliases: [[], [], [], []],
   closed: [],
   current: emptyPhase(),

@@ -63,6 +63,8 @@ export interface NotebookDoc {
   /** F1: the seed of a random deal (also the rolls' stream); null for a hand deal. */
   readonly seed: string | null;
   readonly dialect: Dialect;
+  /** Issue 30: the GM's nick on their forum (the vote counter's `gm`), or null when none was given. */
+  readonly gm: string | null;
   readonly aliases: readonly (readonly string[])[];
   readonly closed: readonly DocPhase[];
   readonly current: DocPhase;
@@ -82,15 +84,48 @@ export const emptyPhase = (): DocPhase => ({
 /** The notebook's document as stored. */
 export const writeDoc = (doc: NotebookDoc): string => JSON.stringify(doc);
 
-/** A stored document (written by writeDoc; the store holds nothing else). */
+/** A found author as documents written before issue 30 keep them: no GM flag. */
+type AuthorBefore30 = Omit<ThreadFound["authors"][number], "gm"> & { readonly gm?: boolean };
+
+/** A paste's findings as stored in any version of the document. */
+type StoredFound = Omit<ThreadFound, "authors"> & {
+  readonly authors: readonly AuthorBefore30[];
+  /** Before issue 28: every post's label. */
+  readonly labels?: readonly (string | null)[];
+};
+
+/**
+ * A stored document (written by writeDoc; the store holds nothing else). Documents of every earlier
+ * version are read in today's form: before issue 28 a paste's findings were unbounded (foundBefore28);
+ * before issue 30 the document had no GM nick (read as none, so old pastes and new ones alike are counted
+ * as they were until the GM gives one) and its found authors no GM flag (none was the GM).
+ */
 export function readDoc(text: string): NotebookDoc {
-  const doc = JSON.parse(text) as NotebookDoc;
-  if (doc.format !== 1) throw new Error(`notebook: unknown document format ${String(doc.format)}`);
-  const found = doc.current.found as (ThreadFound & { labels?: readonly (string | null)[] }) | null;
-  return found === null || found.labels === undefined
-    ? doc
-    : { ...doc, current: { ...doc.current, found: foundBefore28(found, found.labels) } };
+  const stored = JSON.parse(text) as Omit<NotebookDoc, "gm" | "current"> & {
+    readonly gm?: string | null;
+    readonly current: Omit<DocPhase, "found"> & { readonly found: StoredFound | null };
+  };
+  if (stored.format !== 1) throw new Error(`notebook: unknown document format ${String(stored.format)}`);
+  const found = stored.current.found;
+  const current: DocPhase = {
+    ...stored.current,
+    found:
+      found === null
+        ? null
+        : found.labels !== undefined
+          ? foundBefore28(found, found.labels)
+          : { ...found, authors: found.authors.map(authorOf) },
+  };
+  return { ...stored, gm: stored.gm ?? null, current };
 }
+
+/** A found author in today's form: one stored before issue 30 was not the GM. */
+const authorOf = (a: AuthorBefore30): ThreadFound["authors"][number] => ({
+  name: a.name,
+  posts: a.posts,
+  seat: a.seat,
+  gm: a.gm ?? false,
+});
 
 /**
  * A paste's findings as documents written before issue 28 keep them (every post's label, every vote that
@@ -98,7 +133,7 @@ export function readDoc(text: string): NotebookDoc {
  * longer at hand; pasting it again keeps only each seat's last.
  */
 function foundBefore28(
-  found: Omit<ThreadFound, "ignored"> & {
+  found: Omit<StoredFound, "ignored"> & {
     readonly ignored: readonly Omit<ThreadFound["ignored"][number], "label">[];
   },
   labels: readonly (string | null)[],
@@ -108,7 +143,7 @@ function foundBefore28(
     kind: found.kind,
     engine: found.engine,
     posts: found.posts,
-    authors: found.authors.filter((a) => a.seat !== null || unknown++ < FOUND_LISTED),
+    authors: found.authors.filter((a) => a.seat !== null || unknown++ < FOUND_LISTED).map(authorOf),
     authorCount: found.authors.length,
     first: found.first,
     last: found.last,

@@ -8,6 +8,7 @@ import {
   type Rejection,
   type Vote,
 } from "@forum-mafia/engine";
+import { countVotes, nickKey } from "@forum-mafia/forum";
 import { FOUND_LISTED } from "@forum-mafia/protocol";
 import type { PastedVote, PasteFound, ThreadFound } from "@forum-mafia/protocol";
 import { ApiError, badRequest, conflict } from "../http/errors.ts";
@@ -113,12 +114,28 @@ const clip = (text: string, max = 200): string => (text.length > max ? `${text.s
 
 type Ignored = ThreadFound["ignored"][number];
 
+/** A coloured mark as the counter reports it: `[color=…]Name[/color]` (forum's vote-marks.ts). */
+const COLOUR_TAG = /\[color=/i;
+
+/**
+ * The counter's reason for a post by the GM (forum's votecount.ts), asked of the counter itself with a
+ * one-post thread, so the two can never drift apart: the notebook tells the GM's posts by it.
+ */
+function gmPostReason(gm: string, lang: Lang): string | null {
+  const post = { author: gm, time: "", body: "[color=red]x[/color]" };
+  const options = { players: [{ name: "x", aliases: [] }], gm, day: null, silenced: [], lang };
+  return countVotes([post], options).ignored[0]?.reason ?? null;
+}
+
 /**
  * Issue 18: the votes read from the day's pasted thread, each checked by the engine's vote (V1–V7); one it
  * refuses is listed as ignored with the refusal. They replace the votes of an earlier paste of this day;
  * the GM's hand votes, removals and other inputs stay, after them. Issue 28: of the accepted votes only
  * each seat's last is kept (`lastVotes`, V1), at its place, so a paste adds at most one vote a seat to the
  * document whatever its size; `found` lists a bounded part of what the thread holds, with the counts.
+ * Issue 30: the counter reads the posts of the GM's nick (`doc.gm`) as the GM's. Of those, only the ones
+ * with a coloured nick are listed as not counted (a coloured nick there could look like a vote); a GM post
+ * with none (the day's rules, "голосуем красным") is no vote that failed, and is not listed.
  */
 export function applyThread(doc: NotebookDoc, b: Built, count: PasteCount, lang: Lang): NotebookDoc {
   day(b.match);
@@ -126,12 +143,10 @@ export function applyThread(doc: NotebookDoc, b: Built, count: PasteCount, lang:
   const byName = new Map(players.map((p, seat) => [p.name, seat]));
   const labelOf = (post: number): string | null => count.found.labels[post] ?? null;
   const kept = doc.current.inputs.filter((i) => !(i.kind === "vote" && i.source.kind === "thread"));
-  const ignored: Ignored[] = count.ignored.map((x) => ({
-    post: x.post,
-    label: labelOf(x.post),
-    text: clip(x.text),
-    reason: x.reason,
-  }));
+  const gmReason = doc.gm === null ? null : gmPostReason(doc.gm, lang);
+  const ignored: Ignored[] = count.ignored
+    .filter((x) => !(x.reason === gmReason && !COLOUR_TAG.test(x.text)))
+    .map((x) => ({ post: x.post, label: labelOf(x.post), text: clip(x.text), reason: x.reason }));
   let m = b.phaseStart;
   // Replacements come first in the phase (as the file writes them, P4), so the names read are today's.
   for (const input of kept) if (input.kind === "replace") m = engine(applyInput(m, input));
@@ -180,10 +195,13 @@ export function applyThread(doc: NotebookDoc, b: Built, count: PasteCount, lang:
   }
   ignored.sort((x, y) => x.post - y.post);
   let unknown = 0;
+  const gmKey = doc.gm === null ? null : nickKey(doc.gm);
   const authors = count.found.authors.flatMap((a) => {
     const seat = a.player === null ? null : (byName.get(a.player) ?? null);
-    if (seat === null && unknown++ >= FOUND_LISTED) return [];
-    return [{ name: clip(a.name, 100), posts: a.posts, seat }];
+    // Issue 30: the GM's posts are the GM's, as the counter read them: no seat, not an unknown player.
+    const gm = seat === null && nickKey(a.name) === gmKey;
+    if (seat === null && !gm && unknown++ >= FOUND_LISTED) return [];
+    return [{ name: clip(a.name, 100), posts: a.posts, seat, gm }];
   });
   const found: ThreadFound = {
     kind: count.found.kind,
@@ -248,7 +266,7 @@ export function notebookThread(
       count({
         paste: body.paste,
         roster: roster(doc, m),
-        gm: null,
+        gm: doc.gm,
         day: m.state.phase.number,
         silenced: silenced(m),
         earlyFromDay: m.state.options.earlyFromDay,

@@ -210,6 +210,7 @@ export function notebookView(
     id: meta.id,
     title: meta.title,
     dialect: doc.dialect,
+    gm: doc.gm,
     roles: doc.roles,
     options: doc.options,
     seedHash: doc.seed === null ? null : seedCommitment(doc.seed),

@@ -15,6 +15,7 @@ import {
   type RollName,
   type Vote,
 } from "@forum-mafia/engine";
+import { nickKey } from "@forum-mafia/forum";
 import type { ReviewedNight } from "../game/draft.ts";
 import { badRequest, conflict, refused } from "../http/errors.ts";
 import {
@@ -416,7 +417,40 @@ export function setAliases(
         "invalid",
         "aliases: a nick may not hold `|` or a line break (the roster's separators)",
       );
+  // Issue 30: the GM's posts are never a player's, so the GM's nick cannot be a spelling of one.
+  const gm = doc.gm === null ? null : nickKey(doc.gm);
+  const taken = unique.find((a) => nickKey(a) === gm);
+  if (taken !== undefined)
+    throw badRequest("aliases", `aliases: «${taken}» is the GM's nick (gm), whose posts are never votes`);
   return { ...doc, aliases: doc.aliases.map((list, i) => (i === seat ? unique : list)) };
+}
+
+/**
+ * Issue 30: the GM's nick on their forum, trimmed (null or blank: none). The vote counter takes every post
+ * of that author for the GM's (`gm` in forum's votecount.ts, matched by nickKey), so it may not be the nick
+ * or an alias of any seat (`names`, `aliases` by seat): that player's votes would all be dropped.
+ */
+export function gmNick(
+  gm: string | null,
+  names: readonly string[],
+  aliases: readonly (readonly string[])[],
+): string | null {
+  const nick = gm?.trim() ?? "";
+  if (nick === "") return null;
+  const key = nickKey(nick);
+  const seat = names.findIndex((n, i) => [n, ...(aliases[i] ?? [])].some((a) => nickKey(a) === key));
+  if (seat >= 0)
+    throw badRequest(
+      "gm",
+      `gm: «${nick}» is the nick of seat ${seat + 1} (${names[seat]!}) or one of its spellings: the GM's posts are never votes, so the GM's nick must be another`,
+    );
+  return nick;
+}
+
+/** Issue 30: the GM's nick set or changed; the next paste reads that author's posts as the GM's. */
+export function setGm(doc: NotebookDoc, b: Built, gm: string | null): NotebookDoc {
+  const names = b.match.state.players.map((p) => p.name);
+  return { ...doc, gm: gmNick(gm, names, doc.aliases) };
 }
 
 /** Close the phase in play: the night with the GM's decisions (an unanswered council: 409, M2c), or the day. */

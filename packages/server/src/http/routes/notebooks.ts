@@ -19,6 +19,8 @@ import {
   removeInput,
   reviewed,
   setAliases,
+  setGm,
+  gmNick,
   type Built,
 } from "../../notebooks/notebook.ts";
 import {
@@ -253,6 +255,7 @@ function createRoute(ctx: RouteContext, h: Helpers): void {
         options: m.state.options,
         seed,
         dialect: body.dialect,
+        gm: gmNick(body.gm ?? null, body.players, []),
         aliases: body.players.map(() => []),
         closed: [],
         current: emptyPhase(),
@@ -340,6 +343,12 @@ function changeRoutes(ctx: RouteContext, h: Helpers): void {
     P.notebookAliasesSchema,
     (doc, b, body) => setAliases(doc, b, body.seat, body.aliases),
   );
+  change(
+    "gm",
+    "Issue 30: the GM's nick on their forum (null: none): that author's posts are the GM's, never votes",
+    P.notebookGmSchema,
+    (doc, b, body) => setGm(doc, b, body.gm),
+  );
 
   route(ctx, {
     method: "POST",
@@ -387,6 +396,30 @@ function threadRoute(ctx: RouteContext, h: Helpers, runner: ToolRunner): void {
   });
 }
 
+/** What a file name may not hold on the GM's system (Windows' reserved characters and controls). */
+const NOT_IN_FILE_NAME = /[\\/:*?"<>|\p{Cc}]+/gu;
+
+/**
+ * Issue 30: the replay file is named after the notebook's title, as docs/web.md says (the header's name wins
+ * over the app's `download` attribute, so it is given here). RFC 6266: `filename*` carries the title in
+ * UTF-8 (RFC 8187 percent-encoding), read by every current browser; `filename` is the ASCII fallback for
+ * older clients: the title's ASCII letters and digits, or the notebook's id when it has none (a Russian title).
+ */
+export function replayDisposition(title: string, id: string): string {
+  const name = title.replace(NOT_IN_FILE_NAME, "_").trim() || "replay";
+  // RFC 8187's attr-char leaves `'()*` out of what may stand unencoded; encodeURIComponent keeps them.
+  const encoded = encodeURIComponent(`${name}.json`).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  const ascii = name
+    .replace(/[^A-Za-z0-9 ._()-]+/g, "_")
+    .replace(/_+/g, "_")
+    .trim();
+  const fallback = /[A-Za-z0-9]/.test(ascii) ? ascii : `notebook-${id}`;
+  return `attachment; filename="${fallback}.json"; filename*=UTF-8''${encoded}`;
+}
+
 function exportRoutes(ctx: RouteContext, h: Helpers): void {
   const { store } = ctx;
   const { own, save, idOf, cache, sendKept } = h;
@@ -397,7 +430,7 @@ function exportRoutes(ctx: RouteContext, h: Helpers): void {
     tag: "notebooks",
     handler: async (req, reply) => {
       const { rec, b } = await own(req);
-      reply.header("content-disposition", `attachment; filename="notebook-${rec.id}.json"`);
+      reply.header("content-disposition", replayDisposition(rec.title, rec.id));
       return sendKept(req, reply, rec.id, rec.version, "replay", () => exportReplay(b.match));
     },
   });
