@@ -54,6 +54,10 @@ const ENGINES: readonly (readonly [string, ForumEngine, string])[] = [
   ["smf11-fragment", "smf", "???"],
   ["smf21-page", "smf", "???"],
   ["smf21-fragment", "smf", "???"],
+  ["phpbb-bootstrap-page", "phpbb", ":?"], // phpBB 3 in a Bootstrap style: div.post.row-fluid, div.author
+  ["phpbb-bootstrap-fragment", "phpbb", ":?"],
+  ["phpbb2-subsilver-page", "phpbb", "позже"], // phpBB 2's smilies have a long alt and no class: dropped
+  ["phpbb2-subsilver-fragment", "phpbb", "позже"],
 ];
 
 const page = (name: string): string => readFileSync(join(PAGES, `${name}.html`), "utf8");

@@ -29,6 +29,32 @@ function vbulletin3Quote(el: El): boolean {
   return /^(?:Цитата|Quote)\s*:?$/iu.test(words);
 }
 
+/**
+ * phpBB 2's quote heading: the row above the row whose cell is td.quote ("Аня писал(а):"), outside the
+ * quote box; the quote is the cell, so the heading would read as the quoter's own words (issue 30).
+ */
+export function phpbb2QuoteHeading(el: El): boolean {
+  if (el.name !== "tr" || el.parent === null) return false;
+  const rows = el.parent.children.filter((c): c is El => typeof c !== "string" && c.name === "tr");
+  const next = rows[rows.indexOf(el) + 1];
+  return next !== undefined && next.children.some((c) => typeof c !== "string" && hasClass(c, "quote"));
+}
+
+/**
+ * A body with its signature cut where phpBB 2 writes it, in the message's own span after a line of
+ * underscores (issue 30); a line of underscores inside a quote is the quoted post's, and stays.
+ */
+export function withoutUnderscoreSignature(body: string): string {
+  const lines = body.split("\n");
+  let depth = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (depth === 0 && /^_{10,}$/u.test(line.trim())) return tidy(lines.slice(0, i).join("\n"));
+    depth += (line.match(/\[quote\]/gu)?.length ?? 0) - (line.match(/\[\/quote\]/gu)?.length ?? 0);
+  }
+  return body;
+}
+
 /** vBulletin 3's signature: a div whose text starts with its line of underscores. */
 function underscoreSignature(el: El): boolean {
   const first = el.children.find((c) => typeof c !== "string" || c.trim() !== "");

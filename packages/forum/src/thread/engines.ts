@@ -10,7 +10,7 @@ import {
   type Test,
   textOf,
 } from "./dom.ts";
-import { bodyBBCode, NEVER_BODY } from "./body.ts";
+import { bodyBBCode, NEVER_BODY, phpbb2QuoteHeading, withoutUnderscoreSignature } from "./body.ts";
 import type { ForumEngine, FoundPost } from "./read.ts";
 
 /** How one forum engine lays out a post on its page. */
@@ -25,6 +25,8 @@ export interface EngineReader {
   readonly time: (post: El) => string;
   /** What to drop inside the body besides NEVER_BODY. */
   readonly drop?: Test;
+  /** What to cut from the body's BBCode where no element marks it (a signature after a line). */
+  readonly after?: (body: string) => string;
 }
 
 const text = (el: El | null): string | null => {
@@ -53,7 +55,8 @@ const phpbb: EngineReader = {
   engine: "phpbb",
   post: (el) => hasClass(el, "post") && findFirst(el, sel(".postbody")) !== null,
   author: (post) => {
-    const byline = first(post, "p.author", sel(".content"));
+    // prosilver's p.author; issue 30: Bootstrap styles write div.author, "by <strong><a>Name</a></strong>".
+    const byline = first(post, ".author", sel(".content"));
     return (
       text(byline === null ? null : findFirst(byline, PHPBB_NAME)) ??
       text(findFirst(post, PHPBB_NAME, sel(".content"))) ??
@@ -68,7 +71,46 @@ const phpbb: EngineReader = {
   },
   time: (post) =>
     timeOf(findFirst(post, sel("time"), (e) => hasClass(e, "content"))) ||
-    dateAfterRaquo(first(post, "p.author")),
+    dateAfterRaquo(first(post, ".author")),
+};
+
+/** phpBB 2 (subSilver and its kin): the message cell, the one holding span.postbody. */
+const phpbb2Message: Test = (e) =>
+  e.name === "td" && e.children.some((c) => typeof c !== "string" && hasClass(c, "postbody"));
+
+/**
+ * Issue 30: phpBB 2's subSilver lays posts out as rows of one table: the poster's cell (span.name) beside
+ * the message cell (span.postbody, quotes as tables between its spans, the signature after a line of
+ * underscores in the same span).
+ */
+const phpbb2: EngineReader = {
+  engine: "phpbb",
+  post: (el) => {
+    if (el.name !== "tr") return false;
+    const cells = el.children.filter((c): c is El => typeof c !== "string" && c.name === "td");
+    const name = cells.findIndex((c) => findFirst(c, sel("span.name")) !== null);
+    return name >= 0 && cells.some((c, i) => i !== name && findFirst(c, phpbb2Message) !== null);
+  },
+  author: (post) => text(first(post, "span.name")),
+  body: (post) => findFirst(post, phpbb2Message),
+  label: (post) => {
+    const name = first(post, "span.name");
+    const anchor = name === null ? null : findFirst(name, sel("a[name]"));
+    const id = digits(anchor?.attrs["name"], /^p?(\d+)$/u);
+    return id === null ? null : `p${id}`;
+  },
+  time: (post) => {
+    const line = findFirst(
+      post,
+      (e) => hasClass(e, "postdetails") && /^(?:Добавлено|Posted):/u.test(textOf(e)),
+    );
+    const t = line === null ? "" : textOf(line);
+    return (
+      /^(?:Добавлено|Posted):\s*(.*?)(?:\s+(?:Заголовок сообщения|Post subject):.*)?$/u.exec(t)?.[1] ?? ""
+    );
+  },
+  drop: phpbb2QuoteHeading,
+  after: withoutUnderscoreSignature,
 };
 
 /** phpBB 3.0–3.2 write "by Name » date" without a <time>. */
@@ -307,6 +349,7 @@ export const ENGINE_READERS: readonly EngineReader[] = [
   smf,
   discourse,
   phpbb,
+  phpbb2,
 ];
 
 /** The posts one reader finds on a page (outermost matches only, each with a body). */
@@ -319,7 +362,7 @@ export function readWith(reader: EngineReader, root: El): FoundPost[] {
     posts.push({
       author: (reader.author(post) ?? "").trim(),
       time: reader.time(post),
-      body: bodyBBCode(body, drop),
+      body: reader.after === undefined ? bodyBBCode(body, drop) : reader.after(bodyBBCode(body, drop)),
       label: reader.label(post),
     });
   }
