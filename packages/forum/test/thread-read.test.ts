@@ -136,10 +136,12 @@ describe("readThread: plain text", () => {
     expect(reading.posts.map((p) => [p.author, p.label, p.body])).toEqual([
       ["Аня", "p4502", "Голосую [color=red]Борис[/color]"],
     ]);
+    // Issue 30: the generic reader says why it found nothing.
     expect(readThread({ html: "<p>просто текст</p>" })).toEqual({
       kind: "html",
       engine: "generic",
       posts: [],
+      generic: { confidence: "low", why: expect.stringMatching(/^0 posts: /u) as unknown },
     });
   });
 
@@ -431,7 +433,8 @@ describe("readThread: hostile input finishes (a hang guard)", () => {
       const post =
         '<div class="msg"><span class="nick">Аня</span>' +
         '<div class="text">'.repeat(250) +
-        "x" +
+        // Issue 30: a post's text is longer than its author's name (a list of names is no thread).
+        "Голосую против Бориса" +
         "</div>".repeat(251);
       const posts = readThread({ html: post.repeat(Math.ceil(5_000_000 / post.length)) }).posts.length;
       expect(posts).toBeGreaterThan(800);

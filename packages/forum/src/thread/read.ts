@@ -3,7 +3,7 @@ import type { ThreadPost } from "../votecount.ts";
 import { readBBCodePosts } from "./bbcode-posts.ts";
 import { parseHtml } from "./dom.ts";
 import { ENGINE_READERS, readWith } from "./engines.ts";
-import { readGeneric } from "./generic.ts";
+import { type GenericConfidence, readGeneric } from "./generic.ts";
 import { readPlainText } from "./text.ts";
 
 export type ThreadSourceKind = "html" | "bbcode" | "text";
@@ -20,6 +20,11 @@ export interface ThreadReading {
   /** The engine whose markup was recognised (html only; null for bbcode and text). */
   readonly engine: ForumEngine | null;
   readonly posts: readonly FoundPost[];
+  /**
+   * Issue 30: when the generic reader read the page (engine "generic"), how sure it is of the posts and
+   * why, so that a page it could not read says so instead of a silent "0 posts".
+   */
+  readonly generic?: { readonly confidence: GenericConfidence; readonly why: string };
 }
 
 /**
@@ -57,5 +62,7 @@ function readHtml(html: string): ThreadReading {
     if (posts.length > 0 && (best === null || posts.length > best.posts.length))
       best = { kind: "html", engine: reader.engine, posts };
   }
-  return best ?? { kind: "html", engine: "generic", posts: readGeneric(root) };
+  if (best !== null) return best;
+  const { posts, confidence, why } = readGeneric(root);
+  return { kind: "html", engine: "generic", posts, generic: { confidence, why } };
 }
