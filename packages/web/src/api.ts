@@ -71,6 +71,7 @@ export type NotebookRoute =
   | "modkill"
   | "replace"
   | "aliases"
+  | "gm"
   | "close"
   | "publish";
 

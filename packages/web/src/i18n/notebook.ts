@@ -44,6 +44,9 @@ export const ru = {
     nicksEmpty: "Впишите ники игроков.",
     nickTwice: (nick: string) => `Ник «${nick}» записан дважды.`,
     nickLong: (nick: string) => `Ник «${nick}» длиннее 64 знаков.`,
+    gm: "Ваш ник на форуме (ведущего)",
+    gmHint:
+      "Посты с этого ника — посты ведущего: они не голоса и не попадут в список незнакомых авторов. Можно вписать позже.",
     deal: "Раздача ролей",
     dealRandom: "Случайно, от сида",
     dealRandomHint:
@@ -158,6 +161,12 @@ export const ru = {
       "Вставлен простой текст без цветов: голоса цветом не видны. Копируйте прямо со страницы темы в браузере или вставьте BBCode.",
     unknown: "Авторы, которых нет за столом",
     unknownLead: "Если это другое написание ника игрока, добавьте его игроку.",
+    gm: "Ваш ник на форуме (ведущего)",
+    gmHint: "Посты с этого ника — посты ведущего: они не голоса. Пустое поле — ник не задан.",
+    gmSave: "Сохранить ник ведущего",
+    gmSaved: "Ник ведущего сохранён: он учтётся при следующей вставке темы.",
+    gmPosts: (name: string, posts: number) =>
+      `Посты ведущего (${name}): ${ruPosts(posts)}, голосами не считаются.`,
     aliasFor: (name: string) => `Чей это ник: ${name}`,
     addAlias: (name: string) => `Добавить «${name}» игроку`,
     ignored: "Не засчитано",
@@ -244,6 +253,9 @@ export const en: typeof ru = {
     nicksEmpty: "Enter the players' nicknames.",
     nickTwice: (nick: string) => `The nickname "${nick}" is listed twice.`,
     nickLong: (nick: string) => `The nickname "${nick}" is longer than 64 characters.`,
+    gm: "Your nickname on the forum (the GM's)",
+    gmHint:
+      "Posts by this nickname are the GM's: they are not votes and are not listed among unknown authors. You can enter it later.",
     deal: "Dealing the roles",
     dealRandom: "At random, from a seed",
     dealRandomHint:
@@ -359,6 +371,12 @@ export const en: typeof ru = {
       "Plain text without colours was pasted: coloured votes cannot be seen. Copy straight from the thread's page in the browser, or paste BBCode.",
     unknown: "Authors not at the table",
     unknownLead: "If this is another spelling of a player's nickname, add it to that player.",
+    gm: "Your nickname on the forum (the GM's)",
+    gmHint: "Posts by this nickname are the GM's: they are not votes. Empty: no nickname given.",
+    gmSave: "Save the GM's nickname",
+    gmSaved: "The GM's nickname is saved: the next paste of the thread reads it.",
+    gmPosts: (name: string, posts: number) =>
+      `Posts by the GM (${name}): ${enN(posts, "post", "posts")}, not counted as votes.`,
     aliasFor: (name: string) => `Whose nickname is ${name}`,
     addAlias: (name: string) => `Add "${name}" to the player`,
     ignored: "Not counted",

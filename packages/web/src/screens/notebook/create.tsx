@@ -1,5 +1,5 @@
 import type { Dialect, RoleId } from "@forum-mafia/protocol";
-import { CLASSIC_SETUP, type Setup } from "@forum-mafia/protocol/setups";
+import { CLASSIC_SETUP } from "@forum-mafia/protocol/setups";
 import { useEffect, useId, useMemo, useState, type FormEvent } from "react";
 import { api, type CreateNotebookBody } from "../../api.ts";
 import { errorText, useLang } from "../../i18n/index.tsx";
@@ -17,7 +17,8 @@ import "./notebook.css";
 /**
  * Issue 18: a new notebook (createNotebookSchema): the title, the players' nicks as on the GM's forum, the
  * setup (the setup editor of issue 17: presets, any S3 setup), the deal (S1, F1: from a seed, or by hand)
- * and the forum's BBCode dialect.
+ * and the forum's BBCode dialect. Issue 30: the GM's own nick on the forum, optional, so the GM's posts in a
+ * pasted thread are read as the GM's.
  */
 
 /** The nicks as typed: one a line, blank lines skipped. */
@@ -55,6 +56,7 @@ export default function NewNotebook() {
   const id = useId();
   const [title, setTitle] = useState("");
   const [nickText, setNickText] = useState("");
+  const [gmNick, setGmNick] = useState("");
   const [{ draft, picked }, setEdit] = useState<{ draft: Draft; picked: boolean }>(() => ({
     draft: draftOf(CLASSIC_SETUP),
     picked: true,
@@ -90,14 +92,14 @@ export default function NewNotebook() {
     if (!title.trim()) return setError(w.create.titleEmpty);
     if (nickError) return setError(nickError);
     if (handError) return setError(handError);
-    const setup: Setup = check.setup;
     const body: CreateNotebookBody = {
       title: title.trim(),
       players: nicks,
-      roles: [...setup.roles],
-      options: { ...setup.options },
+      roles: [...check.setup.roles],
+      options: { ...check.setup.options },
       deal: deal === "hand" ? { kind: "hand", roles: [...hand] } : { kind: "random" },
       dialect,
+      ...(gmNick.trim() ? { gm: gmNick.trim() } : {}),
     };
     setBusy(true);
     setError(null);
@@ -123,6 +125,7 @@ export default function NewNotebook() {
             roles={roles.length}
             error={nickError}
           />
+          <GmField value={gmNick} onChange={setGmNick} />
         </div>
         <SetupArea
           draft={draft}
@@ -295,6 +298,30 @@ function TitleField(props: { value: string; onChange: (v: string) => void }) {
         value={props.value}
         onChange={(e) => props.onChange(e.target.value)}
       />
+    </div>
+  );
+}
+
+/** Issue 30: the GM's nick on the forum (optional): that author's posts are the GM's, never votes. */
+function GmField(props: { value: string; onChange: (v: string) => void }) {
+  const w = useNotebookT();
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={`${id}-gm`}>
+        <span>{w.create.gm}</span>
+      </label>
+      <input
+        id={`${id}-gm`}
+        className="wide-input"
+        maxLength={64}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        aria-describedby={`${id}-gm-hint`}
+      />
+      <small id={`${id}-gm-hint`} className="muted hint">
+        {w.create.gmHint}
+      </small>
     </div>
   );
 }

@@ -11,7 +11,8 @@ import { CloseButton, CopyBox, ReasonField, SeatSelect, useSend, usePhaseName } 
  * Issue 18, the day: the thread pasted as copied from the forum's page (the clipboard's `text/html`, else
  * its plain text or BBCode), what was found in it (posts, authors, the ones not at the table with a way to
  * add the spelling to a seat), the votes read (each removable with a reason), a vote by hand (a
- * correction), the tally by the rules (V4, V5, P1, P2) and the count post, closing the day.
+ * correction), the tally by the rules (V4, V5, P1, P2) and the count post, closing the day. Issue 30: the
+ * GM's nick on the forum can be given or changed here, beside the paste it is for.
  */
 
 export function DayPanel(props: { view: NotebookView; setView: (v: NotebookView) => void }) {
@@ -24,6 +25,7 @@ export function DayPanel(props: { view: NotebookView; setView: (v: NotebookView)
   return (
     <section className="card nb-day" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>{w.day.heading(phaseOf(view.phase))}</h2>
+      <GmNick view={view} setView={setView} />
       <Paste view={view} setView={setView} />
       {day.found && <Found found={day.found} view={view} setView={setView} />}
       <Inputs view={view} setView={setView} />
@@ -33,6 +35,39 @@ export function DayPanel(props: { view: NotebookView; setView: (v: NotebookView)
       <CloseButton close={close} label={w.day.close} busyLabel={w.day.closing} />
       {close.outcome}
     </section>
+  );
+}
+
+/** Issue 30: the GM's nick on the forum (blank: none); the next paste reads that author's posts as the GM's. */
+function GmNick(props: { view: NotebookView; setView: (v: NotebookView) => void }) {
+  const w = useNotebookT();
+  const id = useId();
+  const r = useSend(props.view.id, props.setView);
+  const [nick, setNick] = useState(props.view.gm ?? "");
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void r.send("gm", { gm: nick.trim() || null }, w.day.gmSaved);
+  };
+  return (
+    <form className="nb-gm row" onSubmit={submit}>
+      <label htmlFor={`${id}-gm`} className="field-label">
+        {w.day.gm}
+      </label>
+      <input
+        id={`${id}-gm`}
+        maxLength={64}
+        value={nick}
+        onChange={(e) => setNick(e.target.value)}
+        aria-describedby={`${id}-gm-hint`}
+      />
+      <button type="submit" disabled={r.busy || nick.trim() === (props.view.gm ?? "")}>
+        {w.day.gmSave}
+      </button>
+      <small id={`${id}-gm-hint`} className="muted hint">
+        {w.day.gmHint}
+      </small>
+      {r.outcome}
+    </form>
   );
 }
 
@@ -95,7 +130,9 @@ function Paste(props: { view: NotebookView; setView: (v: NotebookView) => void }
 function Found(props: { found: ThreadFound; view: NotebookView; setView: (v: NotebookView) => void }) {
   const w = useNotebookT();
   const { found } = props;
-  const unknown = found.authors.filter((a) => a.seat === null);
+  // Issue 30: the GM's posts are the GM's, never another spelling of a player's nick.
+  const unknown = found.authors.filter((a) => a.seat === null && !a.gm);
+  const gm = found.authors.find((a) => a.gm);
   return (
     <div className="nb-found" role="status">
       <p>
@@ -104,6 +141,7 @@ function Found(props: { found: ThreadFound; view: NotebookView; setView: (v: Not
       </p>
       {found.replaced > 0 && <p className="muted small">{w.day.replaced(found.replaced)}</p>}
       {found.kind === "text" && <p className="notice">{w.day.plainText}</p>}
+      {gm && <p className="muted small">{w.day.gmPosts(gm.name, gm.posts)}</p>}
       {unknown.length > 0 && (
         <div className="nb-unknown">
           <h3>{w.day.unknown}</h3>
