@@ -58,6 +58,21 @@ const NO_BIDI = {
  */
 export const str = (max: number, min = 0) => z.string().min(min).max(max).refine(isStorableText, STORABLE);
 /**
+ * Issue 30: a saved page or .txt chosen as a file is sent as its bytes, in base64, and decoded on the server
+ * by its BOM, meta or a detector (the forum package's decodePage), since a browser's `file.text()` reads
+ * every file as UTF-8 and a page saved from a windows-1251 or KOI8-R forum came out as mojibake. At most
+ * this many bytes: their base64 (a third more) and the rest of the body stay within the tools' 5 MiB limit.
+ */
+export const PASTE_FILE_LIMIT = 3 * 1024 * 1024;
+/** A file's bytes in base64 (RFC 4648, padded), at most PASTE_FILE_LIMIT of them. */
+export const pasteFile = z
+  .string()
+  .max(4 * Math.ceil(PASTE_FILE_LIMIT / 3), {
+    message: `larger than ${PASTE_FILE_LIMIT} bytes: save one day's page, or paste the posts`,
+    abort: true,
+  })
+  .base64({ message: "not base64: the file's bytes as base64 (RFC 4648)" });
+/**
  * A text someone writes: trimmed, not empty, at most `max` characters (code points, as `str`), and text.
  * Issue 28: bidi controls are dropped (a post or a reason may be pasted from elsewhere with a stray mark in
  * it; Arabic and Hebrew words still show right to left without them, by the Unicode bidi algorithm alone).

@@ -17,14 +17,29 @@ const name = P.text(64);
 /**
  * A thread as the GM copied it from the forum page (issue 18): the clipboard's `text/html` when there is one
  * (or a saved page), else its plain text, which may be BBCode. At least one of them holds something.
+ * Issue 30: or a saved page or .txt chosen as a file (`file`), its bytes in base64, decoded in the worker by
+ * their BOM, meta or a detector (tools-worker.ts pasteText); it comes alone, never beside `html` or `text`.
  */
 export const pasteSchema = z
   .strictObject({
     html: P.str(TOOLS_BODY_LIMIT).optional(),
     text: P.str(TOOLS_BODY_LIMIT).optional(),
+    file: P.pasteFile.optional(),
   })
-  .refine((p) => (p.html ?? "").trim() !== "" || (p.text ?? "").trim() !== "", {
-    message: "both html and text are empty: paste the thread as copied from the forum page",
+  .superRefine((p, ctx) => {
+    if (p.file !== undefined && (p.html !== undefined || p.text !== undefined))
+      ctx.addIssue({
+        code: "custom",
+        path: ["file"],
+        message: "give the thread either as a file (file) or as copied from the forum (html, text), not both",
+      });
+    else if (p.file === "")
+      ctx.addIssue({ code: "custom", path: ["file"], message: "empty: choose the saved page of the thread" });
+    else if (p.file === undefined && (p.html ?? "").trim() === "" && (p.text ?? "").trim() === "")
+      ctx.addIssue({
+        code: "custom",
+        message: "both html and text are empty: paste the thread as copied from the forum page",
+      });
   });
 export type Paste = z.infer<typeof pasteSchema>;
 

@@ -1,6 +1,8 @@
 import { ReplayError, replayMatch, resultsPost } from "@forum-mafia/engine";
 import {
   countVotes,
+  decodePage,
+  looksLikeHtml,
   NameResolver,
   parseRoster,
   readThread,
@@ -146,11 +148,22 @@ function refusing(work: () => unknown): ToolOutcome {
   }
 }
 
+/**
+ * What the reader reads of a paste. Issue 30: a file (`file`, base64) is decoded from its bytes by their BOM,
+ * meta or a detector (decodePage, as `npm run votecount` reads a file), then read as HTML when it looks like
+ * HTML and as text (BBCode) otherwise, as the command does; `html` and `text` are already text.
+ */
+export function pasteText(paste: Paste): { readonly html?: string; readonly text?: string } {
+  if (paste.file === undefined) return paste;
+  const { text } = decodePage(Buffer.from(paste.file, "base64"));
+  return looksLikeHtml(text) ? { html: text } : { text };
+}
+
 /** Count a pasted thread: the roster first (an empty one is refused before the thread is read). */
 export function countPaste(b: CountPasteBody): CountPasteAnswer {
   const players = parseRoster(b.roster);
   if (players.length === 0) throw new Error("the player list (players) is empty");
-  const reading = readThread(b.paste);
+  const reading = readThread(pasteText(b.paste));
   const count = countVotes(reading.posts, {
     players,
     gm: b.gm,
@@ -180,7 +193,7 @@ export function countPaste(b: CountPasteBody): CountPasteAnswer {
 /** Read a pasted thread without counting it. */
 export function readPaste(b: ReadPasteBody): PasteFound {
   const players = b.roster === null ? [] : parseRoster(b.roster);
-  return foundIn(readThread(b.paste), players.length > 0 ? new NameResolver(players) : null);
+  return foundIn(readThread(pasteText(b.paste)), players.length > 0 ? new NameResolver(players) : null);
 }
 
 function results(b: ResultsToolBody): ToolOutcome {
@@ -235,6 +248,9 @@ function resultsTool(bytes: Uint8Array | null): ToolOutcome {
 
 /** A paste that holds nothing: refused by the notebook once it is known to be in a day. */
 const EMPTY_PASTE = "html: paste the thread (its HTML, or its BBCode or text as `text`)";
+const FILE_AND_PASTE =
+  "file: give the thread either as a file (file) or as copied from the forum (html, text), not both";
+const EMPTY_FILE = "file: empty: choose the saved page of the thread";
 
 /**
  * The notebook's day pasted (POST /api/notebooks/:id/thread): the body checked, then applied to the
@@ -244,7 +260,14 @@ const EMPTY_PASTE = "html: paste the thread (its HTML, or its BBCode or text as 
 function notebookPaste(bytes: Uint8Array | null, day: PasteDay | null): NotebookThreadAnswer | null {
   const read = readBody(bytes, notebookThreadSchema);
   if (!read.ok) return { ok: false, status: 400, code: read.code, message: read.message };
+  const { file } = read.value;
+  // Issue 30: a file comes alone, as the tools' paste (tools-body.ts pasteSchema), and holds something: faults
+  // of the body, refused before the phase's. Its bytes are decoded when the paste is read (pasteText).
+  if (file !== undefined && (read.value.html !== undefined || read.value.text !== undefined))
+    return { ok: false, status: 400, code: "invalid", message: FILE_AND_PASTE };
+  if (file === "") return { ok: false, status: 400, code: "invalid", message: EMPTY_FILE };
   if (day === null) return null;
+  if (file !== undefined) return notebookThread({ ...day, paste: { file } }, countPaste);
   const html = read.value.html?.trim() ? read.value.html : undefined;
   const text = read.value.text?.trim() ? read.value.text : undefined;
   if (html === undefined && text === undefined)
