@@ -986,9 +986,14 @@ describe("no leaks (issue 3): random games, every body and stream event checked 
    * fast-check stops starting games after its 60 s time box, but the game in play runs to its end: on a loaded
    * machine a game takes 10 s or more, so the test's own limit must exceed the box by more than that.
    */
-  const GAMES_TIMEOUT = 180_000;
-  /** Games per mode: 20 in the full suite (`npm run test:all`), 6 in the fast loop (runs.ts). */
-  const GAMES = fullRuns() ? 20 : 6;
+  /** A hang guard, not a speed target. */
+  const GAMES_TIMEOUT = 900_000;
+  /**
+   * Games per mode: 10 in the full suite (`npm run test:all`), 6 in the fast loop (runs.ts). Every one is
+   * played: a run cut off after a time (fast-check's interruptAfterTimeLimit, as before) played fewer games
+   * on a busy machine and then failed `reached` for the wrong reason (issue 29: no wall-clock bound).
+   */
+  const GAMES = fullRuns() ? 10 : 6;
 
   /** The games reached far enough for the checks to mean something (they were printed, never checked). */
   const reached = (s: Stats): void => {
@@ -1009,7 +1014,7 @@ describe("no leaks (issue 3): random games, every body and stream event checked 
       const s = statsFor("automatic");
       await fc.assert(
         fc.asyncProperty(fc.integer(), (seed) => playLeakGame(seed, "automatic", s)),
-        { numRuns: GAMES, seed: 3_2026, endOnFailure: true, interruptAfterTimeLimit: 60_000 },
+        { numRuns: GAMES, seed: 3_2026, endOnFailure: true },
       );
       reached(s);
     },
@@ -1022,7 +1027,7 @@ describe("no leaks (issue 3): random games, every body and stream event checked 
       const s = statsFor("review");
       await fc.assert(
         fc.asyncProperty(fc.integer(), (seed) => playLeakGame(seed, "review", s)),
-        { numRuns: GAMES, seed: 3_2027, endOnFailure: true, interruptAfterTimeLimit: 60_000 },
+        { numRuns: GAMES, seed: 3_2027, endOnFailure: true },
       );
       reached(s);
     },
