@@ -247,10 +247,10 @@ export const api = {
       day?: number;
       silenced: string[];
       thread?: unknown;
-      paste?: { html?: string; text?: string };
+      paste?: { html?: string; text?: string; file?: string };
     }) => call<VoteCountResult>("POST", "/api/tools/votecount", body),
     /** What a pasted thread holds (posts, authors, engine), before counting; the server stores nothing. */
-    thread: (body: { players?: string; paste: { html?: string; text?: string } }) =>
+    thread: (body: { players?: string; paste: { html?: string; text?: string; file?: string } }) =>
       call<import("@forum-mafia/protocol").PasteFound>("POST", "/api/tools/thread", body),
     results: (replay: unknown, lang: Lang) =>
       call<{ post: string }>("POST", "/api/tools/results", { replay, lang }),

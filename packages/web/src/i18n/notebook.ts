@@ -151,6 +151,7 @@ export const ru = {
     paste: "Вставьте сюда тему дня (Ctrl+V)",
     pasteHint:
       "Выделите посты дня на странице темы, скопируйте и вставьте сюда: цвета голосов сохранятся. Можно вставить и BBCode.",
+    file: "Или выберите сохранённую страницу темы (.html) или BBCode (.txt), в любой кодировке",
     send: "Посчитать голоса",
     reading: "Читаем тему…",
     found: (posts: number, authors: number) => `Найдено: ${ruPosts(posts)} от ${ruAuthors(authors)}`,
@@ -360,6 +361,7 @@ export const en: typeof ru = {
     paste: "Paste the day's thread here (Ctrl+V)",
     pasteHint:
       "Select the day's posts on the thread's page, copy and paste them here: the vote colours are kept. BBCode works too.",
+    file: "Or choose the thread's saved page (.html) or BBCode (.txt), in any encoding",
     send: "Count the votes",
     reading: "Reading the thread…",
     found: (posts: number, authors: number) =>

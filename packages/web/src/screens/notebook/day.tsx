@@ -4,6 +4,7 @@ import { useT } from "../../i18n/index.tsx";
 import { useNotebookT } from "../../i18n/notebook.ts";
 import { TallyTable, tallyVerdict } from "../gm/readouts.tsx";
 import { emptySpoilers } from "../tools/spoilers.ts";
+import { savedPageOrText, TextFile } from "../tools/common.tsx";
 import { Inputs } from "./night.tsx";
 import { CloseButton, CopyBox, ReasonField, SeatSelect, useSend, usePhaseName } from "./shared.tsx";
 
@@ -77,6 +78,8 @@ function Paste(props: { view: NotebookView; setView: (v: NotebookView) => void }
   const id = useId();
   const r = useSend(props.view.id, props.setView);
   const [text, setText] = useState("");
+  /** The name of the file last chosen, shown under the picker. */
+  const [file, setFile] = useState<string | null>(null);
   // V2: closed spoilers reach the clipboard empty (the browser copies only what is shown): say so.
   const [spoilers, setSpoilers] = useState(0);
   const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
@@ -116,6 +119,24 @@ function Paste(props: { view: NotebookView; setView: (v: NotebookView) => void }
           {w.day.emptySpoilers(spoilers)}
         </p>
       )}
+      <TextFile
+        label={w.day.file}
+        accept=".html,.htm,.txt,text/html,text/plain"
+        file={file}
+        onRead={(read, name) => {
+          setFile(name);
+          setText(read);
+          setSpoilers(0);
+        }}
+        asBytes={savedPageOrText}
+        onBytes={(base64, name) => {
+          // Issue 30: sent as its bytes and decoded on the server, whatever the forum's encoding.
+          setFile(name);
+          setText("");
+          setSpoilers(0);
+          void r.send("thread", { file: base64 });
+        }}
+      />
       <div className="row">
         <button type="submit" disabled={r.busy || !text.trim()}>
           {r.busy ? w.day.reading : w.day.send}

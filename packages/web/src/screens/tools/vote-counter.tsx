@@ -3,7 +3,7 @@ import { useId, useRef, useState, type ClipboardEvent, type FormEvent } from "re
 import { api, ApiFailure } from "../../api.ts";
 import { errorText, useLang, useT } from "../../i18n/index.tsx";
 import { CopyBox } from "../../copy.tsx";
-import { parseJson, Submit, TextFile } from "./common.tsx";
+import { parseJson, savedPageOrText, Submit, TextFile } from "./common.tsx";
 import { addAlias, addPlayer, rosterPlayers } from "./roster.ts";
 import { emptySpoilers } from "./spoilers.ts";
 
@@ -17,8 +17,11 @@ import { emptySpoilers } from "./spoilers.ts";
 /** What the thread box holds: the text shown, and the page's HTML kept beside it (never shown, never lost). */
 interface ThreadBox {
   readonly text: string;
-  /** The clipboard's text/html or a saved page's source, or null when the text is the thread. */
-  readonly html: string | null;
+  /**
+   * The clipboard's text/html, or a saved page's or .txt file's bytes in base64 (issue 30: decoded on the
+   * server, whatever their encoding), or null when the text is the thread.
+   */
+  readonly kept: { readonly html: string } | { readonly file: string } | null;
   /** What the box's text came from, for the note under it. */
   readonly origin:
     | { readonly kind: "typed" }
@@ -28,14 +31,14 @@ interface ThreadBox {
     | { readonly kind: "edited" };
 }
 
-type Paste = { readonly html: string } | { readonly text: string };
+type Paste = { readonly html: string } | { readonly text: string } | { readonly file: string };
 type Source =
   | { readonly kind: "empty" }
   | { readonly kind: "json"; readonly value: unknown }
   | { readonly kind: "bad-json" }
   | { readonly kind: "paste"; readonly paste: Paste };
 
-const EMPTY: ThreadBox = { text: "", html: null, origin: { kind: "typed" } };
+const EMPTY: ThreadBox = { text: "", kept: null, origin: { kind: "typed" } };
 
 const kb = (s: string): number => Math.max(1, Math.round(new Blob([s]).size / 1024));
 
@@ -45,7 +48,7 @@ const kb = (s: string): number => Math.max(1, Math.round(new Blob([s]).size / 10
  * or plain).
  */
 function sourceOf(box: ThreadBox): Source {
-  if (box.html !== null) return { kind: "paste", paste: { html: box.html } };
+  if (box.kept !== null) return { kind: "paste", paste: box.kept };
   const text = box.text.trim();
   if (text === "") return { kind: "empty" };
   if (text.startsWith("[") || text.startsWith("{")) {
@@ -144,7 +147,7 @@ export function VoteCounter() {
 
   /** The words for a refusal: the paste's own, else the app's. */
   const refusal = (err: unknown): string =>
-    err instanceof ApiFailure && err.code === "invalid" && /^(paste|thread)\b/.test(err.message)
+    err instanceof ApiFailure && err.code === "invalid" && /^(paste|thread)\b(?!\.file)/.test(err.message)
       ? v.pasteUnread
       : errorText(err, lang);
   const { found, setFound, reading, read, forget } = useReading(serially, (err) =>
@@ -298,7 +301,8 @@ function Flags(props: {
 
 /**
  * The thread box: a paste keeps the clipboard's HTML (the colours are there) and shows its plain text; a
- * plain paste goes in where the cursor is. Files: a saved page (.html), BBCode (.txt) or JSON.
+ * plain paste goes in where the cursor is. Files: a saved page (.html) or BBCode (.txt), sent as their bytes
+ * (issue 30), or JSON, read here.
  */
 function ThreadInput(props: { box: ThreadBox; onChange: (next: ThreadBox, readNow: boolean) => void }) {
   const v = useT().gm.tools.vc;
@@ -313,27 +317,32 @@ function ThreadInput(props: { box: ThreadBox; onChange: (next: ThreadBox, readNo
       const size = kb(html);
       const text = plain.trim() !== "" ? plain : v.htmlKept(size);
       return props.onChange(
-        { text, html, origin: { kind: "clipboard", kb: size, emptySpoilers: emptySpoilers(html) } },
+        { text, kept: { html }, origin: { kind: "clipboard", kb: size, emptySpoilers: emptySpoilers(html) } },
         true,
       );
     }
     // Plain text (BBCode, plain or JSON) goes where the cursor is, as a paste would put it.
     const el = e.currentTarget;
-    const before = props.box.html === null ? props.box.text : "";
-    const start = props.box.html === null ? el.selectionStart : 0;
-    const end = props.box.html === null ? el.selectionEnd : 0;
+    const before = props.box.kept === null ? props.box.text : "";
+    const start = props.box.kept === null ? el.selectionStart : 0;
+    const end = props.box.kept === null ? el.selectionEnd : 0;
     const text = before.slice(0, start) + plain + before.slice(end);
-    props.onChange({ text, html: null, origin: { kind: "typed" } }, true);
+    props.onChange({ text, kept: null, origin: { kind: "typed" } }, true);
   };
 
   const file = (text: string, name: string) => {
     if (looksLikePage(name, text)) {
       const size = kb(text);
       props.onChange(
-        { text: v.savedPage(name, size), html: text, origin: { kind: "page", name, kb: size } },
+        { text: v.savedPage(name, size), kept: { html: text }, origin: { kind: "page", name, kb: size } },
         true,
       );
-    } else props.onChange({ text, html: null, origin: { kind: "file", name } }, true);
+    } else props.onChange({ text, kept: null, origin: { kind: "file", name } }, true);
+  };
+  // Issue 30: a saved page or .txt is kept as its bytes, for the server to decode; the box says what it is.
+  const bytes = (file: string, name: string, size: number) => {
+    const kb = Math.max(1, Math.round(size / 1024));
+    props.onChange({ text: v.savedPage(name, kb), kept: { file }, origin: { kind: "page", name, kb } }, true);
   };
 
   return (
@@ -351,8 +360,8 @@ function ThreadInput(props: { box: ThreadBox; onChange: (next: ThreadBox, readNo
               props.onChange(
                 {
                   text: e.target.value,
-                  html: null,
-                  origin: props.box.html !== null ? { kind: "edited" } : { kind: "typed" },
+                  kept: null,
+                  origin: props.box.kept !== null ? { kind: "edited" } : { kind: "typed" },
                 },
                 false,
               )
@@ -383,6 +392,8 @@ function ThreadInput(props: { box: ThreadBox; onChange: (next: ThreadBox, readNo
         accept=".html,.htm,.txt,.json,text/html,text/plain,application/json"
         file={origin.kind === "page" || origin.kind === "file" ? origin.name : null}
         onRead={file}
+        asBytes={savedPageOrText}
+        onBytes={bytes}
       />
     </>
   );
