@@ -119,7 +119,7 @@ describe("issue 30: the notebook's GM nick, its posts, and the replay file's nam
     expect((await paste(v.id)).authors[0]!.gm).toBe(false);
   });
 
-  it("the GM's nick may not be a seat's nick or spelling, at creation or later (400 gm), nor an alias (400 aliases)", async () => {
+  it("the GM's nick may not be a seat's nick or spelling, at creation or later (400 gm), nor an alias or a substitute's nick", async () => {
     const created = await gm.post<Err>("/api/notebooks", {
       title: "Ведущий играет",
       players: PLAYERS,
@@ -137,6 +137,13 @@ describe("issue 30: the notebook's GM nick, its posts, and the replay file's nam
     const alias = await gm.post<Err>(`/api/notebooks/${v.id}/aliases`, { seat: 3, aliases: ["ведущий"] });
     expect(alias.status).toBe(400);
     expect(alias.body.error.code).toBe("aliases");
+    const substitute = await gm.post<Err>(`/api/notebooks/${v.id}/replace`, {
+      seat: 4,
+      name: "Ведущий",
+      reason: "Дима ушёл из игры",
+    });
+    expect(substitute.status).toBe(400);
+    expect(substitute.body.error.code).toBe("name");
     // Nothing changed: the GM's nick and the aliases are as they were.
     const now = await gm.get<NotebookView>(`/api/notebooks/${v.id}`);
     expect(now.body.gm).toBe("Ведущий");

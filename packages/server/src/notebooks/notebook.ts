@@ -388,6 +388,9 @@ export function addReplace(
 ): NotebookDoc {
   inPlay(b.match);
   seatOf(b.match, seat);
+  // Issue 30: the substitute's posts would all be read as the GM's.
+  if (doc.gm !== null && nickKey(name) === nickKey(doc.gm))
+    throw badRequest("name", `name: «${name}» is the GM's nick (gm), whose posts are never votes`);
   const old = b.match.state.players[seat]!.name;
   engine(replace(b.match, seat, name, reason));
   const input: DocInput = { kind: "replace", seat, name, reason };
