@@ -237,7 +237,18 @@ function headingOf(el: El, text: number, size: number): number {
   const shown = shortText(el, MAX_DATE);
   if (shown !== null && text <= MAX_NUMBER && NUMBER.test(shown)) return NUMBERED;
   if (TIME_HINT.test(el.attrs["class"] ?? "")) return DATED;
-  return shown !== null && DATE.test(shown) ? DATED : 0;
+  return shown !== null && dateLine(shown) ? DATED : 0;
+}
+
+/** Letters a date's line may hold besides the date: "Добавлено:", "Отправлено", "« Ответ #20 :". */
+const MAX_DATE_WORDS = 16;
+
+/** A date and a few words at most: "02.03.2024 18:12 Мой голос: Борис" is a post, not its date. */
+function dateLine(text: string): boolean {
+  const date = DATE.exec(text);
+  if (date === null) return false;
+  const rest = text.slice(0, date.index) + text.slice(date.index + date[0].length);
+  return (rest.match(/\p{L}/gu)?.length ?? 0) <= MAX_DATE_WORDS;
 }
 
 function nameLike(text: string): boolean {
@@ -330,6 +341,8 @@ interface BlockReading {
   readonly time: string;
   /** The texts of links naming another page (a topic?), outside the body and the author. */
   readonly titles: readonly string[];
+  /** Other names at the author's place in this block: a list of members or topics, not a post. */
+  readonly crowded: boolean;
 }
 
 interface GroupReading {
@@ -390,6 +403,9 @@ function readGroup(group: Group, f: Facts, meter: Meter): GroupReading {
   walks.forEach((w, k) => {
     const author = authorsOf[k];
     const list = validBodies[k]!;
+    const names = new Set(
+      w.authors.filter((s) => s.path === authorPath).map((s) => f.authorText.get(s.i) ?? ""),
+    );
     if (author === null || author === undefined || list.length === 0) return;
     let body: Seen | null = null;
     const onPath = (s: Seen): boolean => s.path === bodyPath;
@@ -426,6 +442,7 @@ function readGroup(group: Group, f: Facts, meter: Meter): GroupReading {
         .filter(outside)
         .map((s) => titleText(f.elements[s.i]!, name))
         .filter((t): t is string => t !== null),
+      crowded: names.size > 1,
     });
   });
   return { group, blocks };
@@ -543,6 +560,8 @@ function refusalOf(g: GroupReading): string | null {
   const names = g.blocks.reduce((s, b) => s + b.authorChars, 0);
   if (links * 2 > said) return "the texts are mostly links (a list of topics or members)";
   if (said < 2 * names) return "the texts are hardly longer than the names";
+  if (g.blocks.filter((b) => b.crowded).length * 2 >= n)
+    return "the blocks hold several names each at the author's place (lists, not posts)";
   if (topicsOfTheirOwn(g)) return "each block names a topic of its own (search results or a topic list)";
   return null;
 }
