@@ -22,8 +22,11 @@ const missing = browserMissing();
 if (missing) console.warn(`skipping the browser tests: ${missing}`);
 
 const MEDIUM = SETUP_PRESETS.find((p) => p.id === "medium12")!;
-/** A generous wait for an estimate: the issue asks for 3 s, measured and recorded, not asserted by time. */
-const ESTIMATE_WAIT = 60_000;
+/**
+ * A hang guard for an estimate: the issue asks for 3 s, measured and recorded, not asserted by time. An
+ * estimate took over 60 s in a clean clone's CI run beside other suites, so the guard is far above that.
+ */
+const ESTIMATE_WAIT = 150_000;
 const THRESHOLD_LABELS: Record<(typeof THRESHOLDS)[number], string> = {
   revealAbove: "Роли вскрываются, пока живых больше",
   threeIntimidationsFrom: "Три запугивания — при живых от",
@@ -47,7 +50,7 @@ const panelFigures = (page: Page): Promise<string[]> =>
 const isEstimate = (r: Request): boolean => r.method() === "POST" && r.url().endsWith("/api/setups/estimate");
 const bodyOf = (r: Request): Setup => r.postDataJSON() as Setup;
 
-describe.skipIf(missing !== null)("the setup editor (issue 17)", { timeout: 180_000 }, () => {
+describe.skipIf(missing !== null)("the setup editor (issue 17)", { timeout: 600_000 }, () => {
   const app = browserApp();
   let gm: Client;
   const pageErrors: { who: string; errors: string[] }[] = [];
