@@ -34,11 +34,13 @@ const DETECTABLE: ReadonlyMap<string, string> = new Map([
   ["ISO-8859-1", "windows-1252"],
 ]);
 
+/** The detector looks at most at this many bytes of a page: a 5 MB page does not cost seconds. */
+const SAMPLE = 1024 * 1024;
 /**
- * The detector reads at most this many bytes: enough text for its statistics (a page's first posts), and a
- * 5 MB page does not cost seconds.
+ * And reads this many bytes of its text, from the first that is not ASCII: enough for its letter statistics
+ * (a few posts), at about 50 ms; it took 300 ms on 256 KiB.
  */
-const SAMPLE = 256 * 1024;
+const WORDS = 32 * 1024;
 
 /** What the page says when the sniffer finds neither a BOM nor a meta: a value no encoding is named. */
 const NONE = "none";
@@ -86,16 +88,28 @@ function decoderFor(label: string): InstanceType<typeof TextDecoder> | null {
  * chardet's letter statistics drown (a windows-1251 page was guessed ISO-8859-2 with its markup in).
  */
 function detect(bytes: Uint8Array): string | null {
-  // Cut at a line's end, so the sample never ends inside a UTF-8 sequence (the detector would count it bad).
-  const cut = bytes.length > SAMPLE ? bytes.lastIndexOf(0x0a, SAMPLE) : -1;
-  const sample = bytes.subarray(0, cut > 0 ? cut + 1 : SAMPLE);
+  const sample = upTo(bytes, SAMPLE);
   if (sample.every((b) => b < 0x80)) return null;
   const words = between(sample);
-  for (const match of chardet.analyse(words.some((b) => b >= 0x80) ? words : sample)) {
+  const text = words.some((b) => b >= 0x80) ? words : sample;
+  // The first byte that is not ASCII starts a character in every candidate (the byte before it is ASCII).
+  const from = text.findIndex((b) => b >= 0x80);
+  for (const match of chardet.analyse(upTo(text.subarray(from), WORDS))) {
     const label = DETECTABLE.get(match.name);
     if (label !== undefined && match.confidence > 0) return label;
   }
   return null;
+}
+
+/**
+ * At most `max` bytes, cut after an ASCII byte, so the cut never splits a UTF-8 sequence (the detector
+ * would count it bad): every candidate's ASCII bytes are whole characters.
+ */
+function upTo(bytes: Uint8Array, max: number): Uint8Array {
+  if (bytes.length <= max) return bytes;
+  let end = max;
+  while (end > 0 && bytes[end - 1]! >= 0x80) end--;
+  return bytes.subarray(0, end > 0 ? end : max);
 }
 
 /**

@@ -126,6 +126,39 @@ describe("issue 30: what the generic reader goes by", () => {
     expect(reading.confidence).toBe("high");
   });
 
+  it("reads NodeBB (Persona): an avatar's initial is no name, and a date a script fills is in its title", () => {
+    const post = (i: number, name: string, slug: string, text: string): string =>
+      `<li component="post" class="" data-index="${i}" data-pid="${100 + i}" data-username="${name}">` +
+      `<a component="post/anchor" data-index="${i}" id="${i + 1}"></a>` +
+      `<div class="clearfix post-header"><div class="icon pull-left"><a href="/user/${slug}">` +
+      `<span class="avatar avatar-sm2x avatar-rounded" component="user/picture">${name[0]!}</span></a></div>` +
+      `<small class="pull-left"><strong><a href="/user/${slug}" itemprop="author" data-username="${name}">${name}</a></strong> ` +
+      `<a class="permalink" href="/post/${100 + i}"><span class="timeago" title="2024-03-02T18:0${i}:00.000Z"></span></a></small></div>` +
+      `<br /><div class="content" component="post/content" itemprop="text">${text}</div>` +
+      `<div component="post/signature" data-uid="2" class="post-signature">Играю с 2019 года</div>` +
+      `<div class="clearfix post-footer"><small class="pull-right"><a component="post/reply" href="#">Ответить</a> ` +
+      `<a component="post/quote" href="#">Цитировать</a></small></div></li>`;
+    const page =
+      `<ul component="topic" class="posts" data-tid="77">` +
+      post(0, "Ведущий", "vedushchiy", "<p>День 2 начался. Голосуем до 21:00 МСК.</p>") +
+      post(1, "Аня", "anya", '<p>Мой голос: <span style="color:#ff0000">Борис</span></p>') +
+      post(
+        2,
+        "Борис",
+        "boris",
+        '<blockquote><p><a href="/user/anya">@Аня</a> said:</p><p>Борис</p></blockquote><p>Нет.</p>',
+      ) +
+      `</ul>`;
+    const reading = readGeneric(parseHtml(page));
+    expect(reading.posts.map((p) => [p.author, p.time])).toEqual([
+      ["Ведущий", "2024-03-02T18:00:00.000Z"],
+      ["Аня", "2024-03-02T18:01:00.000Z"],
+      ["Борис", "2024-03-02T18:02:00.000Z"],
+    ]);
+    expect(reading.posts[1]!.body).toBe("Мой голос: [color=#ff0000]Борис[/color]");
+    expect(reading.confidence).toBe("high");
+  });
+
   it("takes the name, not the rank or a menu's link that shows one text in every post", () => {
     // Each post shows a rank with a member-ish class, and a "Профиль" link to the profile, before the name.
     const post = (n: number, name: string, text: string): string =>

@@ -58,6 +58,10 @@ const ENGINES: readonly (readonly [string, ForumEngine, string])[] = [
   ["phpbb-bootstrap-fragment", "phpbb", ":?"],
   ["phpbb2-subsilver-page", "phpbb", "позже"], // phpBB 2's smilies have a long alt and no class: dropped
   ["phpbb2-subsilver-fragment", "phpbb", "позже"],
+  ["vbulletin3-page", "vbulletin", "позже"], // vBulletin 3's smilies have an empty alt, as 4's
+  ["vbulletin3-fragment", "vbulletin", "позже"],
+  ["vbulletin3-custom-page", "vbulletin", "позже"], // table.post#postN, dt.author, no post_message_N
+  ["vbulletin3-custom-fragment", "vbulletin", "позже"],
 ];
 
 const page = (name: string): string => readFileSync(join(PAGES, `${name}.html`), "utf8");

@@ -1,5 +1,5 @@
 import { BBCodeWriter, colorOf, innerQuoteBox, quoteish } from "../html.ts";
-import { anyOf, classes, closest, type El, hasClass, sel, type Test, walk } from "./dom.ts";
+import { anyOf, classes, closest, type El, hasClass, sel, shortText, type Test, walk } from "./dom.ts";
 
 /**
  * Whether an element is a quote box: a `<blockquote>` or a quote class (html.ts's QUOTE_CLASSES, the one
@@ -55,6 +55,41 @@ export function withoutUnderscoreSignature(body: string): string {
   return body;
 }
 
+/** A quote's caption by its words: "Цитата: Аня", "Аня пишет:", "Аня написал(а):", "Anna wrote:". */
+const CAPTION_WORDS =
+  /^(?:Цитата|Quote)(?=[\s:]|$)|(?:писал|пишет|написал|написала|wrote|said)[^:]{0,6}:?$/iu;
+
+/**
+ * A quote's caption written outside its box, right before the `<blockquote>` (punBB/FluxBB and mybb.ru's
+ * `<cite>Аня пишет:</cite><blockquote>`, a custom template's title div): the quoted one's name, not the
+ * quoter's words (issue 30). A `<cite>` there is always one; another element only by its words.
+ */
+function quoteCaption(el: El): boolean {
+  if (el.parent === null || el.name === "blockquote") return false;
+  if (el.name !== "cite") {
+    const words = shortText(el, MAX_LABEL);
+    if (words === null || !CAPTION_WORDS.test(words)) return false;
+  }
+  return nextElement(el)?.name === "blockquote";
+}
+
+/** Each element's next element sibling, worked out once per parent: a page of 75,000 siblings stays linear. */
+const NEXT = new WeakMap<El, El | null>();
+
+function nextElement(el: El): El | null {
+  const known = NEXT.get(el);
+  if (known !== undefined) return known;
+  let after: El | null = null;
+  const siblings = el.parent!.children;
+  for (let i = siblings.length - 1; i >= 0; i--) {
+    const child = siblings[i]!;
+    if (typeof child === "string") continue;
+    NEXT.set(child, after);
+    after = child;
+  }
+  return NEXT.get(el) ?? null;
+}
+
 /** vBulletin 3's signature: a div whose text starts with its line of underscores. */
 function underscoreSignature(el: El): boolean {
   const first = el.children.find((c) => typeof c !== "string" || c.trim() !== "");
@@ -85,6 +120,7 @@ export const NEVER_BODY: Test = anyOf(
   editNote,
   underscoreSignature,
   spoilerLabel,
+  quoteCaption,
 );
 
 /**
@@ -103,8 +139,9 @@ function spoilerLabel(el: El): boolean {
   const words: string[] = [];
   for (const child of el.children) {
     if (typeof child === "string") words.push(child);
-    else if ("style" in child.attrs || "color" in child.attrs) return false;
+    // A button's value is its label, whatever its style (vBulletin 3's spoiler button sets a width).
     else if (child.name === "input") words.push(child.attrs["value"] ?? "");
+    else if ("style" in child.attrs || "color" in child.attrs) return false;
     else
       for (const inner of child.children) {
         if (typeof inner !== "string") return false;

@@ -224,21 +224,39 @@ const vbulletin4: EngineReader = {
   time: (post) => text(first(post, ".postdate")) ?? "",
 };
 
+/** vBulletin 3's message: `div#post_message_N`. */
+const vb3Message: Test = (e) => /^post_message_\d+$/u.test(e.attrs["id"] ?? "");
+/**
+ * Issue 30: a customised vBulletin 3 template keeps `table.post#postN` but writes the poster in
+ * `dt.author` and the text in its own box (`.message`, `.postbody`), with no post_message_N.
+ */
+const vb3CustomMessage = anyOf(sel("div.message"), sel("div.postbody"), sel("td.postbody"));
+/** A post number's own element in a customised template ("#21"). */
+const vb3Number: Test = (e) => classes(e).some((c) => /^(?:post-?number|post-?count|postcounter)$/iu.test(c));
+
 /** vBulletin 3.x: a table per post, `a.bigusername`, `div#post_message_N`, quotes as tables (see isQuoteBox). */
 const vbulletin3: EngineReader = {
   engine: "vbulletin",
   post: (el) =>
     el.name === "table" &&
     /^post\d+$/u.test(el.attrs["id"] ?? "") &&
-    findFirst(el, (e) => /^post_message_\d+$/u.test(e.attrs["id"] ?? "")) !== null,
-  author: (post) => text(first(post, "a.bigusername") ?? first(post, ".bigusername")),
-  body: (post) => findFirst(post, (e) => /^post_message_\d+$/u.test(e.attrs["id"] ?? "")),
+    (findFirst(el, vb3Message) !== null ||
+      (hasClass(el, "post") &&
+        findFirst(el, sel("dt.author")) !== null &&
+        findFirst(el, vb3CustomMessage) !== null)),
+  author: (post) =>
+    text(first(post, "a.bigusername") ?? first(post, ".bigusername") ?? authorIn(first(post, "dt.author"))),
+  body: (post) => findFirst(post, vb3Message) ?? findFirst(post, vb3CustomMessage),
   label: (post) => {
     const count = findFirst(post, (e) => /^postcount\d+$/u.test(e.attrs["id"] ?? ""));
     const shown = count === null ? null : textOf(count).replace(/\D/gu, "");
-    return shown !== null && shown !== "" ? `#${shown}` : `post${digits(post.attrs["id"], /^post(\d+)$/u)!}`;
+    if (shown !== null && shown !== "") return `#${shown}`;
+    return (
+      counter(text(findFirst(post, vb3Number, vb3CustomMessage))) ??
+      `post${digits(post.attrs["id"], /^post(\d+)$/u)!}`
+    );
   },
-  time: (post) => text(first(post, "td.thead")) ?? "",
+  time: (post) => text(first(post, "td.thead") ?? first(post, ".post-date") ?? first(post, ".date")) ?? "",
 };
 
 const vbulletin5: EngineReader = {

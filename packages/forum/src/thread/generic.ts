@@ -233,6 +233,9 @@ const NUMBERED = 2;
  */
 function headingOf(el: El, text: number, size: number): number {
   if (el.name === "time") return DATED;
+  // A date a script writes in later (NodeBB's empty span.timeago) is in its title.
+  if (text === 0 && TIME_HINT.test(el.attrs["class"] ?? "") && DATE.test(el.attrs["title"] ?? ""))
+    return DATED;
   if (text === 0 || text > MAX_DATE || size > 6) return 0;
   const shown = shortText(el, MAX_DATE);
   if (shown !== null && text <= MAX_NUMBER && NUMBER.test(shown)) return NUMBERED;
@@ -254,6 +257,14 @@ function dateLine(text: string): boolean {
 function nameLike(text: string): boolean {
   const length = Array.from(text).length;
   return length >= 1 && length <= MAX_AUTHOR && /\p{L}|\p{N}/u.test(text);
+}
+
+/** An element's tag and classes, digits dropped: bg1 and bg2, row1 and row2 alternate as one shape. */
+function shapeOf(el: El): string {
+  const cls = classes(el)
+    .map((c) => c.replace(/\d+/gu, ""))
+    .filter((c) => c !== "");
+  return cls.length === 0 ? el.name : `${el.name}.${[...new Set(cls)].sort().join(".")}`;
 }
 
 /** Blocks that may be posts, in document order (indices into Facts.elements). */
@@ -290,11 +301,8 @@ function candidateGroups(root: El, f: Facts, meter: Meter): Group[] {
   for (let i = 0; i < f.elements.length; i++) {
     if (!plausible(i)) continue;
     const el = f.elements[i]!;
-    const cls = classes(el)
-      .map((c) => c.replace(/\d+/gu, ""))
-      .filter((c) => c !== "");
-    if (cls.length === 0) continue;
-    const key = `${el.name}.${[...new Set(cls)].sort().join(".")}`;
+    const key = shapeOf(el);
+    if (key === el.name) continue;
     const list = byClass.get(key);
     if (list === undefined) byClass.set(key, [i]);
     else list.push(i);
@@ -392,10 +400,12 @@ function readGroup(group: Group, f: Facts, meter: Meter): GroupReading {
     return w.bodies.filter((s) => !inside(s.i, author) && !inside(author, s.i) && f.said[s.i]! > 0);
   });
   const sums = new Map<number, number>();
+  // What a body says is its text outside links: a bar of "Ответить", "Цитировать" is all links.
+  const words = (i: number): number => f.said[i]! - f.saidLinks[i]!;
   // A class saying text, content, message… is one signal: it outweighs a wrapper holding a little more.
   const hinted = (i: number): number => (BODY_HINT.test(hintOf(f.elements[i]!)) ? 1.5 : 1);
   for (const list of validBodies)
-    for (const s of list) sums.set(s.path, (sums.get(s.path) ?? 0) + f.said[s.i]! * hinted(s.i));
+    for (const s of list) sums.set(s.path, (sums.get(s.path) ?? 0) + words(s.i) * hinted(s.i));
   let bodyPath = -1;
   let bodySum = -1;
   for (const [path, sum] of sums) if (sum > bodySum) [bodyPath, bodySum] = [path, sum];
@@ -413,7 +423,7 @@ function readGroup(group: Group, f: Facts, meter: Meter): GroupReading {
       if (
         body === null ||
         (onPath(s) && !onPath(body)) ||
-        (onPath(s) === onPath(body) && f.said[s.i]! > f.said[body.i]!)
+        (onPath(s) === onPath(body) && words(s.i) > words(body.i))
       )
         body = s;
     const b = body!.i;
@@ -457,7 +467,7 @@ function walkBlock(block: number, f: Facts, paths: Map<string, number>, meter: M
   const stack: Seen[] = [];
   const root = f.elements[block]!;
   const push = (el: El, parentPath: number): void => {
-    const key = `${parentPath}/${el.name}`;
+    const key = `${parentPath}/${shapeOf(el)}`;
     let path = paths.get(key);
     if (path === undefined) {
       path = paths.size;
@@ -531,7 +541,8 @@ function bestPath(
 }
 
 function timeText(el: El): string {
-  return (el.attrs["datetime"] ?? shortText(el, MAX_DATE) ?? "").trim();
+  const shown = shortText(el, MAX_DATE) ?? "";
+  return (el.attrs["datetime"] ?? (shown === "" ? (el.attrs["title"] ?? "") : shown)).trim();
 }
 
 /**
@@ -560,6 +571,9 @@ function refusalOf(g: GroupReading): string | null {
   const names = g.blocks.reduce((s, b) => s + b.authorChars, 0);
   if (links * 2 > said) return "the texts are mostly links (a list of topics or members)";
   if (said < 2 * names) return "the texts are hardly longer than the names";
+  // Two undated blocks with short texts are as likely a page's header and panel (a profile) as two posts.
+  if (n === 2 && dated(g) < 2 && said < 3 * names)
+    return "only two blocks, undated, and their texts hardly longer than the names";
   if (g.blocks.filter((b) => b.crowded).length * 2 >= n)
     return "the blocks hold several names each at the author's place (lists, not posts)";
   if (topicsOfTheirOwn(g)) return "each block names a topic of its own (search results or a topic list)";
