@@ -13,7 +13,9 @@ import iconv from "iconv-lite";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 
-export const PAGES = join(import.meta.dirname, "fixtures/pages");
+import { FIXTURE_PAGES, PAGES } from "./fixture-pages.ts";
+
+export { PAGES };
 export const TWINS = join(PAGES, "encodings");
 
 export type TwinEncoding = "windows-1251" | "koi8-r" | "windows-1252";
@@ -27,16 +29,15 @@ export interface Twin {
 }
 
 /**
- * The twins: every fixture page in windows-1251 and in KOI8-R, one with a meta and one without, alternating
+ * The twins: every whole fixture page (fixture-pages.ts; a clipboard fragment is text already) in
+ * windows-1251 and in KOI8-R, one with a meta and one without, alternating
  * so that each encoding is read both ways on several engines' markup. The Latin page (encodings/latin.html, written for this: the other pages are Russian) is saved in cp1252.
  */
 export const TWIN_LIST: readonly Twin[] = [
-  ...["phpbb", "invision", "xenforo", "vbulletin4", "vbulletin5", "smf", "discourse", "generic"].flatMap(
-    (page, i): Twin[] => [
-      { page, encoding: "windows-1251", meta: i % 2 === 0 },
-      { page, encoding: "koi8-r", meta: i % 2 === 1 },
-    ],
-  ),
+  ...FIXTURE_PAGES.filter((p) => p.whole).flatMap(({ name: page }, i): Twin[] => [
+    { page, encoding: "windows-1251", meta: i % 2 === 0 },
+    { page, encoding: "koi8-r", meta: i % 2 === 1 },
+  ]),
   { page: "encodings/latin", encoding: "windows-1252", meta: true },
   { page: "encodings/latin", encoding: "windows-1252", meta: false },
 ];

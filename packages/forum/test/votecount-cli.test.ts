@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { FIXTURE_PAGES, PAGES } from "./fixture-pages.ts";
 
 const ROOT = join(import.meta.dirname, "../../..");
 const CLI = join(ROOT, "packages/forum/bin/votecount.ts");
@@ -95,21 +96,13 @@ describe("votecount CLI", () => {
     expect(stderr.trimEnd().split("\n")).toHaveLength(1);
   });
 
-  // The same pages and expected files as thread-pages.test.ts and the web page's browser test.
-  it.each(["phpbb", "invision", "xenforo", "vbulletin4", "vbulletin5", "smf", "discourse", "generic"])(
+  // Every fixture page (fixture-pages.ts), as thread-pages.test.ts, the API's and the browser's tests.
+  it.each(FIXTURE_PAGES.map((p) => [p.name, p.expected] as const))(
     "V1: counts the saved %s page as worked out by hand",
-    (engine) => {
-      const pages = join(FIXTURES, "pages");
-      const want = JSON.parse(readFileSync(join(pages, `${engine}.expected.json`), "utf8")) as {
-        players: string;
-        gm: string;
-        day: number;
-        count: string;
-        votes: unknown[];
-      };
+    (name, want) => {
       const players = temp("players.txt", want.players);
       const { status, stdout, stderr } = run(
-        "--players", players, "--gm", want.gm, "--day", String(want.day), join(pages, `${engine}.html`),
+        "--players", players, "--gm", want.gm, "--day", String(want.day), join(PAGES, `${name}.html`),
       ); // prettier-ignore
       expect(stderr).toBe("");
       expect(status).toBe(0);

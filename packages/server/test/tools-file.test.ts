@@ -52,8 +52,8 @@ afterAll(() => t.close());
 describe("the tools read a saved page sent as a file (issue 30)", () => {
   it.each([
     ["smf", "smf.windows-1251.nometa.html"],
-    ["vbulletin5", "vbulletin5.koi8-r.nometa.html"],
-    ["invision", "invision.koi8-r.html"],
+    ["vbulletin5", "vbulletin5.koi8-r.html"],
+    ["invision", "invision.koi8-r.nometa.html"],
   ])("V1: %s saved as %s: found and counted as its UTF-8 twin pasted", async (page, twin) => {
     const want = expectedOf(page);
     const html = readFileSync(join(PAGES, `${page}.html`), "utf8");

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,21 +16,27 @@ const missing = browserMissing();
 if (missing) console.warn(`skipping the browser tests: ${missing}`);
 
 const PAGES = join(ROOT, "packages/forum/test/fixtures/pages");
-/** Helper A's fixture pages, one per engine's markup, each with its count worked out by hand. */
-const ENGINES = ["phpbb", "invision", "xenforo", "vbulletin4", "vbulletin5", "smf", "discourse", "generic"];
-/** The engine's name as the page shows it («Форум: …»). */
+/**
+ * Every fixture page of packages/forum (its test/fixture-pages.ts says what they are), each with its count
+ * worked out by hand in <name>.expected.json.
+ */
+const ENGINES = readdirSync(PAGES)
+  .filter((f) => f.endsWith(".expected.json"))
+  .map((f) => f.slice(0, -".expected.json".length))
+  .sort();
+/** The reader's name as the page shows it («Форум: …»). */
 const ENGINE_NAMES: Record<string, string> = {
   phpbb: "phpBB",
   invision: "Invision Community (IPB)",
   xenforo: "XenForo",
-  vbulletin4: "vBulletin",
-  vbulletin5: "vBulletin",
+  vbulletin: "vBulletin",
   smf: "SMF",
   discourse: "Discourse",
   generic: "движок не опознан, посты найдены по повторяющимся блокам",
 };
 
 interface Expected {
+  readonly reader: string;
   readonly players: string;
   readonly gm: string;
   readonly day: number;
@@ -154,7 +160,7 @@ describe.skipIf(missing !== null)(
           expect(await found.getByText(/^Найдено /).textContent()).toBe(
             summaryOf(want.posts, want.authors.length, want.first, want.last),
           );
-          await found.getByText(`Форум: ${ENGINE_NAMES[engine]}.`).waitFor();
+          await found.getByText(`Форум: ${ENGINE_NAMES[want.reader]}.`).waitFor();
           const authors = await found.locator("li.author strong").allTextContents();
           expect(authors).toEqual(want.authors);
           // The box shows the posts' text; the HTML (with the colours) is kept beside it.
