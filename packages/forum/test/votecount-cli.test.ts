@@ -114,9 +114,9 @@ describe("votecount CLI", () => {
 
   // Issue 30: twins made by encoding-twins.ts; the player list saved in windows-1251 too, as Notepad would.
   it.each([
-    ["smf", "smf.windows-1251.nometa.html"],
+    ["discourse", "discourse.windows-1251.nometa.html"],
     ["phpbb", "phpbb.windows-1251.html"],
-    ["xenforo", "xenforo.koi8-r.nometa.html"],
+    ["smf", "smf.koi8-r.nometa.html"],
   ])("V1: counts the saved %s page in %s as its UTF-8 twin", (engine, twin) => {
     const pages = join(FIXTURES, "pages");
     const want = JSON.parse(readFileSync(join(pages, `${engine}.expected.json`), "utf8")) as {

@@ -341,7 +341,18 @@ export interface PasteFound {
   /** html (with colours), bbcode (with colours), or text: no colours, so no votes can be read from it. */
   readonly kind: "html" | "bbcode" | "text";
   /** The forum engine whose markup was read; null for BBCode or plain text. */
-  readonly engine: "phpbb" | "invision" | "xenforo" | "vbulletin" | "smf" | "discourse" | "generic" | null;
+  readonly engine:
+    | "phpbb"
+    | "invision"
+    | "xenforo"
+    | "vbulletin"
+    | "smf"
+    | "discourse"
+    | "punbb"
+    | "mybb"
+    | "ucoz"
+    | "generic"
+    | null;
   readonly posts: number;
   /**
    * Each author in the order of their first post, with their posts, and the player of the list their nick or

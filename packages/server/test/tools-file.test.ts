@@ -51,9 +51,9 @@ afterAll(() => t.close());
 
 describe("the tools read a saved page sent as a file (issue 30)", () => {
   it.each([
-    ["smf", "smf.windows-1251.nometa.html"],
-    ["vbulletin5", "vbulletin5.koi8-r.html"],
-    ["invision", "invision.koi8-r.nometa.html"],
+    ["vbulletin4", "vbulletin4.windows-1251.nometa.html"],
+    ["vbulletin5", "vbulletin5.koi8-r.nometa.html"],
+    ["invision", "invision.koi8-r.html"],
   ])("V1: %s saved as %s: found and counted as its UTF-8 twin pasted", async (page, twin) => {
     const want = expectedOf(page);
     const html = readFileSync(join(PAGES, `${page}.html`), "utf8");
@@ -115,7 +115,7 @@ describe("the tools read a saved page sent as a file (issue 30)", () => {
     const empty = await post({ file: "" });
     expect(empty.status).toBe(400);
     expect(empty.body.error.message).toBe("paste.file: empty: choose the saved page of the thread");
-    const both = await post({ file: twinFile("smf.koi8-r.html"), html: "<p>Вася</p>" });
+    const both = await post({ file: twinFile("smf.koi8-r.nometa.html"), html: "<p>Вася</p>" });
     expect(both.status).toBe(400);
     expect(both.body.error.message).toBe(
       "paste.file: give the thread either as a file (file) or as copied from the forum (html, text), not both",

@@ -44,7 +44,7 @@ describe.skipIf(missing !== null)(
     afterAll(async () => context?.close());
 
     it.each([
-      ["smf", "smf.windows-1251.nometa.html"],
+      ["xenforo", "xenforo.windows-1251.nometa.html"],
       ["phpbb", "phpbb.koi8-r.nometa.html"],
     ])("V1: the %s page saved as %s gives the count worked out by hand", async (page, twin) => {
       const want = JSON.parse(readFileSync(join(PAGES, `${page}.expected.json`), "utf8")) as Expected;

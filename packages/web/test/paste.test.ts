@@ -32,6 +32,9 @@ const ENGINE_NAMES: Record<string, string> = {
   vbulletin: "vBulletin",
   smf: "SMF",
   discourse: "Discourse",
+  punbb: "punBB / FluxBB (и mybb.ru, rusff)",
+  mybb: "MyBB",
+  ucoz: "uCoz",
   generic: "движок не опознан, посты найдены по повторяющимся блокам",
 };
 

@@ -7,7 +7,18 @@ import { type GenericConfidence, readGeneric } from "./generic.ts";
 import { readPlainText } from "./text.ts";
 
 export type ThreadSourceKind = "html" | "bbcode" | "text";
-export type ForumEngine = "phpbb" | "invision" | "xenforo" | "vbulletin" | "smf" | "discourse" | "generic";
+/** The readers' engines. punBB's covers FluxBB and punBB's hosted descendants (mybb.ru, rusff, forum2x2's punBB skin). */
+export type ForumEngine =
+  | "phpbb"
+  | "invision"
+  | "xenforo"
+  | "vbulletin"
+  | "smf"
+  | "discourse"
+  | "punbb"
+  | "mybb"
+  | "ucoz"
+  | "generic";
 
 /** A post found in a pasted thread: ThreadPost's author, time and body (BBCode, quotes as [quote]…[/quote]). */
 export interface FoundPost extends ThreadPost {
