@@ -88,6 +88,7 @@ describe.skipIf(missing !== null)("the setup editor (issue 17)", { timeout: 600_
     const asked = page.waitForRequest((r) => isEstimate(r) && bodyOf(r).roles.length === 12);
     const answered = page.waitForResponse(
       (r) => isEstimate(r.request()) && bodyOf(r.request()).roles.length === 12,
+      { timeout: ESTIMATE_WAIT },
     );
     const clicked = Date.now();
     await preset(page, MEDIUM.name.ru).click();
@@ -177,6 +178,7 @@ describe.skipIf(missing !== null)("the setup editor (issue 17)", { timeout: 600_
     // A role changes while the 12's estimate is pending.
     const fresh = page.waitForResponse(
       (r) => isEstimate(r.request()) && bodyOf(r.request()).roles.length === 11,
+      { timeout: ESTIMATE_WAIT },
     );
     await page.getByRole("checkbox", { name: "Злой тролль" }).uncheck();
     const failed = await aborted;
@@ -226,8 +228,10 @@ describe.skipIf(missing !== null)("the setup editor (issue 17)", { timeout: 600_
   it("issue 28: the classic 17 with lapseAt 7 at 360 px: its balance, and the games that did not end said in words", async () => {
     const { page, context } = await editor(PHONE);
     await waitFigures(page);
+    // Playwright's own wait is 30 s, which a loaded CI run went past: the estimate's hang guard instead.
     const answered = page.waitForResponse(
       (r) => isEstimate(r.request()) && bodyOf(r.request()).options.lapseAt === 7,
+      { timeout: ESTIMATE_WAIT },
     );
     await page.getByLabel(THRESHOLD_LABELS.lapseAt, { exact: true }).fill("7");
     const response = await answered;
