@@ -55,9 +55,10 @@ describe.skipIf(missing !== null)(
       await tools
         .getByLabel(/^Или загрузите сохранённую страницу/)
         .setInputFiles(join(PAGES, "encodings", twin));
-      expect(await tools.getByLabel("Тема с форума").inputValue()).toMatch(
-        new RegExp(`^Сохранённая страница ${twin.replaceAll(".", "\\.")} \\(\\d+ КБ\\)$`, "u"),
-      );
+      // The file is read asynchronously (its bytes, then base64): the box says so once that is done.
+      await expect
+        .poll(() => tools.getByLabel("Тема с форума").inputValue(), { timeout: 30_000 })
+        .toMatch(new RegExp(`^Сохранённая страница ${twin.replaceAll(".", "\\.")} \\(\\d+ КБ\\)$`, "u"));
       await tools
         .getByRole("region", { name: "Что найдено в теме" })
         .getByText(/^Найдено /)
