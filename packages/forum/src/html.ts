@@ -50,7 +50,7 @@ const STYLES: ReadonlyMap<string, string> = new Map([
   ["u", "u"],
 ]);
 /**
- * Class names of quote boxes, each a whole class name (vBulletin, IPB, XenForo, SMF, Discourse, phpBB):
+ * Class names of quote boxes, each a whole class name (vBulletin, IPB, XenForo, SMF, Discourse, phpBB, uCoz):
  * the one list for htmlToBBCode and the thread readers (thread/body.ts's isQuoteBox). A whole name, so
  * that `quote-controls`, `quote_button` or `fa-quote-left` are no quote.
  */
@@ -64,6 +64,8 @@ export const QUOTE_CLASSES: ReadonlySet<string> = new Set([
   "bbc_alternate_quote",
   "bbCodeQuote",
   "b-quote",
+  // uCoz: div.bbQuoteBlock holds the caption (div.bbQuoteName) and the text (div.quoteMessage).
+  "bbQuoteBlock",
 ]);
 
 /** An element's class names, as its `class` attribute lists them. */

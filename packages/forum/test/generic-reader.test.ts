@@ -159,6 +159,14 @@ describe("issue 30: what the generic reader goes by", () => {
     expect(reading.confidence).toBe("high");
   });
 
+  it("is sure of NodeBB, whose topic owner's posts carry a class of their own: the rest are no rival reading", () => {
+    // Harmony marks the GM's posts li.topic-owner-post, so the other posts (li.pt-4) make a second group
+    // of the very same posts, which is no other way to read the page.
+    const reading = read(join(PAGES, "nodebb-page.html"));
+    expect(reading.confidence).toBe("high");
+    expect(reading.why).toBe("11 posts by 8 authors in 11 × li siblings, dated or numbered");
+  });
+
   it("takes the name, not the rank or a menu's link that shows one text in every post", () => {
     // Each post shows a rank with a member-ish class, and a "Профиль" link to the profile, before the name.
     const post = (n: number, name: string, text: string): string =>

@@ -250,6 +250,22 @@ describe("readThread: other versions of the engines' markup", () => {
     );
   });
 
+  it("XenForo 1: an edited post's time is when it was posted, not its edit note's date", () => {
+    // Вика's post (#24) has div.editDate ("Последнее редактирование: …19:40") before its meta's permalink.
+    const html = readFileSync(join(PAGES, "xenforo1-page.html"), "utf8");
+    const post = readThread({ html }).posts.find((p) => p.label === "#24");
+    expect(post?.time).toBe("2 мар 2024 в 18:30");
+  });
+
+  it("IP.Board 3's citation before its wrapped quote box is dropped; a caption before a nested quote stays", () => {
+    // IP.Board 3: <p class="citation">Аня, … сказал:</p><div class="blockquote"><div class="quote">…
+    const ipb3 = readThread({ html: readFileSync(join(PAGES, "invision3-page.html"), "utf8") }).posts;
+    expect(ipb3[2]!.body).not.toMatch(/сказал/u);
+    // Invision 5: the outer quote's contents start with the nested quote; "Борис написал:" is its caption.
+    const ic5 = readThread({ html: readFileSync(join(PAGES, "invision5-page.html"), "utf8") }).posts;
+    expect(ic5[4]!.body).toMatch(/^\[quote\]Борис написал:\s*\[quote\]Аня написал:/u);
+  });
+
   it("vBulletin 3 (a table per post, a.bigusername, quotes as tables, the signature after underscores)", () => {
     const html = two(
       (n, author, body) =>

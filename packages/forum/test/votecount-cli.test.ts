@@ -1,5 +1,5 @@
 import iconv from "iconv-lite";
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +16,23 @@ const THREAD = join(FIXTURES, "votecount-thread.json");
 function run(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [TSX, CLI, ...args], { encoding: "utf8", timeout: 15_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The CLI as a child process, without blocking: the pages' runs go side by side (a spawn costs ~1 s of tsx). */
+function runAsync(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [TSX, CLI, ...args],
+      { encoding: "utf8", timeout: 50_000 },
+      (error, stdout, stderr) =>
+        resolve({
+          status: error === null ? 0 : typeof error.code === "number" ? error.code : null,
+          stdout,
+          stderr,
+        }),
+    );
+  });
 }
 
 function temp(name: string, text: string): string {
@@ -97,11 +114,11 @@ describe("votecount CLI", () => {
   });
 
   // Every fixture page (fixture-pages.ts), as thread-pages.test.ts, the API's and the browser's tests.
-  it.each(FIXTURE_PAGES.map((p) => [p.name, p.expected] as const))(
+  it.concurrent.each(FIXTURE_PAGES.map((p) => [p.name, p.expected] as const))(
     "V1: counts the saved %s page as worked out by hand",
-    (name, want) => {
+    async (name, want) => {
       const players = temp("players.txt", want.players);
-      const { status, stdout, stderr } = run(
+      const { status, stdout, stderr } = await runAsync(
         "--players", players, "--gm", want.gm, "--day", String(want.day), join(PAGES, `${name}.html`),
       ); // prettier-ignore
       expect(stderr).toBe("");

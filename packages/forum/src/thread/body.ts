@@ -7,10 +7,24 @@ import { anyOf, classes, closest, type El, hasClass, sel, shortText, type Test, 
  */
 export function isQuoteBox(el: El): boolean {
   if (vbulletin3Quote(el)) return true;
-  if (!quoteish(el.name, el.attrs)) return false;
+  if (!quoteish(el.name, el.attrs) || spoilerContent(el)) return false;
   const parent =
     el.parent === null ? null : { name: el.parent.name, quoteish: quoteish(el.parent.name, el.parent.attrs) };
   return !innerQuoteBox(el.name, parent);
+}
+
+/**
+ * A spoiler's content written as a `<blockquote>` in the spoiler's box (mybb.ru and rusff:
+ * `<div class="quote-box spoiler-box"><div onclick>Скрытый текст</div><blockquote>…</blockquote></div>`):
+ * the poster's own words, hidden until clicked, not a quote (issue 30: a vote in a spoiler counts). Only
+ * the spoiler's own box: a real quote placed inside a spoiler's body (phpBB's div.spoiler-body) stays one.
+ */
+function spoilerContent(el: El): boolean {
+  return (
+    el.name === "blockquote" &&
+    el.parent !== null &&
+    classes(el.parent).some((c) => /^spoiler[-_]?box$/iu.test(c))
+  );
 }
 
 /**
@@ -62,15 +76,22 @@ const CAPTION_WORDS =
 /**
  * A quote's caption written outside its box, right before the `<blockquote>` (punBB/FluxBB and mybb.ru's
  * `<cite>Аня пишет:</cite><blockquote>`, a custom template's title div): the quoted one's name, not the
- * quoter's words (issue 30). A `<cite>` there is always one; another element only by its words.
+ * quoter's words (issue 30). A `<cite>` there is always one, and so is IP.Board 3's `p.citation` ("Аня,
+ * 02 Марта 2024 - 18:04, сказал:", before `div.blockquote > div.quote`); another element only by its words.
  */
 function quoteCaption(el: El): boolean {
   if (el.parent === null || el.name === "blockquote") return false;
-  if (el.name !== "cite") {
+  if (el.name !== "cite" && !hasClass(el, "citation")) {
     const words = shortText(el, MAX_LABEL);
     if (words === null || !CAPTION_WORDS.test(words)) return false;
   }
-  return nextElement(el)?.name === "blockquote";
+  const next = nextElement(el);
+  if (next === null) return false;
+  if (next.name === "blockquote") return true;
+  // IP.Board 3 wraps its quote box in a div of its own (and nothing else: a quote's contents that start
+  // with a nested quote are no such wrapper, and their caption stays in the quote).
+  const inner = next.children.filter((c) => typeof c !== "string" || c.trim() !== "");
+  return inner.length === 1 && typeof inner[0] !== "string" && isQuoteBox(inner[0]!);
 }
 
 /** Each element's next element sibling, worked out once per parent: a page of 75,000 siblings stays linear. */

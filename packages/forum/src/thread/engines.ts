@@ -149,6 +149,35 @@ const invision: EngineReader = {
   time: (post) => timeOf(findFirst(post, sel("time"), sel("[data-role=commentContent]"))),
 };
 
+/**
+ * Issue 30: IP.Board 3.x: div.post_block#post_id_N > div.post_wrap, the poster in h3's span.author (a
+ * guest's name in `<span itemprop="creator name">`), p.posted_info with abbr.published and the "#21"
+ * link (a.post_id), the text in div.post.entry-content, the signature in div.signature after it.
+ */
+const invision3: EngineReader = {
+  engine: "invision",
+  post: (el) =>
+    hasClass(el, "post_block") &&
+    /^post_id_\d+$/u.test(el.attrs["id"] ?? "") &&
+    findFirst(el, sel(".entry-content")) !== null,
+  author: (post) => {
+    const heading = first(post, "h3");
+    if (heading === null) return null;
+    const byline =
+      findFirst(heading, sel(".author")) ??
+      findFirst(heading, (e) => (e.attrs["itemprop"] ?? "").split(/\s+/u).includes("creator"));
+    return text(authorIn(byline));
+  },
+  body: (post) => first(post, ".entry-content"),
+  label: (post) => {
+    const shown = counter(text(first(post, ".post_id")));
+    if (shown !== null) return shown;
+    const id = digits(post.attrs["id"], /^post_id_(\d+)$/u);
+    return id === null ? null : `entry${id}`;
+  },
+  time: (post) => timeOf(first(post, "abbr.published", sel(".entry-content"))),
+};
+
 /** The author's name in an author pane: its profile link's text, else the pane's text. */
 function authorIn(pane: El | null): El | null {
   if (pane === null) return null;
@@ -200,10 +229,12 @@ const xenforo: EngineReader = {
       findFirst(
         post,
         anyOf(sel("time"), sel("abbr.DateTime"), sel("span.DateTime")),
-        anyOf(sel(".message-userContent"), sel(".messageText")),
+        // XenForo 1's div.editDate ("Последнее редактирование: <span class=DateTime>") comes before the meta.
+        anyOf(sel(".message-userContent"), sel(".messageText"), sel(".editDate")),
       ),
     ),
-  drop: anyOf(sel(".bbCodeBlock-expandLink")),
+  // XenForo 1's quote: the "Нажмите, чтобы раскрыть..." under its text and the ↑ link in its caption.
+  drop: anyOf(sel(".bbCodeBlock-expandLink"), sel(".quoteExpand"), sel("a.AttributionLink")),
 };
 
 const vbulletin4: EngineReader = {
@@ -357,10 +388,192 @@ function firstName(names: El | null): El | null {
   return findFirst(names, anyOf(sel(".username"), sel("[itemprop=name]"))) ?? authorIn(names);
 }
 
+/** MyBB 1.8's message: `div.post_body#pid_N`. */
+const mybbBody: Test = (e) => hasClass(e, "post_body") && /^pid_\d+$/u.test(e.attrs["id"] ?? "");
+
+/**
+ * Issue 30: MyBB 1.8's default postbit: `div.post#post_N`, the poster in div.author_information's
+ * span.largetext, the "#21" link in div.post_head, the date in span.post_date (the edit note in its own
+ * span.post_edit), the message in div.post_body#pid_N, the signature after it in div.signature.
+ */
+const mybb: EngineReader = {
+  engine: "mybb",
+  post: (el) =>
+    hasClass(el, "post") && /^post_\d+$/u.test(el.attrs["id"] ?? "") && findFirst(el, mybbBody) !== null,
+  author: (post) => {
+    const info = first(post, ".author_information");
+    return text(authorIn(info === null ? null : (findFirst(info, sel(".largetext")) ?? info)));
+  },
+  body: (post) => findFirst(post, mybbBody),
+  label: (post) => {
+    const head = first(post, ".post_head");
+    const shown = counter(text(head === null ? null : findFirst(head, sel(".float_right"))));
+    if (shown !== null) return shown;
+    const id = digits(post.attrs["id"], /^post_(\d+)$/u);
+    return id === null ? null : `pid${id}`;
+  },
+  time: (post) => {
+    const date = first(post, ".post_date");
+    if (date === null) return "";
+    // The date is the span's own text; the edit note is a span inside it.
+    return date.children
+      .filter((c): c is string => typeof c === "string")
+      .join("")
+      .trim();
+  },
+};
+
+/** punBB's post number as "#21": its text holds the number alone ("21") or with the sign ("#21"). */
+const numberLabel = (el: El | null): string | null => {
+  const n = digits(text(el) ?? undefined, /^#?\s*(\d+)$/u);
+  return n === null ? null : `#${n}`;
+};
+/** "p4501" from an anchor id "p4501". */
+const postId = (id: string | undefined): string | null => {
+  const n = digits(id, /^p(\d+)$/u);
+  return n === null ? null : `p${n}`;
+};
+
+/**
+ * Issue 30: punBB 1.3/1.4: div.post > div.posthead#pN (h3: span.post-num, span.post-byline with the
+ * author's link, the permalink's date) and div.postbody (div.post-author, div.post-entry >
+ * div.entry-content with the signature's div.sig-content in it).
+ */
+const punbb: EngineReader = {
+  engine: "punbb",
+  post: (el) =>
+    hasClass(el, "post") &&
+    el.children.some((c) => typeof c !== "string" && hasClass(c, "posthead")) &&
+    findFirst(el, sel("div.post-author")) !== null &&
+    findFirst(el, sel("div.entry-content")) !== null,
+  author: (post) => {
+    // A member's profile link; a guest's name in <strong>.
+    const byline = first(post, ".post-byline");
+    return text(byline === null ? null : findFirst(byline, anyOf(sel("a"), sel("strong"))));
+  },
+  body: (post) => first(post, "div.entry-content"),
+  label: (post) => numberLabel(first(post, ".post-num")),
+  time: (post) => text(first(post, ".post-link")) ?? "",
+};
+
+/** FluxBB's message box: div.postmsg, not the signature's div.postsignature.postmsg after it. */
+const fluxbbMessage: Test = (e) => hasClass(e, "postmsg") && !hasClass(e, "postsignature");
+
+/**
+ * Issue 30: FluxBB 1.4/1.5 (punBB 1.2's descendant): div.blockpost#pN > h2 (span.conr "#21", the date's
+ * link), div.postleft dl dt strong (the author, a profile link for members), div.postright div.postmsg
+ * (the message, its edit note in p.postedit read by its words) and div.postsignature.postmsg.
+ */
+const fluxbb: EngineReader = {
+  engine: "punbb",
+  post: (el) => hasClass(el, "blockpost") && findFirst(el, fluxbbMessage) !== null,
+  author: (post) => text(authorIn(first(post, "dt"))),
+  body: (post) => findFirst(post, fluxbbMessage),
+  label: (post) => counter(text(first(post, ".conr"))),
+  time: (post) => {
+    const heading = first(post, "h2");
+    return text(heading === null ? null : findFirst(heading, sel("a"))) ?? "";
+  },
+};
+
+/**
+ * Issue 30: mybb.ru and rusff (a hosted punBB descendant): div.post#pN > h3 > span (strong: the post's
+ * number, a.permalink: its date), div.post-author li.pa-author ("Автор: " and the profile link),
+ * div.post-body div.post-content, the signature in div.post-sig.
+ */
+const mybbru: EngineReader = {
+  engine: "punbb",
+  post: (el) => hasClass(el, "post") && findFirst(el, sel("div.post-content")) !== null,
+  author: (post) => {
+    const pane = first(post, "li.pa-author");
+    return text(pane === null ? null : findFirst(pane, sel("a")));
+  },
+  body: (post) => first(post, "div.post-content"),
+  label: (post) => {
+    const heading = first(post, "h3");
+    return numberLabel(heading === null ? null : findFirst(heading, sel("strong")));
+  },
+  time: (post) => text(first(post, "a.permalink")) ?? "",
+};
+
+/**
+ * Issue 30: Forumotion's (forum2x2's) punBB skin: div.post#pN > div.posthead h2 (the topic's title and the
+ * post's link, its date beside), div.postbody div.user (div.user-ident: the author's profile link),
+ * div.post-entry div.entry-content; no number shown, so the label is the post's id.
+ */
+const forumotionPunbb: EngineReader = {
+  engine: "punbb",
+  post: (el) =>
+    hasClass(el, "post") &&
+    findFirst(el, sel("div.user-ident")) !== null &&
+    findFirst(el, sel("div.entry-content")) !== null,
+  author: (post) => text(authorIn(first(post, ".user-ident"))),
+  body: (post) => first(post, "div.entry-content"),
+  label: (post) => postId(post.attrs["id"]),
+  time: (post) => text(first(post, ".post-date")) ?? "",
+};
+
+/** uCoz's message: `span.ucoz-forum-post` (older templates: the `td.posttdMessage` cell alone). */
+const ucozMessage = anyOf(sel("span.ucoz-forum-post"), sel("td.posttdMessage"));
+
+/**
+ * Issue 30: a uCoz forum writes a post as `<tr id="postN">` around a `table.postTable`: the poster's
+ * `a.postUser` and "Дата: …, 18:03 | Сообщение # <a class="postNumberLink">21</a>" in the two
+ * td.postTdTop cells, the profile in td.postTdInfo, the message in span.ucoz-forum-post inside
+ * td.posttdMessage (the edit note and span.signatureView after it, in the cell).
+ */
+const ucoz: EngineReader = {
+  engine: "ucoz",
+  post: (el) =>
+    ((el.name === "tr" && /^post\d+$/u.test(el.attrs["id"] ?? "")) ||
+      (el.name === "table" && hasClass(el, "postTable"))) &&
+    findFirst(el, ucozMessage) !== null,
+  author: (post) => text(first(post, ".postUser")),
+  body: (post) => first(post, "span.ucoz-forum-post") ?? first(post, "td.posttdMessage"),
+  label: (post) => {
+    const n = digits(text(first(post, ".postNumberLink")) ?? undefined, /^(\d+)$/u);
+    if (n !== null) return `#${n}`;
+    const id = digits(post.attrs["id"], /^post(\d+)$/u);
+    return id === null ? null : `post${id}`;
+  },
+  time: (post) => {
+    const top = findFirst(post, (e) => hasClass(e, "postTdTop") && /Дата:|Date:/u.test(textOf(e)));
+    return top === null ? "" : (/(?:Дата|Date):\s*([^|]*)/u.exec(textOf(top))?.[1]?.trim() ?? "");
+  },
+};
+
+/**
+ * Issue 30: Forumotion's (forum2x2) Invision skin: `div.post#pN`, the poster in div.postprofile's
+ * `dt strong`, "Тема сообщения: <a>…</a> date" in p.author, the message in div.post-entry (the vote box
+ * before it, the edit note and div.signature_div after it).
+ */
+const forumotionInvision: EngineReader = {
+  engine: "invision",
+  post: (el) =>
+    hasClass(el, "post") &&
+    /^p\d+$/u.test(el.attrs["id"] ?? "") &&
+    findFirst(el, sel("div.post-entry")) !== null,
+  author: (post) => {
+    const profile = first(post, ".postprofile");
+    const dt = profile === null ? null : findFirst(profile, sel("dt"));
+    return text(dt === null ? null : (findFirst(dt, sel("strong")) ?? authorIn(dt)));
+  },
+  body: (post) => first(post, "div.post-entry"),
+  label: (post) => `p${digits(post.attrs["id"], /^p(\d+)$/u)!}`,
+  time: (post) => {
+    const author = first(post, "p.author");
+    if (author === null) return "";
+    // The date is the text after the subject's link.
+    const last = author.children.at(-1);
+    return typeof last === "string" ? last.replace(/\s+/gu, " ").trim() : "";
+  },
+};
+
 /** The readers, each tried; the one reading the most posts wins, ties in this order. */
 export const ENGINE_READERS: readonly EngineReader[] = [
   xenforo,
   invision,
+  invision3,
   vbulletin4,
   vbulletin5,
   vbulletin3,
@@ -368,6 +581,14 @@ export const ENGINE_READERS: readonly EngineReader[] = [
   discourse,
   phpbb,
   phpbb2,
+  mybb,
+  punbb,
+  fluxbb,
+  mybbru,
+  // Before Forumotion's Invision skin, whose div.post#pN > div.post-entry the punBB skin writes too.
+  forumotionPunbb,
+  ucoz,
+  forumotionInvision,
 ];
 
 /** The posts one reader finds on a page (outermost matches only, each with a body). */

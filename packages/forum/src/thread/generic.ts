@@ -25,9 +25,12 @@ export interface Meter {
 const BODY_HINT = /(?:^|[\s_-])(?:text|content|body|message|msg|post|entry|cooked|bbcode)(?:$|[\s_-])/iu;
 /** A class, itemprop or component naming a post's author; one signal among others. */
 const AUTHOR_HINT = /author|user|poster|nick|name|member|login/iu;
-/** A link to a member's profile, in the URL shapes forums use (not their class names). */
+/**
+ * A link to a member's profile, in the URL shapes forums use (not their class names); Forumotion's
+ * (forum2x2) is "/u12" (issue 30).
+ */
 const PROFILE_HREF =
-  /(?:profile|member|memberlist|showuser|viewprofile|userinfo|[?&;]u=\d|[?&;]user(?:id)?=|\/u\/|\/users?\/|\/members?\/|\/index\/8-\d|\/profile\/)/iu;
+  /(?:profile|member|memberlist|showuser|viewprofile|userinfo|[?&;]u=\d|[?&;]user(?:id)?=|\/u\/|\/users?\/|\/members?\/|\/index\/8-\d|\/profile\/|^(?:https?:\/\/[^/]+)?\/u\d+(?:$|[-?#]))/iu;
 /** A class naming a post's date. */
 const TIME_HINT = /date|time|posted/iu;
 /** A date as forums print it: 02.03.2024, 2024-03-02, 02 мар 2024, 2 March 2024, 02/03/24. */
@@ -60,7 +63,7 @@ interface Facts {
   readonly said: Int32Array;
   /** Of `said`, the characters inside links. */
   readonly saidLinks: Int32Array;
-  /** Author-like elements in the subtree, and their characters. */
+  /** Author-like elements in the subtree, and the characters inside them (each counted once). */
   readonly authors: Int32Array;
   readonly authorChars: Int32Array;
   /** How strongly the element itself looks like an author's name (0: not at all). */
@@ -162,7 +165,9 @@ function collect(root: El, meter: Meter): Facts {
         authorWeight[i] = weight;
         authorText.set(i, name);
         authors[i]! += 1;
-        authorChars[i]! += text[i]!;
+        // Its text holds its author-like descendants' (vBulletin 4's username_container holds the name's
+        // link and its menu): counted once, or a short post would seem no longer than its names.
+        authorChars[i] = text[i]!;
       }
     }
     ownHeading[i] = headingOf(el, text[i]!, size[i]!);
@@ -440,9 +445,11 @@ function readGroup(group: Group, f: Facts, meter: Meter): GroupReading {
       body: f.elements[b]!,
       said: f.said[b]!,
       links: f.saidLinks[b]!,
+      // Read within the bound headingOf found the "#N" with: a page's indentation around it counts
+      // towards shortText's bound, and a tighter one would lose a "#21" laid out over three lines.
       label:
         number !== undefined
-          ? (shortText(f.elements[number.i]!, MAX_NUMBER) ?? "").replace(/\s/gu, "")
+          ? (shortText(f.elements[number.i]!, MAX_DATE) ?? "").replace(/\s/gu, "")
           : id !== undefined && /\d/u.test(id)
             ? id
             : null,
@@ -612,8 +619,15 @@ function confidenceOf(
   const names = best.blocks.reduce((s, b) => s + b.authorChars, 0);
   if (saidOf(best) < 3 * names) doubts.push("the texts are short beside the names");
   const key = (g: GroupReading): string => g.blocks.map((b) => b.author).join("\n");
+  // Some of the same blocks are no other reading: NodeBB marks the topic owner's posts with a class of
+  // their own, so its other posts make a second, smaller group of the very same posts.
+  const mine = new Set(best.blocks.map((b) => b.block));
   const rival = others.find(
-    (g) => thread(g) === thread(best) && g.blocks.length * 5 >= n * 4 && key(g) !== key(best),
+    (g) =>
+      thread(g) === thread(best) &&
+      g.blocks.length * 5 >= n * 4 &&
+      key(g) !== key(best) &&
+      g.blocks.some((b) => !mine.has(b.block)),
   );
   if (rival !== undefined)
     doubts.push(`${describe(rival.group)} reads as ${rival.blocks.length} other posts`);
