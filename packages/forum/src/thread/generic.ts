@@ -600,9 +600,21 @@ const dated = (g: GroupReading): number => g.blocks.filter((b) => b.time !== "" 
 const thread = (g: GroupReading): boolean => distinctAuthors(g) >= 2 && dated(g) * 2 >= g.blocks.length;
 const saidOf = (g: GroupReading): number => g.blocks.reduce((s, b) => s + b.said, 0);
 
-/** Most like a thread first (several authors and dated), then most posts, then most text. */
+const numbered = (g: GroupReading): number => g.blocks.filter((b) => b.numbered).length;
+
+/**
+ * Most like a thread first (several authors and dated), then most posts numbered "#N", then most posts,
+ * then most text. The numbers come before the count: a page's header box of the posts' own shape (FluxBB's
+ * div.box, when its welcome line holds the member's profile link and last visit) makes a group of one
+ * block more than the posts, but it is numbered nowhere.
+ */
 function better(a: GroupReading, b: GroupReading): number {
-  return Number(thread(b)) - Number(thread(a)) || b.blocks.length - a.blocks.length || saidOf(b) - saidOf(a);
+  return (
+    Number(thread(b)) - Number(thread(a)) ||
+    numbered(b) - numbered(a) ||
+    b.blocks.length - a.blocks.length ||
+    saidOf(b) - saidOf(a)
+  );
 }
 
 function confidenceOf(
@@ -627,7 +639,9 @@ function confidenceOf(
       thread(g) === thread(best) &&
       g.blocks.length * 5 >= n * 4 &&
       key(g) !== key(best) &&
-      g.blocks.some((b) => !mine.has(b.block)),
+      g.blocks.some((b) => !mine.has(b.block)) &&
+      // Posts numbered "#N" outweigh a group that numbers fewer (better's order): no rival then.
+      numbered(g) >= numbered(best),
   );
   if (rival !== undefined)
     doubts.push(`${describe(rival.group)} reads as ${rival.blocks.length} other posts`);
