@@ -106,13 +106,30 @@ export function readGeneric(root: El, meter: Meter = { visited: 0 }): GenericRea
   const best = readings[0];
   if (best === undefined)
     return none(`no group of blocks reads as a thread (${refusals.slice(0, 3).join("; ")})`);
-  const posts: FoundPost[] = best.blocks.map((b) => ({
+  const boxes = best.blocks.map((b) => messageBox(b.body));
+  const boxed = boxes.every((box) => box !== null);
+  const posts: FoundPost[] = best.blocks.map((b, i) => ({
     author: b.author,
     label: b.label,
     time: b.time,
-    body: bodyBBCode(b.body),
+    body: bodyBBCode(boxed ? boxes[i]! : b.body),
   }));
   return { posts, ...confidenceOf(best, readings.slice(1)) };
+}
+
+/**
+ * The quote-like box that is all of a body (XenForo 1's blockquote.messageText, vBulletin 4's
+ * blockquote.postcontent, reached through wrappers holding nothing else), or null. When every post's body is
+ * one, it is the posts' own box, not a quote: no thread quotes in every post and says nothing else, and
+ * read as a quote each post's votes would be no one's (issue 30).
+ */
+function messageBox(body: El): El | null {
+  for (let at = body; ;) {
+    if (isQuoteBox(at)) return at;
+    const inner = at.children.filter((c) => typeof c !== "string" || c.trim() !== "");
+    if (inner.length !== 1 || typeof inner[0] === "string") return null;
+    at = inner[0]!;
+  }
 }
 
 function none(why: string): GenericReading {
