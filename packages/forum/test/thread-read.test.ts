@@ -208,6 +208,17 @@ describe("readThread: HTML details", () => {
 });
 
 describe("readThread: other versions of the engines' markup", () => {
+  it("forum2x2's phpBB 2 skin: a post's time is the text after its subject's link, as the page shows it", () => {
+    for (const name of ["forum2x2-phpbb2-page", "forum2x2-phpbb2-fragment"]) {
+      const reading = readThread({ html: readFileSync(join(PAGES, `${name}.html`), "utf8") });
+      // Read off the fixture by hand: «Тема сообщения: Re: День 2   Сб Мар 02, 2024 6:03 pm», …
+      expect(
+        reading.posts.map((p) => p.time).filter((_, i) => i === 0 || i === 10),
+        name,
+      ).toEqual(["Сб Мар 02, 2024 6:03 pm", "Сб Мар 02, 2024 7:39 pm"]);
+    }
+  });
+
   const two = (post: (n: number, author: string, body: string) => string): string =>
     post(1, "Аня", 'Голосую <span style="color: red">Борис</span>') + post(2, "Борис", "Пока думаю");
 

@@ -102,12 +102,24 @@ const phpbb2: EngineReader = {
   time: (post) => {
     const line = findFirst(
       post,
-      (e) => hasClass(e, "postdetails") && /^(?:Добавлено|Posted):/u.test(textOf(e)),
+      (e) =>
+        hasClass(e, "postdetails") && /^(?:Добавлено|Posted|Тема сообщения|Post subject):/u.test(textOf(e)),
     );
-    const t = line === null ? "" : textOf(line);
-    return (
-      /^(?:Добавлено|Posted):\s*(.*?)(?:\s+(?:Заголовок сообщения|Post subject):.*)?$/u.exec(t)?.[1] ?? ""
-    );
+    if (line === null) return "";
+    const t = textOf(line);
+    const posted = /^(?:Добавлено|Posted):\s*(.*?)(?:\s+(?:Заголовок сообщения|Post subject):.*)?$/u.exec(t);
+    if (posted !== null) return posted[1]!;
+    // Forumotion's phpBB 2 skin (forum2x2): "Тема сообщения: <a>Re: День 2</a> Сб Мар 02, 2024 6:03 pm",
+    // the date being the text after the subject's link.
+    const link = line.children.findIndex((c) => typeof c !== "string" && c.name === "a");
+    return link < 0
+      ? ""
+      : line.children
+          .slice(link + 1)
+          .filter((c): c is string => typeof c === "string")
+          .join(" ")
+          .replace(/\s+/gu, " ")
+          .trim();
   },
   drop: phpbb2QuoteHeading,
   after: withoutUnderscoreSignature,
