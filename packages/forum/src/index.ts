@@ -1,7 +1,8 @@
 /**
  * Forum text: nicknames (nick.ts), safe BBCode (bbcode.ts), the votes written in posts (votes.ts) and
  * the vote counter for games on other forums (votecount.ts, names.ts, html.ts), the reader of threads
- * pasted from those forums (thread/) and their BBCode dialects (dialect.ts). Pure functions, no I/O.
+ * pasted from those forums (thread/) and their BBCode dialects (dialect.ts), and the G5 checker
+ * (profanity/). Pure functions, no I/O.
  */
 export { escapeHtml, quoteFreeText, renderBBCode } from "./bbcode.ts";
 export { BBCodeWriter, htmlToBBCode, looksLikeHtml, type BBCodeWriterOptions } from "./html.ts";
@@ -31,3 +32,9 @@ export { runVoteCount, threadFromFile, threadPosts, type VoteCountRun } from "./
 export { nearestNames, unmatchedColours, votesInPost, type PostVote, type UnmatchedColour } from "./votes.ts";
 export { voteMarks, type ColourTag, type NameReader, type PostMarks, type VoteMark } from "./vote-marks.ts";
 export { NICK_CASES, inflectNick, nickForms, type NickCase, type NickForms } from "./inflect.ts";
+export {
+  checkMessage,
+  type ProfanityCheck,
+  type ProfanityFlag,
+  type ProfanitySpan,
+} from "./profanity/check.ts";
