@@ -66,8 +66,16 @@ export type GameEvent =
       readonly question: string;
       readonly answer: CouncilAnswer;
     }
-  /** P1, P2: a strike, told to the player who got it (a missed night action must not reveal a role). */
-  | { readonly type: "strike"; readonly phase: Phase; readonly seat: Seat; readonly cause: "vote" | "night" }
+  /**
+   * P1, P2: a strike, told to the player who got it (a missed night action must not reveal a role); G5
+   * (issue 31): `conduct`, given by the GM or the game's G5 policy for swearing or an insult, at once.
+   */
+  | {
+      readonly type: "strike";
+      readonly phase: Phase;
+      readonly seat: Seat;
+      readonly cause: "vote" | "night" | "conduct";
+    }
   /** V1, V2: a vote in the game thread (every vote is shown as 1, V4). */
   | {
       readonly type: "voteCast";
@@ -290,6 +298,9 @@ export function gameEventsSince(
         break;
       case "modkill":
         out.push({ type: "modkillOrdered", phase, seat: e.seat, reason: e.reason });
+        break;
+      case "strike":
+        out.push({ type: "strike", phase, seat: e.seat, cause: "conduct" });
         break;
       case "endNight":
       case "endDay": {

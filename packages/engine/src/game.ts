@@ -85,6 +85,7 @@ export function createGame(setup: GameSetup): GameState | Rejection {
     alive: true,
     voteStrikes: 0,
     nightStrikes: 0,
+    conductStrikes: 0,
   }));
   return {
     options: withDefaults(setup.options),
@@ -115,6 +116,14 @@ export function replacePlayer(state: GameState, seat: Seat, name: string): GameS
   const players = state.players.slice();
   players[seat] = withPlayer(p, { name });
   return withState(state, { players });
+}
+
+/** G5, P3 (issue 31): a strike for swearing or an insult names a living player. */
+export function checkStrike(state: GameState, seat: Seat): Rejection | null {
+  const p = state.players[seat];
+  if (!p) return reject("gm/unknown-player", "G5", "no such player to strike");
+  if (!p.alive) return reject("gm/strike-dead", "G5", `${playerLabel(p)} is already dead`);
+  return null;
 }
 
 /** F2: a modkill by the GM names a living player; it takes effect at the end of the phase. */

@@ -21,13 +21,14 @@ export {
   reopenMafia,
   replace,
   startMatch,
+  strike,
   vote,
   type LogEvent,
   type Match,
   type NightDecisions,
   type PhaseOutcome,
 } from "./match.ts";
-export { checkModkill, checkNewName, type GameSetup } from "./game.ts";
+export { checkModkill, checkNewName, checkStrike, type GameSetup } from "./game.ts";
 export type { GameState, Phase, Winner } from "./state.ts";
 export type { Player, Seat } from "./player.ts";
 export { isRejection, type Rejection } from "./rejection.ts";

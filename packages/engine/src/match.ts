@@ -1,4 +1,4 @@
-import { checkModkill, createGame, replacePlayer, type GameSetup } from "./game.ts";
+import { checkModkill, checkStrike, createGame, replacePlayer, type GameSetup } from "./game.ts";
 import { closeDay, type DayOutcome } from "./day.ts";
 import {
   closeIntake,
@@ -9,7 +9,7 @@ import {
   type NightBallots,
 } from "./night-action.ts";
 import { resolveNight, type CouncilAnswer, type NightOutcome, type RollName } from "./night.ts";
-import { nameKey, type Player, type Seat } from "./player.ts";
+import { nameKey, withPlayer, type Player, type Seat } from "./player.ts";
 import { isRejection, type Rejection } from "./rejection.ts";
 import {
   REPLAY_FORMAT,
@@ -20,14 +20,15 @@ import {
   type ReplayNight,
   type ReplayVote,
 } from "./replay-format.ts";
-import type { GameState, Phase } from "./state.ts";
+import { withState, type GameState, type Phase } from "./state.ts";
+import { struckOut } from "./strikes.ts";
 import { castVote, emptyDayBallots, type DayBallots, type Vote } from "./vote.ts";
 
 export type PhaseOutcome = NightOutcome | DayOutcome;
 
 export interface GmOverride {
   readonly phase: Phase;
-  readonly kind: "modkill" | "replace" | "reopenMafia" | "fixRolls" | "council";
+  readonly kind: "modkill" | "strike" | "replace" | "reopenMafia" | "fixRolls" | "council";
   /** What was decided, in words, e.g. "Вася → Петя" or "girlSilence=false". */
   readonly detail: string;
   readonly reason: string;
@@ -38,7 +39,9 @@ export type LogEvent =
   | { readonly kind: "act"; readonly seat: Seat; readonly action: NightAction }
   | { readonly kind: "vote"; readonly seat: Seat; readonly vote: Vote }
   | { readonly kind: "replace"; readonly seat: Seat; readonly name: string }
-  | { readonly kind: "modkill"; readonly seat: Seat; readonly reason: string }
+  | { readonly kind: "modkill"; readonly seat: Seat; readonly reason: string; readonly clause?: "G5" }
+  /** G5, P3 (issue 31): a strike for swearing or an insult, given by the GM or the game's policy. */
+  | { readonly kind: "strike"; readonly seat: Seat; readonly reason: string }
   | { readonly kind: "endNight"; readonly decisions: NightDecisions; readonly councilUsed: boolean }
   | { readonly kind: "endDay" };
 
@@ -177,15 +180,39 @@ export function replace(m: Match, seat: Seat, name: string, reason = ""): Match 
   });
 }
 
-/** F2, G5: a modkill by the GM, at the end of the phase. */
-export function modkill(m: Match, seat: Seat, reason: string): Match | Rejection {
+/**
+ * F2, G5: a modkill by the GM, at the end of the phase; `clause` "G5" when it punishes swearing or an
+ * insult (issue 31: the replay file says so).
+ */
+export function modkill(m: Match, seat: Seat, reason: string, clause?: "G5"): Match | Rejection {
   const bad = checkModkill(m.state, seat);
   if (bad) return bad;
   if (m.modkills.includes(seat)) return m;
   return withMatch(m, {
     modkills: [...m.modkills, seat],
-    events: logged(m, { kind: "modkill", seat, reason }),
+    events: logged(m, clause ? { kind: "modkill", seat, reason, clause } : { kind: "modkill", seat, reason }),
     overrides: [...m.overrides, override(m, "modkill", m.state.players[seat]!.name, reason)],
+  });
+}
+
+/**
+ * G5, P3 (issue 31): a strike for swearing or an insult, given at once (the player is told, and the GM's
+ * table counts it). When it is the player's second (P3, shared or separate counting: struckOut), the
+ * player is modkilled at the end of the phase, as P3 says; the replay file holds the strike, never a
+ * modkill of its own, so a replay derives the modkill the same way.
+ */
+export function strike(m: Match, seat: Seat, reason: string): Match | Rejection {
+  const bad = checkStrike(m.state, seat);
+  if (bad) return bad;
+  const p = m.state.players[seat]!;
+  const players = m.state.players.slice();
+  players[seat] = withPlayer(p, { conductStrikes: p.conductStrikes + 1 });
+  const out = struckOut(players[seat]!, m.state.options) && !m.modkills.includes(seat);
+  return withMatch(m, {
+    state: withState(m.state, { players }),
+    ...(out ? { modkills: [...m.modkills, seat] } : {}),
+    events: logged(m, { kind: "strike", seat, reason }),
+    overrides: [...m.overrides, override(m, "strike", p.name, reason)],
   });
 }
 
@@ -326,7 +353,11 @@ export function exportReplay(m: Match): ReplayFile {
         atStart[e.seat] = e.name;
       }
     }
-    for (const e of pending) if (e.kind === "modkill") gm.push({ modkill: names[e.seat]!, reason: e.reason });
+    // F2, G5 (issue 31): strikes and modkills in the order given; a strike's modkill is derived, never listed.
+    for (const e of pending)
+      if (e.kind === "modkill")
+        gm.push({ modkill: names[e.seat]!, reason: e.reason, ...(e.clause ? { clause: e.clause } : {}) });
+      else if (e.kind === "strike") gm.push({ strike: names[e.seat]!, reason: e.reason, clause: "G5" });
     const gmPart = gm.length ? { gm } : {};
     if (event.kind === "endNight") {
       const actions = pending.flatMap((e) =>

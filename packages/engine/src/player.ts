@@ -10,6 +10,11 @@ export interface Player {
   /** P1 strikes (votes) and P2 strikes (night actions); P3 adds them up or not, per GameOptions.strikes. */
   readonly voteStrikes: number;
   readonly nightStrikes: number;
+  /**
+   * G5, F2 (issue 31): strikes the GM (or the game's G5 policy) gave for swearing or insults. P3 counts them
+   * with the others when strikes are shared, and on their own when separate (docs/readings.md).
+   */
+  readonly conductStrikes: number;
 }
 
 /** `Маша (girl)`: how refusals name a player, with the role the player knows as their own. */
@@ -26,6 +31,7 @@ export function withPlayer(p: Player, change: Partial<Player>): Player {
     alive: change.alive ?? p.alive,
     voteStrikes: change.voteStrikes ?? p.voteStrikes,
     nightStrikes: change.nightStrikes ?? p.nightStrikes,
+    conductStrikes: change.conductStrikes ?? p.conductStrikes,
   };
 }
 

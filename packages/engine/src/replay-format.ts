@@ -44,15 +44,20 @@ export const replayVoteSchema = z.union([
   z.strictObject({ ...by, blue: name, early: z.boolean().optional() }),
 ]);
 
-const modkillSchema = z.strictObject({ modkill: name, reason: z.string().optional() });
+/** G5 (issue 31, docs/readings.md): a modkill or strike may name the clause it punishes under. */
+const clause = z.literal("G5").optional();
+const modkillSchema = z.strictObject({ modkill: name, reason: z.string().optional(), clause });
 const replaceSchema = z.strictObject({ replace: name, with: name });
+/** G5, P3 (issue 31): a strike for swearing or an insult; a second strike is a modkill at the phase's end. */
+const strikeSchema = z.strictObject({ strike: name, reason: z.string().optional(), clause });
 
 /** The schema for one GM entry, chosen by its key so that errors speak of that entry (checked once). */
 export function gmSchemaFor(raw: unknown): z.ZodType<GmEntry> {
   if (typeof raw === "object" && raw !== null && "modkill" in raw) return modkillSchema;
   if (typeof raw === "object" && raw !== null && "replace" in raw) return replaceSchema;
+  if (typeof raw === "object" && raw !== null && "strike" in raw) return strikeSchema;
   return z.never({
-    error: 'a GM entry is {"modkill": …} or {"replace": …, "with": …}',
+    error: 'a GM entry is {"modkill": …}, {"strike": …} or {"replace": …, "with": …}',
   }) as unknown as z.ZodType<GmEntry>;
 }
 
@@ -104,7 +109,8 @@ export type ReplayAction =
 export type ReplayVote =
   { by: string; red: string; early?: boolean } | { by: string; blue: string; early?: boolean };
 
-export type GmEntry = z.infer<typeof modkillSchema> | z.infer<typeof replaceSchema>;
+export type GmEntry =
+  z.infer<typeof modkillSchema> | z.infer<typeof replaceSchema> | z.infer<typeof strikeSchema>;
 
 export interface ReplayNight {
   night: number;

@@ -23,6 +23,7 @@ import {
   endDay,
   endNight,
   modkill,
+  strike,
   replace,
   seatByName,
   startMatch,
@@ -221,9 +222,12 @@ export function replayMatch(input: unknown): Match {
     const phase = isNight ? parse(replayNightSchema, raw, "", label) : parse(replayDaySchema, raw, "", label);
     const rawGm: unknown[] = phase.gm === undefined ? [] : Array.isArray(phase.gm) ? phase.gm : [phase.gm];
     const gm: GmEntry[] = rawGm.map((g, i) => parse(gmSchemaFor(g), g, `gm[${i}]`, label));
-    // F2: modkills take effect at the end of the phase, after its actions or votes.
+    // F2: modkills take effect at the end of the phase, after its actions or votes; G5's strikes (issue 31)
+    // with them, in the order listed (a strike changes nothing before the phase's end but the count, P3).
     const modkills = (): void => {
-      for (const g of gm) if ("modkill" in g) step(modkill(m, seat(g.modkill, "F2"), g.reason ?? ""));
+      for (const g of gm)
+        if ("modkill" in g) step(modkill(m, seat(g.modkill, "F2"), g.reason ?? "", g.clause));
+        else if ("strike" in g) step(strike(m, seat(g.strike, "G5"), g.reason ?? ""));
     };
     // P4: a replacement takes effect at the start of the phase in which it is listed.
     for (const g of gm) if ("replace" in g) step(replace(m, seat(g.replace, "P4"), g.with));

@@ -4,11 +4,15 @@ import type { Player, Seat } from "./player.ts";
 import { inPair, isMafia, roleSpec } from "./roles.ts";
 import type { GameState } from "./state.ts";
 
-/** P3: does this player's latest strike make a second one (shared or separate counting)? */
+/**
+ * P3: does this player's latest strike make a second one (shared or separate counting)? G5's strikes
+ * (issue 31) are a third kind: counted with the others when shared, on their own when separate (a careful
+ * GM does not let a swearing player's absence count double, nor an absent player's swearing).
+ */
 export function struckOut(player: Player, options: GameOptions): boolean {
   return options.strikes === "shared"
-    ? player.voteStrikes + player.nightStrikes >= 2
-    : player.voteStrikes >= 2 || player.nightStrikes >= 2;
+    ? player.voteStrikes + player.nightStrikes + player.conductStrikes >= 2
+    : player.voteStrikes >= 2 || player.nightStrikes >= 2 || player.conductStrikes >= 2;
 }
 
 /**

@@ -49,6 +49,7 @@ const player = (role: RoleId, alive: boolean): Player => ({
   alive,
   voteStrikes: 0,
   nightStrikes: 0,
+  conductStrikes: 0,
 });
 
 describe("summaries", () => {

@@ -17,7 +17,7 @@ import { game, kill, ok, quickKill, shoot, expectFields } from "./scenario.ts";
 function table(spec: string): Player[] {
   return spec.split(" ").map((t, i) => {
     const [role, alive] = t.split(":") as [RoleId, string];
-    return { name: `P${i}`, role, alive: alive === "+", voteStrikes: 0, nightStrikes: 0 };
+    return { name: `P${i}`, role, alive: alive === "+", voteStrikes: 0, nightStrikes: 0, conductStrikes: 0 };
   });
 }
 

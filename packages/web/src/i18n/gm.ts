@@ -224,8 +224,8 @@ export const ru = {
     score: "Счёт (с весами голосов)",
     results: "Итоги",
     strikes: "Страйки",
-    strike: (name: string, cause: "vote" | "night") =>
-      `${name}: ${cause === "vote" ? "нет голоса за день" : "нет ночного хода"}`,
+    strike: (name: string, cause: "vote" | "night" | "conduct") =>
+      `${name}: ${cause === "vote" ? "нет голоса за день" : cause === "night" ? "нет ночного хода" : "нарушение G5 (мат или оскорбление)"}`,
     decision: (kind: string, detail: string, reason: string) =>
       `${kind}${detail ? `: ${detailInWords(detail, ROLLS_RU, { yes: "да", no: "нет", min: "мин" })}` : ""}${reason ? `. Причина: ${reason}` : ""}`,
     kinds: {
@@ -336,6 +336,15 @@ export const ru = {
       noIgnored: "Ничего.",
       ignoredLine: (post: string, text: string, reason: string) => `Пост ${post}: ${text} — ${reason}`,
       copyLabel: "Копировать пост с голосованием",
+    },
+    /** G5 (issue 31): the posts of a pasted thread that break G5, on /tools and in a notebook's day. */
+    g5: {
+      heading: "Нарушения правил: мат и оскорбления",
+      lead: "Посты, в которых проверка нашла мат или оскорбление в адрес игрока. Цитаты не проверяются: это чужие слова. Проверка может ошибаться: перечитайте пост, прежде чем наказывать.",
+      line: (post: string, author: string, kind: string) => `Пост ${post} — ${author} — ${kind}: `,
+      kinds: { obscene: "мат", insult: "оскорбление" },
+      lastShown: (shown: number, total: number) =>
+        `Показаны последние ${shown} из ${total} ${ruPlural(total, "поста", "постов", "постов")}.`,
     },
     rw: {
       heading: "Пост с итогами",
@@ -544,8 +553,8 @@ export const en: typeof ru = {
     score: "Score (with vote weights)",
     results: "Results",
     strikes: "Strikes",
-    strike: (name: string, cause: "vote" | "night") =>
-      `${name}: ${cause === "vote" ? "did not vote" : "sent no night move"}`,
+    strike: (name: string, cause: "vote" | "night" | "conduct") =>
+      `${name}: ${cause === "vote" ? "did not vote" : cause === "night" ? "sent no night move" : "broke G5 (swearing or an insult)"}`,
     decision: (kind: string, detail: string, reason: string) =>
       `${kind}${detail ? `: ${detailInWords(detail, ROLLS_EN, { yes: "yes", no: "no", min: "min" })}` : ""}${reason ? `. Reason: ${reason}` : ""}`,
     kinds: {
@@ -658,6 +667,13 @@ export const en: typeof ru = {
       noIgnored: "Nothing.",
       ignoredLine: (post: string, text: string, reason: string) => `Post ${post}: ${text} — ${reason}`,
       copyLabel: "Copy the vote count post",
+    },
+    g5: {
+      heading: "G5 breaches: swearing and insults",
+      lead: "Posts where the check found swearing or an insult aimed at a player. Quotes are not checked: they are someone else's words. The check can be wrong: read the post again before punishing (G5).",
+      line: (post: string, author: string, kind: string) => `Post ${post} — ${author} — ${kind}: `,
+      kinds: { obscene: "swearing", insult: "insult" },
+      lastShown: (shown: number, total: number) => `The last ${shown} of ${total} posts are shown.`,
     },
     rw: {
       heading: "Results post",
