@@ -34,6 +34,7 @@ export { voteMarks, type ColourTag, type NameReader, type PostMarks, type VoteMa
 export { NICK_CASES, inflectNick, nickForms, type NickCase, type NickForms } from "./inflect.ts";
 export {
   checkMessage,
+  checkNick as checkNickWords,
   type ProfanityCheck,
   type ProfanityFlag,
   type ProfanitySpan,

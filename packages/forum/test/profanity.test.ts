@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkMessage, type ProfanityFlag } from "@forum-mafia/forum";
+import { checkMessage, checkNickWords, type ProfanityFlag } from "@forum-mafia/forum";
 
 const FIXTURES = join(import.meta.dirname, "fixtures/profanity");
 
@@ -133,6 +133,19 @@ describe("G5: each normalisation step", () => {
   it("G5: Latin and digit look-alikes", () => {
     for (const word of ["xуй", "хyйня", "пи3дец", "6лядь", "пизд0с", "еб@ть", "бл9дь", "ху€ня", "п1здец"])
       expect(checkMessage(word).flag, word).toBe("obscene");
+  });
+
+  it("G5: Latin letters in a Cyrillic word that look like none are read by sound (пиzдец)", () => {
+    for (const word of ["пиzдец", "Пиzдец!", "бляdь", "еbать", "хуilo"])
+      expect(checkMessage(word).flag, word).toBe("obscene");
+    expect(checkMessage("у меня Wi-Fiшка и iPhoneчик").flag).toBeNull();
+  });
+
+  it("G5: a nick with мат or an insult word in it, even alone (registration)", () => {
+    for (const nick of ["Хуйло", "Дебил", "Дeбил", "Тупица_01", "Мразь", "Пиzдец"])
+      expect(checkNickWords(nick).flag, nick).not.toBeNull();
+    for (const nick of ["Корабль", "Мандарин", "Команда А", "Страхуй", "Дураков", "Тупик", "Лохматый"])
+      expect(checkNickWords(nick).flag, nick).toBeNull();
   });
 
   it("G5: separators between letters", () => {

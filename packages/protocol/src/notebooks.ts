@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { GmDayTally, NightDraft, ActionForm, Phase, Winner } from "./views.ts";
+import type { GmDayTally, NightDraft, ActionForm, PasteFound, Phase, Winner } from "./views.ts";
 import {
   actionSchema,
   gameOptionsSchema,
@@ -249,6 +249,13 @@ export interface ThreadFound {
   }[];
   /** How many did not count in all (more than `ignored` lists when the thread holds many). */
   readonly ignoredCount: number;
+  /**
+   * G5 (issue 31): the posts that break G5 (мат, or an insult aimed at someone), as the tools' `found.flags`
+   * gives them: the last FOUND_LISTED, in posting order, authors and words cut to a length the view can list.
+   */
+  readonly flags: PasteFound["flags"];
+  /** How many posts break G5 in all (more than `flags` lists when the thread holds many). */
+  readonly flagCount: number;
   /**
    * V1: the counted votes of a player that a later counted vote of theirs replaced. Only each player's last
    * vote can count, so only it is kept and listed in `inputs` (issue 28); this says how many were left out.

@@ -166,6 +166,22 @@ export const setupSchema = z.strictObject({
 /** A setup saved under a name for reuse (POST /api/me/setups). */
 export const saveSetupSchema = z.strictObject({ name: line(80), setup: setupSchema });
 
+/**
+ * G5 (issue 31): `policy` is what the platform does by itself when a post or chat message is flagged (off;
+ * warn the author privately; hide the post and warn, with a strike on every third flag of a player), shown
+ * in the setup post; `strikes` whether a G5 strike (P3) may be given at all, by the GM or by the policy.
+ */
+export const G5_POLICIES = ["off", "warn", "hideStrike"] as const;
+export type G5Policy = (typeof G5_POLICIES)[number];
+export const g5SettingsSchema = z
+  .strictObject({ policy: z.enum(G5_POLICIES), strikes: z.boolean() })
+  .refine((g) => g.policy !== "hideStrike" || g.strikes, {
+    message: "hideStrike gives strikes: g5.strikes must be true (G5, P3)",
+    path: ["strikes"],
+  });
+export type G5Settings = z.infer<typeof g5SettingsSchema>;
+export const DEFAULT_G5: G5Settings = { policy: "warn", strikes: true };
+
 export const createGameSchema = z.strictObject({
   title: line(120),
   night: durationSchema,
@@ -180,6 +196,8 @@ export const createGameSchema = z.strictObject({
   roles: roleListSchema.default([...DEFAULT_ROLES]),
   options: gameOptionsSchema.default(DEFAULT_OPTIONS),
   mode: z.enum(["review", "automatic"]),
+  /** G5 (issue 31): what the platform does by itself with a flagged post, and whether G5 strikes are allowed. */
+  g5: g5SettingsSchema.default(DEFAULT_G5),
 });
 export type CreateGame = z.infer<typeof createGameSchema>;
 
@@ -236,6 +254,12 @@ export const reasonSchema = z.strictObject({ reason: text(500) });
 export const modkillSchema = z.strictObject({ seat, reason: text(500) });
 export const replaceSchema = z.strictObject({ seat, nick: str(64), reason: text(500) });
 export const hidePostSchema = z.strictObject({ reason: text(500) });
+/** G5, F2 (issue 31): the GM's measure on a flagged post or chat message, with a reason. */
+export const FLAG_MEASURES = ["dismiss", "warn", "hide", "strike", "modkill"] as const;
+export type FlagMeasure = (typeof FLAG_MEASURES)[number];
+export const flagMeasureSchema = z.strictObject({ measure: z.enum(FLAG_MEASURES), reason: text(500) });
+/** G5 (issue 31): a text to check before it is sent (the chat composer). */
+export const textCheckSchema = z.strictObject({ text: text(10_000) });
 /** F2: restore a hidden post, with the GM's reason. */
 export const restorePostSchema = z.strictObject({ reason: text(500) });
 

@@ -10,7 +10,7 @@ import type {
   Winner,
 } from "@forum-mafia/engine";
 import type { UnreadView } from "./me.ts";
-import type { CreateGame, Duration, RoleId } from "./requests.ts";
+import type { CreateGame, Duration, FlagMeasure, RoleId } from "./requests.ts";
 
 /**
  * What the server sends. Every response is built from what its viewer may see (the engine's viewFor and
@@ -43,6 +43,8 @@ export interface GameSettings {
   readonly roles: readonly RoleId[];
   /** The player count: the role list's length. */
   readonly seats: number;
+  /** G5 (issue 31): the platform's own measures on flagged posts; older games read as off, strikes allowed. */
+  readonly g5: CreateGame["g5"];
 }
 
 export type GameStatus = "signup" | "running" | "ended";
@@ -201,8 +203,10 @@ export interface StallView {
 
 /** What only the GM sees in a running game (GameDetail.gm). */
 export interface GmTable {
-  /** Every seat's strikes (P1, P2). */
-  readonly strikes: readonly { readonly vote: number; readonly night: number }[];
+  /** Every seat's strikes (P1, P2, and G5's given by the GM or the policy: `conduct`). */
+  readonly strikes: readonly { readonly vote: number; readonly night: number; readonly conduct: number }[];
+  /** G5 (issue 31): every flagged post and chat message of the game, oldest first, with what was done. */
+  readonly flags: readonly GmFlag[];
   /**
    * M2c: tonight's council question, the GM's answer so far (null: none yet) and, for a question of the
    * rules' list, the rules' answer (`suggested`; null for a question of the mafia's own); null when none
@@ -224,6 +228,41 @@ export interface GmTable {
    * repeats that logic.
    */
   readonly tonight: readonly SeatTonight[] | null;
+}
+
+/**
+ * G5 (issue 31): a post or chat message the checker flagged (forum's checkMessage), as only the GM sees it.
+ * `id` is the post's or message's id; `where` the thread or the channel it was written in; `text` as
+ * written (BBCode), `spans` the flagged words in it (UTF-16 offsets); `earlier` how many flags the same
+ * seat had before this one in this game; `measures` what was done with it, oldest first (none yet: it is
+ * open), `auto` when the game's G5 policy did it.
+ */
+export interface GmFlag {
+  readonly id: string;
+  readonly where: "thread" | ChannelId;
+  readonly seat: number;
+  readonly author: string;
+  readonly at: number;
+  readonly phase: Phase | null;
+  readonly kind: ProfanityKind;
+  readonly text: string;
+  readonly spans: readonly { readonly start: number; readonly end: number; readonly word: string }[];
+  readonly earlier: number;
+  readonly measures: readonly {
+    readonly kind: FlagMeasure;
+    readonly reason: string;
+    readonly auto: boolean;
+    readonly at: number;
+  }[];
+}
+
+/** G5: what the checker calls a message: мат (`obscene`) or a personal insult aimed at someone. */
+export type ProfanityKind = "obscene" | "insult";
+
+/** G5 (issue 31): POST /api/text/check, and a draft post's preview: the flag and the flagged words. */
+export interface TextCheck {
+  readonly flag: ProfanityKind | null;
+  readonly words: readonly string[];
 }
 
 /**
@@ -299,7 +338,9 @@ export type FeedItem =
   | { readonly type: "message"; readonly message: MessageView }
   | { readonly type: "clock"; readonly clock: Clock }
   | { readonly type: "lobby"; readonly signups: readonly Signup[] }
-  | { readonly type: "review"; readonly phase: Phase };
+  | { readonly type: "review"; readonly phase: Phase }
+  /** G5 (issue 31): a flag or a measure on one, for the GM's table only (its audience is the GM). */
+  | { readonly type: "flag"; readonly id: string };
 
 /** POST /api/tools/votecount: what `npm run votecount` prints (issue 6). */
 export interface VoteCountResult {
@@ -368,6 +409,18 @@ export interface PasteFound {
   readonly last: string | null;
   /** Each post's label as on the forum, by its index among the posts found (what `post` fields name). */
   readonly labels: readonly (string | null)[];
+  /**
+   * G5 (issue 31): the posts that break G5, in posting order, as forum's checkMessage reads each post's own
+   * words (quotes are someone else's): `kind` мат (`obscene`) or an insult aimed at someone, `words` the
+   * flagged words as written, each once; `post` and `label` as elsewhere here.
+   */
+  readonly flags: readonly {
+    readonly post: number;
+    readonly label: string | null;
+    readonly author: string;
+    readonly kind: ProfanityKind;
+    readonly words: readonly string[];
+  }[];
 }
 
 /**
@@ -394,4 +447,6 @@ export interface PostPreview {
   readonly night: boolean;
   /** Whether the author's coloured names can be votes at all: false for the GM and after the end (V1). */
   readonly counts: boolean;
+  /** G5 (issue 31): the draft breaks G5 (мат or an insult): the words. The post may still be sent. */
+  readonly profanity: TextCheck;
 }

@@ -96,6 +96,7 @@ function detail(kind: "player" | "none"): GameDetail {
       mode: "review",
       roles: [...DEFAULT_ROLES],
       seats: 17,
+      g5: { policy: "off", strikes: true },
     },
     signups: [],
     me: { kind, seat: kind === "player" ? TROLL : null },
@@ -277,7 +278,7 @@ describe("issue 29: applyStreamItem, each item kind", () => {
 
   it("you: the viewer's own half replaced (private results, the GM's table, whether a channel takes posts)", () => {
     const d = detail("player");
-    const gm: GmTable = { strikes: [], council: null, day: null, tonight: null };
+    const gm: GmTable = { strikes: [], flags: [], council: null, day: null, tonight: null };
     const privateResults = [{ phase: { kind: "night" as const, number: 1 }, lines: ["Совет ответил: да"] }];
     const next = apply(d, 5, {
       type: "you",

@@ -350,6 +350,10 @@ const GM_ONLY_FIELDS = [
   "overrides",
   "moderation",
   "hiddenPosts",
+  // G5 (issue 31): the GM's list of flagged posts and messages, their words and the measures taken.
+  "flags",
+  "spans",
+  "measures",
 ];
 
 /**
@@ -449,6 +453,7 @@ function walk(v: unknown, scan: Scan, path: string): void {
   if (typeof v.type === "string") {
     const t = v.type;
     if (t === "review") say(`${path}: the GM's review notice`);
+    if (t === "flag") say(`${path}: the GM's G5 flag notice`);
     if (!k.ended) {
       if (GM_ONLY_EVENTS.has(t)) say(`${path}: the GM's ${t}`);
       if (t === "checkResult" && k.team !== "pair") say(`${path}: checkResult`);

@@ -3,8 +3,10 @@ import { DEFAULT_ROLES, type RoleId } from "@forum-mafia/engine";
 import {
   CLASSIC_SETUP,
   SETUP_PRESETS,
+  G5_POLICIES,
   TARGETED_ACTS,
   type ActionForm,
+  type G5Settings,
   type Setup,
   type ChannelId,
   type GameDetail,
@@ -201,6 +203,10 @@ class LeakGame {
   private syncs = 0;
   private replaced = false;
   private readonly hidden = new Set<string>();
+  /** G5 (issue 31): the game's policy; every fourth marker is written with мат, flagged for the GM alone. */
+  private g5: G5Settings = { policy: "off", strikes: true };
+  private swears = (token: string): string =>
+    Number(/\d+$/.exec(token)![0]) % 4 === 0 ? `${token} бл*ть, вот х*йня` : token;
   private readonly violations: string[] = [];
   private readonly pub: Watcher;
   private readonly substitute: Watcher;
@@ -226,7 +232,9 @@ class LeakGame {
     const r = rng(seed);
     const setup = leakSetup(r);
     const deal = r() < 0.5 ? "random" : { hand: shuffled(r, setup.roles) };
-    const table = await setUpGame(t, mode, deal, setup);
+    // G5 (issue 31): each policy a third of the games (by the seed: the draws of the rest are unchanged).
+    const g5 = { policy: G5_POLICIES[Math.abs(seed) % G5_POLICIES.length]!, strikes: true };
+    const table = await setUpGame(t, mode, deal, setup, g5);
     count(stats, `a setup of ${setup.roles.length}`);
     const app = () => t.server.app;
     const outsider = new Client(app, "Зритель");
@@ -235,6 +243,7 @@ class LeakGame {
     expectOk(await substitute.register());
     const g = new LeakGame(t, base, table, mode, r, stats, { pub: new Client(app), outsider, substitute });
     g.setup = setup;
+    g.g5 = g5;
     await g.refresh();
     // The setup is published as the GM made it (its role list, not who holds which role).
     expect(g.gm.settings.roles).toEqual(setup.roles);
@@ -373,12 +382,17 @@ class LeakGame {
           await this.refusal(w.client.post(`/api/games/${this.id}/posts`, { text: "Я ещё здесь" }));
         continue;
       }
-      if (this.r() < 0.3)
+      if (this.r() < 0.3) {
+        const token = this.mark("post");
+        const text = this.swears(token);
+        // G5: the hide-and-strike policy hides a flagged post at once: its text is then the GM's (F2).
+        if (text !== token && this.g5.policy === "hideStrike") this.hidden.add(token);
         expectOk(
           await w.client.post(`/api/games/${this.id}/posts`, {
-            text: `Думаю, думаю… [b]${pick(this.r, d.view!.seats).name}[/b] подозрителен. ${this.mark("post")}`,
+            text: `Думаю, думаю… [b]${pick(this.r, d.view!.seats).name}[/b] подозрителен. ${text}`,
           }),
         );
+      }
       if (this.r() < 0.1) await this.strayDay(w, seat, d);
       if (me.cannotVote || this.r() < 0.05) continue;
       const target = pick(
@@ -470,7 +484,9 @@ class LeakGame {
   /** Private words with markers: the faction chats, the spectators' room, the channel with the GM (and refusals). */
   private async chatter(w: Watcher, seat: number, d: GameDetail): Promise<void> {
     const say = (channel: ChannelId, text: string) =>
-      w.client.post(`/api/games/${this.id}/channels/${channel}`, { text: `${text} — ну что, как дела?` });
+      w.client.post(`/api/games/${this.id}/channels/${channel}`, {
+        text: `${this.swears(text)} — ну что, как дела?`,
+      });
     for (const c of d.channels) {
       const p = this.r();
       if (c.id === "mafia" || c.id === "pair") {
@@ -746,6 +762,15 @@ class LeakGame {
   /** After the end: the seed was secret until now (F1), and every stream's backlog equals what came live. */
   private async finish(): Promise<void> {
     await this.checkpoint(); // the first after the end: it marks where the end came in each session's bodies
+    // G5 (issue 31): the flags the GM was shown (chats and thread) and what the policy did with them.
+    const room = this.t.server.games.room(this.id);
+    for (const f of room.flags) {
+      count(
+        this.stats,
+        `G5 flag (${f.where === "thread" ? "thread" : f.where.startsWith("gm:") ? "gm" : f.where})`,
+      );
+      for (const m of f.measures) count(this.stats, `G5 ${m.auto ? "policy" : "GM"}: ${m.kind}`);
+    }
     const log = await this.table.gm.get<{ seed: string; events: unknown[] }>(`/api/games/${this.id}/log`);
     expectOk(log);
     // The GM's record the oracle read during the game is the one the log publishes (G1, R3).
@@ -957,6 +982,12 @@ describe("no leaks (issue 3): random games, every body and stream event checked 
     expect(flags({ view: { seed: null } })).toBe(0);
     expect(flags({ view: { seed: "ab12" } })).toBe(1);
     expect(flags({ nested: { attacks: [] } })).toBe(1);
+    // G5 (issue 31): the GM's flag list, a flag notice on the stream, another's conduct strike.
+    expect(flags({ gm: { flags: [] } })).toBe(1);
+    expect(flags({ type: "you", you: { gm: { strikes: [], flags: [] } } }, boss)).toBe(1);
+    expect(flags({ type: "flag", id: "x" })).toBe(1);
+    expect(flags({ type: "game", event: { type: "strike", phase: {}, seat: 1, cause: "conduct" } })).toBe(1);
+    expect(flags({ type: "game", event: { type: "strike", phase: {}, seat: 0, cause: "conduct" } })).toBe(0);
     const revealed = {
       type: "nightResults",
       phase: { kind: "night", number: 1 },

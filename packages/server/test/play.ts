@@ -1,4 +1,4 @@
-import type { ActionForm, GameDetail, NightDraft, Setup } from "@forum-mafia/protocol";
+import type { ActionForm, G5Settings, GameDetail, NightDraft, Setup } from "@forum-mafia/protocol";
 import { Client } from "./client.ts";
 import type { TestServer } from "./harness.ts";
 
@@ -65,6 +65,7 @@ export async function setUpGame(
   mode: "automatic" | "review",
   deal: "random" | { hand: string[] } = "random",
   setup?: Setup,
+  g5?: G5Settings,
 ): Promise<Table> {
   const app = () => t.server.app;
   const gm = new Client(app, "Ведущий");
@@ -77,6 +78,7 @@ export async function setUpGame(
     day: { amount: 24, unit: "hours" },
     mode,
     ...(setup ? { roles: setup.roles, options: setup.options } : {}),
+    ...(g5 ? { g5 } : {}),
   });
   expectOk(created);
   const id = created.body.id;

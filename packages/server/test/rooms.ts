@@ -15,6 +15,7 @@ export const SETTINGS: GameSettings = {
   mode: "automatic",
   roles: ["boss", "thug", "sheriff", "sergeant", "doctor", "citizen"],
   seats: 6,
+  g5: { policy: "off", strikes: true },
 };
 
 /** The table, seat by seat: two mafia, the sheriff and the sergeant, the doctor and a citizen. */

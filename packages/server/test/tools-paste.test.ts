@@ -9,6 +9,7 @@ import { Games } from "../src/log/games.ts";
 import { SqliteStore } from "../src/stores/sqlite-store.ts";
 import type { Store } from "../src/stores/store.ts";
 import { Client } from "./client.ts";
+import { G5_BBCODE, G5_FLAGS, G5_HTML } from "./g5-thread.ts";
 import { FakeClock } from "./harness.ts";
 
 /**
@@ -233,6 +234,7 @@ describe("a pasted multi-quote is read and counted (issue 18)", () => {
       first: "p101",
       last: "p105",
       labels: ["p101", "p102", "p103", "p104", "p105"],
+      flags: [],
     });
     expect(r.body.count.split("\n")[0]).toBe("[b]Голосование, день 2[/b]");
 
@@ -338,4 +340,46 @@ describe.skipIf(!pagesThere && !process.env.CI)("each engine's page, pasted as H
       expect(counted.body.found).toEqual(found.body);
     });
   }
+});
+
+describe("G5 (issue 31): a pasted thread's posts that break G5", () => {
+  it("G5: POST /api/tools/thread flags exactly the post with мат and the post with an insult, BBCode or HTML", async () => {
+    const bbcode = await anyone.post<PasteFound>("/api/tools/thread", { paste: { text: G5_BBCODE } });
+    expect(bbcode.status, bbcode.raw).toBe(200);
+    expect(bbcode.body.kind).toBe("bbcode");
+    expect(bbcode.body.posts).toBe(5);
+    expect(bbcode.body.flags).toEqual(G5_FLAGS);
+    const html = await anyone.post<PasteFound>("/api/tools/thread", { paste: { html: G5_HTML } });
+    expect(html.status, html.raw).toBe(200);
+    expect(html.body.engine).toBe("phpbb");
+    expect(html.body.posts).toBe(5);
+    expect(html.body.flags).toEqual(G5_FLAGS);
+  });
+
+  it("G5: POST /api/tools/votecount with a paste carries the same flags beside the count", async () => {
+    const r = await anyone.post<VoteCountResult>("/api/tools/votecount", {
+      players: "Вася\nПетя\nМаша\nКоля",
+      day: 1,
+      paste: { html: G5_HTML },
+    });
+    expect(r.status, r.raw).toBe(200);
+    expect(r.body.found?.flags).toEqual(G5_FLAGS);
+    // The flags change no vote: Вася red Петя, Петя red Коля.
+    expect(r.body.votes).toEqual([
+      { by: "Вася", red: "Петя", early: false, post: 0 },
+      { by: "Петя", red: "Коля", early: false, post: 1 },
+    ]);
+    // As a file (issue 30) it is read and checked the same way.
+    const file = await anyone.post<PasteFound>("/api/tools/thread", {
+      paste: { file: Buffer.from(G5_HTML).toString("base64") },
+    });
+    expect(file.status, file.raw).toBe(200);
+    expect(file.body.flags).toEqual(G5_FLAGS);
+  });
+
+  it("G5: a thread with nothing that breaks G5 has no flags", async () => {
+    const r = await anyone.post<PasteFound>("/api/tools/thread", { paste: { text: MULTI_QUOTE } });
+    expect(r.status).toBe(200);
+    expect(r.body.flags).toEqual([]);
+  });
 });

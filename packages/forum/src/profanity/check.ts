@@ -255,14 +255,52 @@ export function collapse(chars: readonly Char[]): Char[] {
   return out;
 }
 
-const CYRILLIC_ALPHABET = [..."абвгдежзийклмнопрстуфхцчшщъыьэюя"];
+/**
+ * The cores of the roots below, as plain letters: a mask can only hide a letter of one of them (х*й, п*здец,
+ * бл*дь, *бать, с*ка). Matching a masked word against these first keeps the readings few: trying every
+ * letter at every mask (33² spellings a word) let a post of a few kilobytes of «ы**ы» take seconds.
+ */
+const MASKED_CORES = [
+  "хуй", "хуе", "хуя", "хуи", "хую", "пизд", "пизж", "пезд", "еба", "ебу", "ебл", "ебн", "ебе", "еби",
+  "ебш", "ебы", "ебо", "ебк", "епт", "бля", "муда", "мудо", "муди", "муде", "мудач", "манд", "сука",
+  "суки", "суку", "сучк", "сучар", "залуп", "гандон", "гондон", "пидор", "пидар", "пидр", "педик",
+]; // prettier-ignore
+/** A mask outside a core (х*йн*) stands for a vowel or a soft sign: the endings of the roots. */
+const MASK_ENDINGS = [..."аеиоуыюяь"];
 
-/** Every reading of a word with masks: each mask (at most two) stands for any letter. */
+/**
+ * The readings of a word with masks (at most two): each core that fits the word with a mask inside it
+ * fills those masks; a mask left over takes each ending letter. A word without masks is itself.
+ */
 function unmask(word: string): string[] {
-  const at = [...word].findIndex((c) => WILDCARD.has(c));
-  if (at < 0) return [word];
-  if ([...word].filter((c) => WILDCARD.has(c)).length > 2) return [];
-  return CYRILLIC_ALPHABET.flatMap((letter) => unmask(word.slice(0, at) + letter + word.slice(at + 1)));
+  const chars = [...word];
+  const masked = chars.map((c) => WILDCARD.has(c));
+  const count = masked.filter(Boolean).length;
+  if (count === 0) return [word];
+  if (count > 2) return [];
+  const out = new Set<string>();
+  for (const core of MASKED_CORES)
+    for (let at = 0; at + core.length <= chars.length; at++) {
+      let fits = true;
+      let hides = false;
+      for (let k = 0; k < core.length && fits; k++)
+        if (masked[at + k]) hides = true;
+        else fits = chars[at + k] === core[k];
+      if (!fits || !hides) continue;
+      const filled = chars.slice();
+      for (let k = 0; k < core.length; k++) filled[at + k] = core[k]!;
+      const rest = filled.findIndex((c) => WILDCARD.has(c));
+      if (rest < 0) out.add(filled.join(""));
+      else
+        for (const letter of MASK_ENDINGS) {
+          filled[rest] = letter;
+          out.add(filled.join(""));
+        }
+    }
+  // A core written out whole beside a mask (бля*ь): the mask is an ending's letter.
+  if (out.size === 0 && MASKED_CORES.some((core) => word.includes(core)))
+    out.add(chars.map((c) => (WILDCARD.has(c) ? "а" : c)).join(""));
+  return [...out];
 }
 
 /** The normalised readings of a token, each a string with its chars (for the offsets). */
@@ -271,6 +309,8 @@ export function readings(chars: readonly Char[]): Char[][] {
   if (!/\p{L}/u.test(text)) return [];
   const allLatin = !/[\p{Script=Cyrillic}]/u.test(text);
   const forms = [collapse(lookAlike(chars))];
+  // A Cyrillic word with Latin letters that look like none (пиzдец, бляdь): those are read by sound.
+  if (!allLatin && /[a-z]/iu.test(text)) forms.push(collapse(transliterate(chars, false)));
   if (allLatin && !ENGLISH_WORDS.test(text.toLowerCase()))
     forms.push(collapse(transliterate(chars, false)), collapse(transliterate(chars, true)));
   return forms;
@@ -328,14 +368,42 @@ function isException(word: string): boolean {
   return EXCEPTIONS.some((re) => re.test(word));
 }
 
+/** Longer words are read by our roots only (see isObscene). */
+const MAX_WORD = 40;
+
+/** Words already judged: a thread repeats its words, post after post (bounded: cleared when full). */
+const JUDGED = new Map<string, boolean>();
+
 function isObscene(word: string): boolean {
-  if (isException(word) || INSULT_WORDS.test(word)) return false;
-  return ROOTS.some((re) => re.test(word)) || library.check(word);
+  let judged = JUDGED.get(word);
+  if (judged === undefined) {
+    if (JUDGED.size >= 20_000) JUDGED.clear();
+    JUDGED.set(word, (judged = judge(word)));
+  }
+  return judged;
 }
+
+function judge(word: string): boolean {
+  if (isException(word) || INSULT_WORDS.test(word)) return false;
+  // The library tests a word against its whole list at once: a word longer than any real one (a post of one
+  // 10,000-letter "word") costs it seconds, and no Russian swear word is that long.
+  return ROOTS.some((re) => re.test(word)) || (word.length <= MAX_WORD && library.check(word));
+}
+
+/** Tokens already judged, by their letters as written (bounded like JUDGED). */
+const READ = new Map<string, boolean>();
 
 /** Whether some reading of the chars (masks filled in) is obscene. */
 function obsceneReading(chars: readonly Char[]): boolean {
-  return readings(chars).some((form) => unmask(form.map((ch) => ch.c).join("")).some(isObscene));
+  let key = "";
+  for (const ch of chars) key += ch.c;
+  let read = READ.get(key);
+  if (read === undefined) {
+    if (READ.size >= 20_000) READ.clear();
+    read = readings(chars).some((form) => unmask(form.map((ch) => ch.c).join("")).some(isObscene));
+    READ.set(key, read);
+  }
+  return read;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -405,4 +473,27 @@ export function checkMessage(text: string): ProfanityCheck {
   const insults = insultSpans(chars, text);
   const spans = [...obscene, ...insults].sort((a, b) => a.start - b.start);
   return { flag: obscene.length > 0 ? "obscene" : insults.length > 0 ? "insult" : null, spans };
+}
+
+/**
+ * G5 at registration (issue 31): a nick with мат in it, or with an insult word in it even alone (a nick is
+ * aimed at everyone it plays with: «Дебил», «Тупица_01»). Innocent words that hide a root stay allowed.
+ */
+export function checkNick(nick: string): ProfanityCheck {
+  const found = checkMessage(nick);
+  if (found.flag === "obscene") return found;
+  const chars = authorChars(nick);
+  const spans: ProfanitySpan[] = [];
+  for (const token of tokens(chars))
+    for (const piece of [token.chars, ...token.pieces]) {
+      const insult = readings(piece).some((form) =>
+        unmask(form.map((ch) => ch.c).join("")).some((w) => INSULT_WORDS.test(w)),
+      );
+      if (!insult) continue;
+      const start = piece[0]!.start;
+      const end = piece[piece.length - 1]!.end;
+      spans.push({ start, end, word: nick.slice(start, end) });
+      break;
+    }
+  return spans.length > 0 ? { flag: "insult", spans } : found;
 }

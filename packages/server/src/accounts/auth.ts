@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
-import { checkNick, nickKey, nickSkeleton } from "@forum-mafia/forum";
+import { checkNick, checkNickWords, nickKey, nickSkeleton } from "@forum-mafia/forum";
 import { nanoid } from "nanoid";
 import type { Clock } from "../clock.ts";
 import type { Cluster } from "../log/cluster.ts";
@@ -108,6 +108,14 @@ export class Accounts {
     const clean = nick.trim().replace(/\s+/g, " ");
     const bad = checkNick(clean);
     if (bad) throw badRequest("nick", bad);
+    // G5 (issue 31): a nick with мат or an insult in it is refused; it would be read in every game.
+    const g5 = checkNickWords(clean);
+    if (g5.flag)
+      throw badRequest(
+        "nick-g5",
+        `nick: "${g5.spans.map((s) => s.word).join(", ")}" is ${g5.flag === "obscene" ? "obscene" : "an insult"}: swearing and insults are forbidden`,
+        "G5",
+      );
     if (isReservedNick(clean))
       throw conflict("nick-taken", `nick: "${clean}" is reserved for the demo games' bots`);
     const tz = timeZone ?? DEFAULT_TIME_ZONE;

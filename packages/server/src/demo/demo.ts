@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { botNightAction, RandomStream, rngFromSeed } from "@forum-mafia/engine/bots";
 import { nightFormFor } from "@forum-mafia/engine";
-import { DEFAULT_OPTIONS, DEFAULT_ROLES } from "@forum-mafia/protocol";
+import { DEFAULT_G5, DEFAULT_OPTIONS, DEFAULT_ROLES } from "@forum-mafia/protocol";
 import { nickKey, nickSkeleton } from "@forum-mafia/forum";
 import { nanoid } from "nanoid";
 import type { Clock } from "../clock.ts";
@@ -163,6 +163,7 @@ export class Demo {
         roles: [...DEFAULT_ROLES],
         options: DEFAULT_OPTIONS,
         mode: "automatic",
+        g5: DEFAULT_G5,
       },
       // Issue 16: the bots talk in the language of the demo's human.
       { players: [user, ...bots], lang: user.lang },

@@ -29,6 +29,7 @@ import type { Room } from "../log/room.ts";
 import { conflict, forbidden, notFound, refused } from "../http/errors.ts";
 import type { UserRecord } from "../stores/store.ts";
 import { channelsOf } from "../views/channels.ts";
+import { autoMeasures, flagOf, textCheck } from "./conduct.ts";
 
 /**
  * protocol writes out the engine's role and act lists (the web app must not load the engine); the
@@ -100,7 +101,13 @@ export class Play {
         const { seat, isGm, vote } = readPost(room, user, text);
         if (vote && "refused" in vote) throw refused(vote.refused);
         const v = vote?.vote ?? null;
-        const bodies: EntryBody[] = [{ kind: "post", id: postId, seat: isGm ? null : seat, text, vote: v }];
+        const author = isGm ? null : seat;
+        const flag = author === null ? null : flagOf(text);
+        const bodies: EntryBody[] = [
+          { kind: "post", id: postId, seat: author, text, vote: v, ...(flag ? { flag } : {}) },
+        ];
+        // G5: the game's policy acts in the same commit, before an early close ends the day (V7).
+        if (flag && author !== null) bodies.push(...autoMeasures(room, author, postId, "thread"));
         return v && seat !== null ? withEarlyClose(room, bodies, seat, v) : bodies;
       },
       idem,
@@ -140,6 +147,7 @@ export class Play {
       })),
       night: running && state.phase.kind === "night",
       counts: running && !isGm && seat !== null,
+      profanity: textCheck(text),
     };
   }
 
@@ -168,7 +176,17 @@ export class Play {
         } else if (channel.startsWith("gm:") && !room.match!.state.players[Number(channel.slice(3))]) {
           throw notFound(`no seat ${channel.slice(3)}`);
         }
-        return [{ kind: "message", id: messageId, channel, seat: isGm ? null : seat, text }];
+        const author = isGm ? null : seat;
+        const flag = author === null ? null : flagOf(text);
+        const body: EntryBody = {
+          kind: "message",
+          id: messageId,
+          channel,
+          seat: author,
+          text,
+          ...(flag ? { flag } : {}),
+        };
+        return flag && author !== null ? [body, ...autoMeasures(room, author, messageId, channel)] : [body];
       },
       idem,
     );

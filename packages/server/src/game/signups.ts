@@ -40,6 +40,7 @@ export class Signups {
         mode: body.mode,
         roles: body.roles,
         seats: body.roles.length,
+        ...(body.g5 ? { g5: body.g5 } : {}),
       },
       ...(demo ? { demo: true } : {}),
       ...(demo?.lang === "en" ? { lang: "en" } : {}),

@@ -1,15 +1,37 @@
 import type { CouncilAnswer, NightAction, RoleId, RollName, Vote } from "@forum-mafia/engine";
 import type { IdempotencyMark } from "./idempotency.ts";
-import { DEFAULT_OPTIONS, DEFAULT_ROLES, type ChannelId, type GameSettings } from "@forum-mafia/protocol";
+import {
+  DEFAULT_OPTIONS,
+  DEFAULT_ROLES,
+  type ChannelId,
+  type FlagMeasure,
+  type G5Settings,
+  type GameSettings,
+  type ProfanityKind,
+} from "@forum-mafia/protocol";
 
 /**
  * A game's settings as its `created` entry holds them. Games created before issue 17 stored only the two
  * [reading] options and no role list: they read as the classic 17 with the default thresholds (S3).
  */
-export type StoredSettings = Omit<GameSettings, "options" | "roles"> & {
+export type StoredSettings = Omit<GameSettings, "options" | "roles" | "g5"> & {
   readonly options: Partial<GameSettings["options"]>;
   readonly roles?: readonly RoleId[];
+  /** Issue 31: games created before it have none, and read as OLD_G5. */
+  readonly g5?: G5Settings;
 };
+
+/** G5 before issue 31: the platform did nothing by itself, and the GM could always modkill. */
+export const OLD_G5: G5Settings = { policy: "off", strikes: true };
+
+/**
+ * G5 (issue 31): what the checker found in a post or chat message when it was accepted (forum's
+ * checkMessage), kept in the log so a rebuilt room has the same flags whatever the checker says later.
+ */
+export interface StoredFlag {
+  readonly kind: ProfanityKind;
+  readonly spans: readonly { readonly start: number; readonly end: number; readonly word: string }[];
+}
 
 /** The settings of a stored game, with S3's defaults for what older entries left out. */
 export function settingsOf(stored: StoredSettings): GameSettings {
@@ -22,6 +44,7 @@ export function settingsOf(stored: StoredSettings): GameSettings {
     mode: stored.mode,
     roles: stored.roles ?? DEFAULT_ROLES,
     seats: stored.seats,
+    g5: stored.g5 ?? OLD_G5,
   };
 }
 
@@ -68,6 +91,8 @@ export type EntryBody =
       readonly seat: number | null;
       readonly text: string;
       readonly vote: Vote | null;
+      /** G5 (issue 31): the checker's flag, if the post breaks G5. */
+      readonly flag?: StoredFlag;
     }
   | {
       readonly kind: "message";
@@ -75,6 +100,19 @@ export type EntryBody =
       readonly channel: ChannelId;
       readonly seat: number | null;
       readonly text: string;
+      /** G5 (issue 31): the checker's flag, if the message breaks G5. */
+      readonly flag?: StoredFlag;
+    }
+  /**
+   * G5, F2 (issue 31): a measure on a flagged post or message (its id), with its reason: by the GM, or by
+   * the game's G5 policy (`auto`) in the same commit as the post.
+   */
+  | {
+      readonly kind: "measure";
+      readonly flagId: string;
+      readonly measure: FlagMeasure;
+      readonly reason: string;
+      readonly auto?: true;
     }
   | { readonly kind: "hide"; readonly postId: string; readonly reason: string }
   /** F2: the GM restores a hidden post, with a reason. */

@@ -32,24 +32,13 @@ import type {
   GameSettings,
   GameStatus,
   MessageView,
-  PostView,
   Signup,
 } from "@forum-mafia/protocol";
-import { renderBBCode } from "@forum-mafia/forum";
 import { settingsOf, type Entry, type EntryKind } from "./entries.ts";
+import { applyMeasure, noteFlag, type Flag } from "./flags.ts";
+import { postView, withHtml, type Post } from "./posts.ts";
 import { phaseDeadline } from "../game/deadline.ts";
 import type { KeyedAnswer } from "./idempotency.ts";
-
-export interface Post {
-  readonly id: string;
-  readonly seat: number | null;
-  readonly author: string;
-  readonly text: string;
-  readonly html: string;
-  readonly at: number;
-  hidden: { readonly reason: string } | null;
-  readonly vote: { readonly color: "red" | "blue"; readonly target: number; readonly early: boolean } | null;
-}
 
 /** A feed item and who may receive it, fixed when it is appended (so each viewer's stream never changes). */
 export interface FeedEntry {
@@ -70,7 +59,8 @@ export interface Moderation {
     | "council"
     | "extend"
     | "pause"
-    | "resume";
+    | "resume"
+    | "g5";
   readonly detail: string;
   readonly reason: string;
 }
@@ -117,6 +107,9 @@ export class Room {
   fixedRolls: Partial<Record<RollName, boolean>> = {};
   rollsReason = "";
   readonly moderation: Moderation[] = [];
+  /** G5 (issue 31): the flagged posts and messages, oldest first (flags.ts); for the GM's table only. */
+  readonly flags: Flag[] = [];
+  readonly flagById = new Map<string, Flag>();
   readonly feed: FeedEntry[] = [];
   /** Set aside (Games.setAside): a new room rebuilt from the log takes its place; this one is never armed. */
   retired = false;
@@ -273,6 +266,7 @@ export class Room {
       room.posts.push(post);
       room.postById.set(post.id, post);
       room.push(EVERYONE, { type: "post", post: postView(post) });
+      if (entry.flag) noteFlag(room, entry, "thread", entry.flag);
       if (entry.vote) {
         room.match = room.engine(vote(room.match!, entry.seat!, entry.vote));
         room.syncEvents();
@@ -291,7 +285,9 @@ export class Room {
           entry.text,
         ),
       );
+      if (entry.flag) noteFlag(room, entry, entry.channel, entry.flag);
     },
+    measure: applyMeasure,
     hide: (room, entry) => {
       const post = room.postById.get(entry.postId)!;
       post.hidden = { reason: entry.reason };
@@ -394,10 +390,15 @@ export class Room {
       "",
       ...roleCard(role, "ru", this.match!.state.options),
     ].join("\n");
-    this.addMessage(withHtml({ id: `role-${seat}`, channel, seat: null, author: this.gmNick, at }, text));
+    this.addMessage(this.gmMessage(`role-${seat}`, channel, at, text));
   }
 
-  private addMessage(message: MessageView): void {
+  /** A message from the GM (the role message; G5's warnings and strikes, flags.ts). */
+  gmMessage(id: string, channel: ChannelId, at: number, text: string): MessageView {
+    return withHtml({ id, channel, seat: null, author: this.gmNick, at }, text);
+  }
+
+  addMessage(message: MessageView): void {
     const list = this.messages.get(message.channel) ?? [];
     list.push(message);
     this.messages.set(message.channel, list);
@@ -416,13 +417,13 @@ export class Room {
     return this.match ? channelMembers(this.match.state, "spectators") : [];
   }
 
-  private engine(m: Match | ReturnType<typeof act>): Match {
+  engine(m: Match | ReturnType<typeof act>): Match {
     if (isRejection(m))
       throw new Error(`game ${this.id}: the log holds an entry the engine refuses: ${m.message}`);
     return m;
   }
 
-  private moderate(entry: Entry, kind: Moderation["kind"], detail: string, reason: string): void {
+  moderate(entry: Entry, kind: Moderation["kind"], detail: string, reason: string): void {
     this.moderation.push({ at: entry.at, phase: this.phase, kind, detail, reason });
   }
 
@@ -452,7 +453,7 @@ export class Room {
   }
 
   /** Append the engine's new events (read from where the last reading stopped) with the engine's audiences. */
-  private syncEvents(): void {
+  syncEvents(): void {
     const r = gameEventsSince(this.match!, this.cursor);
     this.cursor = r.cursor;
     for (const event of r.events) {
@@ -461,35 +462,7 @@ export class Room {
     }
   }
 
-  private push(audience: Audience, item: FeedItem): void {
+  push(audience: Audience, item: FeedItem): void {
     this.feed.push({ audience, item });
   }
-}
-
-/** A post as everyone sees it: a hidden post keeps its author and time, not its text. */
-export function postView(post: Post): PostView {
-  const fields = {
-    id: post.id,
-    seat: post.seat,
-    author: post.author,
-    at: post.at,
-    hidden: post.hidden,
-    vote: post.vote,
-  };
-  if (post.hidden) return { ...fields, html: "" };
-  // Read from the post when the view is first read (sent, or serialised), not when the feed is built.
-  return Object.defineProperty(fields, "html", { enumerable: true, get: () => post.html }) as PostView;
-}
-
-/**
- * Issue 20: `fields` with its `html` rendered from `text` the first time it is read, then kept. Replaying a
- * log (a start, a room built on demand, a rebuild after another instance's write) renders nothing: a post
- * is rendered when somebody is first sent it, once.
- */
-function withHtml<T extends object>(fields: T, text: string): T & { readonly html: string } {
-  let html: string | undefined;
-  return Object.defineProperty(fields, "html", {
-    enumerable: true,
-    get: () => (html ??= renderBBCode(text)),
-  }) as T & { readonly html: string };
 }

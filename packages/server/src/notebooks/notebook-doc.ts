@@ -88,8 +88,11 @@ export const writeDoc = (doc: NotebookDoc): string => JSON.stringify(doc);
 type AuthorBefore30 = Omit<ThreadFound["authors"][number], "gm"> & { readonly gm?: boolean };
 
 /** A paste's findings as stored in any version of the document. */
-type StoredFound = Omit<ThreadFound, "authors"> & {
+type StoredFound = Omit<ThreadFound, "authors" | "flags" | "flagCount"> & {
   readonly authors: readonly AuthorBefore30[];
+  /** Before issue 31: no G5 flags. */
+  readonly flags?: ThreadFound["flags"];
+  readonly flagCount?: number;
   /** Before issue 28: every post's label. */
   readonly labels?: readonly (string | null)[];
 };
@@ -98,7 +101,8 @@ type StoredFound = Omit<ThreadFound, "authors"> & {
  * A stored document (written by writeDoc; the store holds nothing else). Documents of every earlier
  * version are read in today's form: before issue 28 a paste's findings were unbounded (foundBefore28);
  * before issue 30 the document had no GM nick (read as none, so old pastes and new ones alike are counted
- * as they were until the GM gives one) and its found authors no GM flag (none was the GM).
+ * as they were until the GM gives one) and its found authors no GM flag (none was the GM); before issue 31
+ * a paste's findings had no G5 flags (read as none: the thread is no longer at hand to check).
  */
 export function readDoc(text: string): NotebookDoc {
   const stored = JSON.parse(text) as Omit<NotebookDoc, "gm" | "current"> & {
@@ -114,7 +118,12 @@ export function readDoc(text: string): NotebookDoc {
         ? null
         : found.labels !== undefined
           ? foundBefore28(found, found.labels)
-          : { ...found, authors: found.authors.map(authorOf) },
+          : {
+              ...found,
+              authors: found.authors.map(authorOf),
+              flags: found.flags ?? [],
+              flagCount: found.flagCount ?? 0,
+            },
   };
   return { ...stored, gm: stored.gm ?? null, current };
 }
@@ -151,6 +160,8 @@ function foundBefore28(
       .slice(-FOUND_LISTED)
       .map((x) => ({ post: x.post, label: labels[x.post] ?? null, text: x.text, reason: x.reason })),
     ignoredCount: found.ignored.length,
+    flags: [],
+    flagCount: 0,
     replaced: 0,
   };
 }

@@ -111,6 +111,8 @@ const NOT_A_PLAYER: Phrase<(name: string) => string> = {
 
 /** A text from the thread, cut to a length the view can list (a post may hold a whole paste). */
 const clip = (text: string, max = 200): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+/** G5: the flagged words a post's flag lists at most (the first ones, each once). */
+const FLAG_WORDS = 20;
 
 type Ignored = ThreadFound["ignored"][number];
 
@@ -213,6 +215,15 @@ export function applyThread(doc: NotebookDoc, b: Built, count: PasteCount, lang:
     last: count.found.last === null ? null : clip(count.found.last, 100),
     ignored: ignored.slice(-FOUND_LISTED),
     ignoredCount: ignored.length,
+    // G5 (issue 31): the posts the worker's checker flagged (tools-worker.ts flagsIn), bounded as `ignored` is.
+    flags: count.found.flags.slice(-FOUND_LISTED).map((f) => ({
+      post: f.post,
+      label: f.label === null ? null : clip(f.label, 100),
+      author: clip(f.author, 100),
+      kind: f.kind,
+      words: f.words.slice(0, FLAG_WORDS).map((w) => clip(w, 100)),
+    })),
+    flagCount: count.found.flags.length,
     replaced: checked.replaced,
   };
   return withCurrent(doc, { ...doc.current, inputs, found });

@@ -1,5 +1,6 @@
 import { ReplayError, replayMatch, resultsPost } from "@forum-mafia/engine";
 import {
+  checkMessage,
   countVotes,
   decodePage,
   looksLikeHtml,
@@ -134,7 +135,21 @@ function foundIn(reading: ThreadReading, resolver: NameResolver | null): PasteFo
     first: reading.posts[0]?.label ?? null,
     last: reading.posts.at(-1)?.label ?? null,
     labels: reading.posts.map((p) => p.label),
+    flags: flagsIn(reading),
   };
+}
+
+/**
+ * G5 (issue 31): each post read checked by forum's checkMessage, here in the worker (a 5 MiB paste takes
+ * seconds to check): the posts it flags, each word once, in the order written.
+ */
+function flagsIn(reading: ThreadReading): PasteFound["flags"] {
+  return reading.posts.flatMap((p, post) => {
+    const check = checkMessage(p.body);
+    if (check.flag === null) return [];
+    const words = [...new Set(check.spans.map((s) => s.word))];
+    return [{ post, label: p.label, author: p.author, kind: check.flag, words }];
+  });
 }
 
 /** The refusals of the reader and the counter are their input's faults, each message naming what. */

@@ -25,7 +25,24 @@ export function gmTable(room: Room): GmTable | null {
   const night = room.status === "running" && m.state.phase.kind === "night";
   const question = night ? councilQuestion(room) : null;
   return {
-    strikes: m.state.players.map((p) => ({ vote: p.voteStrikes, night: p.nightStrikes })),
+    strikes: m.state.players.map((p) => ({
+      vote: p.voteStrikes,
+      night: p.nightStrikes,
+      conduct: p.conductStrikes,
+    })),
+    flags: room.flags.map((f) => ({
+      id: f.id,
+      where: f.where,
+      seat: f.seat,
+      author: f.author,
+      at: f.at,
+      phase: f.phase,
+      kind: f.kind,
+      text: f.text,
+      spans: f.spans,
+      earlier: f.earlier,
+      measures: f.measures.map((x) => ({ kind: x.kind, reason: x.reason, auto: x.auto, at: x.at })),
+    })),
     council:
       question === null ? null : { question, answer: room.council, suggested: councilSuggestion(room) },
     day: room.status === "running" && m.state.phase.kind === "day" ? dayTally(m) : null,

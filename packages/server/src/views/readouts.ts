@@ -24,7 +24,8 @@ import type {
 } from "@forum-mafia/protocol";
 import { unreadAfter } from "@forum-mafia/protocol";
 import { channelsOf } from "./channels.ts";
-import { postView, type Room } from "../log/room.ts";
+import type { Room } from "../log/room.ts";
+import { postView } from "../log/posts.ts";
 import type { Seen } from "./seen.ts";
 
 /**

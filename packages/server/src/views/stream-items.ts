@@ -86,6 +86,7 @@ export function itemTypeOf(item: FeedItem): StreamItemType {
     case "clock":
       return item.type;
     case "review":
+    case "flag":
       return "you";
     case "game":
       return EVENT_ITEM[item.event.type];

@@ -6,6 +6,7 @@ import type { UserRecord } from "../../stores/store.ts";
 import { bodyRoute, idOf, parse, requireUser, route, type RouteContext } from "./context.ts";
 
 const postParams = z.strictObject({ id: P.str(32, 1), postId: P.str(32, 1) });
+const flagParams = z.strictObject({ id: P.str(32, 1), flagId: P.str(32, 1) });
 
 /** A GM command with a body: `POST /api/games/:id/gm/<url>`; the login is checked, then the body, then the id. */
 function gmCommand<S extends z.ZodType>(
@@ -51,7 +52,7 @@ function gmPlain(
 /** The GM's commands: the clock, the night's review, moderation (F2, G5, G10, P4). */
 export function gmRoutes(ctx: RouteContext): void {
   const { store } = ctx;
-  const { gm, signups } = ctx.commands;
+  const { gm, signups, conduct } = ctx.commands;
   gmCommand(ctx, "extend", "extend the phase", P.extendSchema, (u, id, b) => gm.extend(u, id, b.minutes));
   gmPlain(ctx, "close", "close the phase now (in review mode a night then awaits review)", (u, id) =>
     gm.closePhase(u, id),
@@ -90,6 +91,19 @@ export function gmRoutes(ctx: RouteContext): void {
     handler: async (req, _reply, body) => {
       const p = parse(postParams, req.params, "postId");
       await gm.hide(requireUser(req), p.id, p.postId, body().reason);
+    },
+  });
+  bodyRoute(ctx, {
+    method: "POST",
+    url: "/api/games/:id/gm/flags/:flagId",
+    summary:
+      "GM: a measure on a flagged post or chat message (G5, F2): dismiss, warn, hide, strike (P3) or modkill",
+    body: P.flagMeasureSchema,
+    tag: "gm",
+    handler: async (req, _reply, body) => {
+      const p = parse(flagParams, req.params, "flagId");
+      const b = body();
+      await conduct.measure(requireUser(req), p.id, p.flagId, b.measure, b.reason);
     },
   });
   bodyRoute(ctx, {

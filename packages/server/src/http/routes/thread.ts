@@ -1,6 +1,7 @@
 import * as P from "@forum-mafia/protocol";
 import { z } from "zod";
 import { idempotencyOf } from "../../log/idempotency.ts";
+import { textCheck } from "../../game/conduct.ts";
 import { posts } from "../../views/readouts.ts";
 import { bodyRoute, idOf, parse, requireUser, route, shown, type RouteContext } from "./context.ts";
 
@@ -62,5 +63,17 @@ export function threadRoutes(ctx: RouteContext): void {
     body: P.postSchema,
     tag: "play",
     handler: async (req, _reply, body) => play.previewPost(requireUser(req), idOf(req), body().text),
+  });
+  bodyRoute(ctx, {
+    method: "POST",
+    url: "/api/text/check",
+    summary:
+      "Whether a text breaks G5 (мат or an insult) and the words; the chat composer asks before sending",
+    body: P.textCheckSchema,
+    tag: "play",
+    handler: async (req, _reply, body) => {
+      requireUser(req);
+      return textCheck(body().text);
+    },
   });
 }

@@ -1,0 +1,135 @@
+import { modkill, strike, type Phase } from "@forum-mafia/engine";
+import type { ChannelId, FlagMeasure, ProfanityKind } from "@forum-mafia/protocol";
+import type { Entry, StoredFlag } from "./entries.ts";
+import type { Room } from "./room.ts";
+
+/**
+ * G5 (issue 31): the flagged posts and chat messages of a game, as the room holds them, and what each
+ * measure on one does. Only the GM's table reads them (gm-views.ts): a flag, and the existence of the
+ * chat it was written in, reach nobody else. What a measure changes for the player (a warning in the
+ * player's channel with the GM, a strike) reaches that player alone; a hidden post is public, as it is
+ * when the GM hides one by hand.
+ */
+export interface Flag {
+  /** The post's or message's id. */
+  readonly id: string;
+  readonly where: "thread" | ChannelId;
+  readonly seat: number;
+  /** The author's nick when it was written (a substitute takes the seat, not the words, P4). */
+  readonly author: string;
+  readonly at: number;
+  readonly phase: Phase | null;
+  readonly kind: ProfanityKind;
+  readonly text: string;
+  readonly spans: StoredFlag["spans"];
+  /** The seat's flags before this one in this game. */
+  readonly earlier: number;
+  readonly measures: { kind: FlagMeasure; reason: string; auto: boolean; at: number }[];
+}
+
+/** The game thread, or a channel, in the words of a warning to its author. */
+function placeOf(where: Flag["where"]): string {
+  if (where === "thread") return "в игровой теме";
+  if (where === "mafia") return "в чате мафии";
+  if (where === "pair") return "в чате шерифа и сержанта";
+  if (where === "spectators") return "в комнате зрителей";
+  return "в переписке с ведущим";
+}
+
+/** The rule as the seed words it (seed rule 5, RULES.md G5). */
+const G5_TEXT = "Употребление нецензурной лексики, оскорбление игроков СТРОГО ЗАПРЕЩЕНО!";
+
+/** What the player reads in their channel with the GM after a warning or a strike (Russian, as the role message). */
+export function measureMessage(
+  flag: Flag,
+  measure: "warn" | "strike",
+  reason: string,
+  second: boolean,
+): string {
+  const what = flag.kind === "obscene" ? "мат" : "оскорбление";
+  const head =
+    measure === "warn"
+      ? `[b]Предупреждение ведущего (G5)[/b]: ${what} ${placeOf(flag.where)}.`
+      : `[b]Страйк (G5, P3)[/b]: ${what} ${placeOf(flag.where)}.`;
+  const tail =
+    measure === "strike"
+      ? second
+        ? "Это второй страйк: по правилу P3 — модкилл в конце фазы."
+        : "Второй страйк — модкилл (P3)."
+      : "";
+  return [head, `«${G5_TEXT}»`, reason ? `Причина: ${reason}` : "", tail].filter((l) => l !== "").join("\n");
+}
+
+/** A post or message with a flag: the room keeps it for the GM's table, and tells the GM's stream. */
+export function noteFlag(
+  room: Room,
+  entry: Entry & { readonly id: string; readonly seat: number | null; readonly text: string },
+  where: Flag["where"],
+  stored: StoredFlag,
+): void {
+  const seat = entry.seat;
+  if (seat === null) return; // the GM's own words are the GM's business
+  const earlier = room.flags.reduce((n, f) => (f.seat === seat ? n + 1 : n), 0);
+  const flag: Flag = {
+    id: entry.id,
+    where,
+    seat,
+    author: room.nameOf(seat),
+    at: entry.at,
+    phase: room.phase,
+    kind: stored.kind,
+    text: entry.text,
+    spans: stored.spans,
+    earlier,
+    measures: [],
+  };
+  room.flags.push(flag);
+  room.flagById.set(flag.id, flag);
+  room.push({ to: "gm" }, { type: "flag", id: flag.id });
+}
+
+/**
+ * A measure on a flag (F2: logged with its reason; published with the log at the end, R3): dismiss, a
+ * private warning, hiding the post, a strike (P3) or a modkill. The command checked it (game/conduct.ts).
+ */
+export function applyMeasure(room: Room, entry: Entry & { readonly kind: "measure" }): void {
+  const flag = room.flagById.get(entry.flagId)!;
+  flag.measures.push({ kind: entry.measure, reason: entry.reason, auto: entry.auto === true, at: entry.at });
+  const gmChannel: ChannelId = `gm:${flag.seat}`;
+  const message = (text: string): void =>
+    room.addMessage(
+      room.gmMessage(`${entry.measure}-${flag.id}-${flag.measures.length}`, gmChannel, entry.at, text),
+    );
+  switch (entry.measure) {
+    case "dismiss":
+      break;
+    case "warn":
+      message(measureMessage(flag, "warn", entry.reason, false));
+      break;
+    case "hide": {
+      const post = room.postById.get(flag.id)!;
+      post.hidden = { reason: entry.reason };
+      room.push({ to: "everyone" }, { type: "postHidden", id: post.id, reason: entry.reason });
+      break;
+    }
+    case "strike": {
+      const before = room.match!.modkills.includes(flag.seat);
+      room.match = room.engine(strike(room.match!, flag.seat, entry.reason));
+      room.syncEvents();
+      message(
+        measureMessage(flag, "strike", entry.reason, !before && room.match.modkills.includes(flag.seat)),
+      );
+      break;
+    }
+    case "modkill":
+      room.match = room.engine(modkill(room.match!, flag.seat, entry.reason, "G5"));
+      room.syncEvents();
+      break;
+    default: {
+      const never: never = entry.measure;
+      throw new Error(`unknown measure ${String(never)}`);
+    }
+  }
+  room.moderate(entry, "g5", `${entry.measure}: ${flag.author}`, entry.reason);
+  room.push({ to: "gm" }, { type: "flag", id: flag.id });
+}
