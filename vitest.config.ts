@@ -65,6 +65,7 @@ const COMMANDS = [
   "packages/engine/test/results.test.ts",
   "packages/forum/test/votecount-cli.test.ts",
   "packages/forum/test/profanity-cli.test.ts",
+  "packages/server/test/g5-replay-cli.test.ts",
 ];
 /**
  * Long property tests with a count of runs for each command (packages/server/test/runs.ts): in the project

@@ -15,6 +15,7 @@ const FILES = [
   "packages/server/test/stream-audience.test.ts",
   "packages/server/test/detail-json.test.ts",
   "packages/server/test/my-games-secrets.test.ts",
+  "packages/server/test/g5.test.ts",
   "packages/engine/test/views.test.ts",
   "packages/engine/test/audience.test.ts",
 ];

@@ -1,6 +1,8 @@
 import { runReplay } from "@forum-mafia/engine";
 import type { G5Settings, GameDetail, GmFlag, PostPreview, TextCheck } from "@forum-mafia/protocol";
+import type { StreamItem } from "@forum-mafia/protocol/stream";
 import { afterEach, describe, expect, it } from "vitest";
+import { backlog } from "../src/views/stream-items.ts";
 import { Client } from "./client.ts";
 import { testServer, type TestServer } from "./harness.ts";
 import { DAY_MS, NIGHT_MS, S3_DEFAULTS, detail, expectOk, playToEnd, setUpGame, type Table } from "./play.ts";
@@ -211,6 +213,26 @@ describe("G5: flags and the GM's measures (issue 31)", () => {
     expect(clean.pop()).toBe("GM's flags: 0");
     expect(swearing.pop()).toBe("GM's flags: 1");
     expect(swearing).toEqual(clean);
+  });
+
+  it("G5: the GM's stream carries each new flag in the GM's own half; a player's stream never does", async () => {
+    const table = await game(OFF);
+    expectOk(await table.players[0]!.post(`/api/games/${table.id}/channels/mafia`, { text: "х*й им всем" }));
+    const room = t!.server.games.room(table.id);
+    const gmItems = backlog(room, { kind: "gm" }, "ru", 0)!.map((i) => JSON.parse(i.data) as StreamItem);
+    const last = gmItems[gmItems.length - 1]!;
+    expect(last.type).toBe("you");
+    expect(last.type === "you" && last.you.gm!.flags.map((f) => [f.where, f.seat, f.spans[0]!.word])).toEqual(
+      [["mafia", 0, "х*й"]],
+    );
+    for (const viewer of [
+      { kind: "player", seat: 0 },
+      { kind: "player", seat: 5 },
+      { kind: "public" },
+    ] as const) {
+      const items = backlog(room, viewer, "ru", 0)!;
+      expect(items.map((i) => i.data).join("\n")).not.toContain('"flags"');
+    }
   });
 
   it("G5: nicks are checked at registration", async () => {
