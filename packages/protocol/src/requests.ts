@@ -173,12 +173,11 @@ export const saveSetupSchema = z.strictObject({ name: line(80), setup: setupSche
  */
 export const G5_POLICIES = ["off", "warn", "hideStrike"] as const;
 export type G5Policy = (typeof G5_POLICIES)[number];
-export const g5SettingsSchema = z
-  .strictObject({ policy: z.enum(G5_POLICIES), strikes: z.boolean() })
-  .refine((g) => g.policy !== "hideStrike" || g.strikes, {
-    message: "hideStrike gives strikes: g5.strikes must be true (G5, P3)",
-    path: ["strikes"],
-  });
+export const g5SettingsSchema = z.discriminatedUnion("policy", [
+  z.strictObject({ policy: z.enum(["off", "warn"]), strikes: z.boolean() }),
+  // hideStrike gives strikes (every third flag), so it needs them allowed: `g5.strikes` must be true.
+  z.strictObject({ policy: z.literal("hideStrike"), strikes: z.literal(true) }),
+]);
 export type G5Settings = z.infer<typeof g5SettingsSchema>;
 export const DEFAULT_G5: G5Settings = { policy: "warn", strikes: true };
 

@@ -247,6 +247,28 @@ describe("G5: flags and the GM's measures (issue 31)", () => {
     for (const nick of ["Корабль", "Мандарин", "Команда А", "Страхуй", "Скипидар"])
       expectOk(await client().post("/api/register", { nick, password: "correct horse battery" }));
   });
+
+  it("G5: a setup whose policy strikes while strikes are off is refused, naming the field", async () => {
+    t = await testServer();
+    const gm = new Client(() => t!.server.app, "Ведущий");
+    expectOk(await gm.register());
+    const game = (g5: unknown) =>
+      gm.post("/api/games", {
+        title: "G5",
+        night: { amount: 12, unit: "hours" },
+        day: { amount: 24, unit: "hours" },
+        mode: "automatic",
+        g5,
+      });
+    const bad = await game({ policy: "hideStrike", strikes: false });
+    expect(bad.status).toBe(400);
+    expect(errorOf(bad.raw).message).toContain("g5.strikes");
+    expect((await game({ policy: "ban", strikes: true })).status).toBe(400);
+    const ok = await game({ policy: "hideStrike", strikes: true });
+    expect(ok.status).toBe(201);
+    const d = await gm.get<GameDetail>(`/api/games/${(ok.body as { id: string }).id}`);
+    expect(d.body.settings.g5).toEqual({ policy: "hideStrike", strikes: true });
+  });
 });
 
 describe("G5: the game's policy (issue 31)", () => {

@@ -54,7 +54,14 @@ describe("the post preview (issue 12)", () => {
   it("V2: at night a coloured nick is no vote, and the preview says it is night", async () => {
     const r = await preview(anya, `[color=red]${RABBIT}[/color]`);
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ vote: null, refused: null, unmatched: [], night: true, counts: true });
+    expect(r.body).toEqual({
+      vote: null,
+      refused: null,
+      unmatched: [],
+      night: true,
+      counts: true,
+      profanity: { flag: null, words: [] },
+    });
   });
 
   it("V2: by day a red nick is a vote against that player, with its name", async () => {

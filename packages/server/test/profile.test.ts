@@ -107,7 +107,7 @@ describe("profiles", () => {
     // Every night move passed (no P2 strikes), and a day in which nobody votes: P1's strike for everyone.
     await passAll(g.players, g.id);
     await t.clock.advance(NIGHT_MS + DAY_MS);
-    expect((await detail(g.gm, g.id)).gm!.strikes[s]).toEqual({ vote: 1, night: 0 });
+    expect((await detail(g.gm, g.id)).gm!.strikes[s]).toEqual({ vote: 1, night: 0, conduct: 0 });
     expectOk(
       await g.gm.post(`/api/games/${g.id}/gm/replace`, { seat: s, nick: "Запасной", reason: "пропал" }),
     );
@@ -127,7 +127,7 @@ describe("profiles", () => {
     await t.clock.advance(DAY_MS);
     await playToEnd(t, { ...g, players: players() }, 7, "automatic");
     const end = await detail(g.gm, g.id);
-    expect(end.gm!.strikes[s]).toEqual({ vote: 2, night: 0 });
+    expect(end.gm!.strikes[s]).toEqual({ vote: 2, night: 0, conduct: 0 });
     const gone = (await profile(sub, "Рома")).games[0]!;
     expect([gone.role, gone.faction, gone.replaced, gone.survived, gone.modkilled, gone.strikes]).toEqual([
       "citizen",

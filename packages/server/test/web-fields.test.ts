@@ -29,7 +29,7 @@ describe("the fields the web app reads", () => {
       expect(sheriff.gm).toBeNull();
       // P2: everyone who had a night act and sent nothing got a strike; only the GM's table shows them.
       const gm = await detail(g.gm, g.id);
-      expect(gm.gm!.strikes[seat("Женя")]).toEqual({ vote: 0, night: 0 });
+      expect(gm.gm!.strikes[seat("Женя")]).toEqual({ vote: 0, night: 0, conduct: 0 });
       expect(gm.gm!.strikes[seat("Зоя")]!.night).toBe(1);
       expect((await detail(by("Зоя"), g.id)).gm).toBeNull();
     } finally {
