@@ -115,13 +115,13 @@ describe("G5: flags and the GM's measures (issue 31)", () => {
     expect(mine.view!.me!.strikes).toBe(1);
     const gmChannel = mine.channels.find((ch) => ch.id === `gm:${EGOR}`)!;
     const texts = gmChannel.messages.map((m) => m.html).join("\n");
-    expect(texts).toContain("Предупреждение ведущего (G5)");
-    expect(texts).toContain("Страйк (G5, P3)");
+    expect(texts).toContain("Предупреждение ведущего:");
+    expect(texts).toContain("Страйк</b> за мат");
     expect((await detail(table.gm, table.id)).gm!.strikes[EGOR]).toEqual({ vote: 0, night: 0, conduct: 1 });
     // Nobody else learns of the strike or the warning.
     const other = await detail(table.players[4]!, table.id);
     expect(other.view!.me!.strikes).toBe(0);
-    expect(JSON.stringify(other)).not.toContain("Страйк (G5");
+    expect(JSON.stringify(other)).not.toContain("Страйк");
     // The hidden post is hidden for everyone, with the reason, as a hidden post always is.
     const posts = await table.players[4]!.get<{ posts: { id: string; html: string; hidden: unknown }[] }>(
       `/api/games/${table.id}/posts`,
@@ -328,8 +328,8 @@ describe("G5: the game's policy (issue 31)", () => {
     await playToEnd(t!, table, 3, "automatic");
     const replay = (await table.gm.get<{ phases: { gm?: unknown }[] }>(`/api/games/${table.id}/replay`)).body;
     expect(replay.phases[0]!.gm).toEqual([
-      { strike: "Егор", reason: "G5: автоматическая проверка, нарушение № 3", clause: "G5" },
-      { strike: "Егор", reason: "G5: автоматическая проверка, нарушение № 6", clause: "G5" },
+      { strike: "Егор", reason: "правило 5, автоматическая проверка, нарушение № 3", clause: "G5" },
+      { strike: "Егор", reason: "правило 5, автоматическая проверка, нарушение № 6", clause: "G5" },
     ]);
     const out = runReplay(replay);
     expect(out.phases[0]).toMatchObject({ modkilled: ["Егор"] });

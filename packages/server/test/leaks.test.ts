@@ -233,7 +233,7 @@ class LeakGame {
     const setup = leakSetup(r);
     const deal = r() < 0.5 ? "random" : { hand: shuffled(r, setup.roles) };
     // G5 (issue 31): each policy a third of the games (by the seed: the draws of the rest are unchanged).
-    const g5 = { policy: G5_POLICIES[Math.abs(seed) % G5_POLICIES.length]!, strikes: true };
+    const g5 = { policy: G5_POLICIES[Math.abs(seed) % G5_POLICIES.length]!, strikes: true } as G5Settings;
     const table = await setUpGame(t, mode, deal, setup, g5);
     count(stats, `a setup of ${setup.roles.length}`);
     const app = () => t.server.app;

@@ -33,7 +33,7 @@ export function textCheck(text: string): TextCheck {
 export const STRIKE_EVERY = 3;
 
 /** The reason the policy gives, in the log, the GM's console and the replay file. */
-const AUTO_REASON = "G5: автоматическая проверка";
+const AUTO_REASON = "правило 5, автоматическая проверка";
 
 /**
  * The game's G5 policy on a new flagged post or message (its id, where, the author's seat): off, a warning,

@@ -39,7 +39,10 @@ function placeOf(where: Flag["where"]): string {
 /** The rule as the seed words it (seed rule 5, RULES.md G5). */
 const G5_TEXT = "Употребление нецензурной лексики, оскорбление игроков СТРОГО ЗАПРЕЩЕНО!";
 
-/** What the player reads in their channel with the GM after a warning or a strike (Russian, as the role message). */
+/**
+ * What the player reads in their channel with the GM after a warning or a strike (Russian, as the role
+ * message; the seed's own number for the rule, never our clause ids).
+ */
 export function measureMessage(
   flag: Flag,
   measure: "warn" | "strike",
@@ -49,15 +52,17 @@ export function measureMessage(
   const what = flag.kind === "obscene" ? "мат" : "оскорбление";
   const head =
     measure === "warn"
-      ? `[b]Предупреждение ведущего (G5)[/b]: ${what} ${placeOf(flag.where)}.`
-      : `[b]Страйк (G5, P3)[/b]: ${what} ${placeOf(flag.where)}.`;
+      ? `[b]Предупреждение ведущего:[/b] ${what} ${placeOf(flag.where)}.`
+      : `[b]Страйк[/b] за ${what} ${placeOf(flag.where)}.`;
   const tail =
     measure === "strike"
       ? second
-        ? "Это второй страйк: по правилу P3 — модкилл в конце фазы."
-        : "Второй страйк — модкилл (P3)."
+        ? "Это ваш второй страйк: в конце фазы — модкилл."
+        : "Второй страйк — модкилл."
       : "";
-  return [head, `«${G5_TEXT}»`, reason ? `Причина: ${reason}` : "", tail].filter((l) => l !== "").join("\n");
+  return [head, `Правило 5: «${G5_TEXT}»`, reason ? `Причина: ${reason}` : "", tail]
+    .filter((l) => l !== "")
+    .join("\n");
 }
 
 /** A post or message with a flag: the room keeps it for the GM's table, and tells the GM's stream. */
@@ -130,6 +135,6 @@ export function applyMeasure(room: Room, entry: Entry & { readonly kind: "measur
       throw new Error(`unknown measure ${String(never)}`);
     }
   }
-  room.moderate(entry, "g5", `${entry.measure}: ${flag.author}`, entry.reason);
+  room.moderate(entry, `g5-${entry.measure}`, flag.author, entry.reason);
   room.push({ to: "gm" }, { type: "flag", id: flag.id });
 }

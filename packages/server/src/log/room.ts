@@ -29,6 +29,7 @@ import type {
   ChannelId,
   Clock,
   FeedItem,
+  FlagMeasure,
   GameSettings,
   GameStatus,
   MessageView,
@@ -60,7 +61,8 @@ export interface Moderation {
     | "extend"
     | "pause"
     | "resume"
-    | "g5";
+    /** G5 (issue 31): a measure on a flag (flags.ts), its detail the author's nick. */
+    | `g5-${FlagMeasure}`;
   readonly detail: string;
   readonly reason: string;
 }
