@@ -300,6 +300,8 @@ async function runningGame(w: World): Promise<string> {
   expectOk(await gm.post(`/api/games/${id}/start`, { deal: { hand: HAND } }));
   expectOk(await gm.post(`/api/games/${id}/posts`, { text: "Ночь первая" }));
   expectOk(await players[12]!.post(`/api/games/${id}/posts`, { text: "Всем привет" }));
+  // G5 (issue 31): a flagged post, so the GM's measures on flags have a flag to act on.
+  expectOk(await players[11]!.post(`/api/games/${id}/posts`, { text: "Вот х*йня, всем привет" }));
   expectOk(await players[0]!.post(`/api/games/${id}/channels/mafia`, { text: "Бьём Машу" }));
   return id;
 }
@@ -736,6 +738,15 @@ const rawSegment: fc.Arbitrary<Segment> = fc
 const CHANNELS = ["mafia", "pair", "spectators", "gm:0", "gm:1", "gm:8", "gm:16", "gm:17", "gm:63", "gm:64"];
 
 /** Each path parameter's values: well-formed ones and hostile ones. A parameter not here fails the suite. */
+/** A post of the world (by its index), or a segment that names none. */
+const POST_ID = {
+  valid: fc.nat().map((post): Segment => ({ post })),
+  hostile: fc.oneof(
+    rawSegment,
+    fc.string({ minLength: 1, maxLength: 32 }).map((s): Segment => ({ raw: encode(s) })),
+  ),
+};
+
 const PARAMS: Record<string, { valid: fc.Arbitrary<Segment>; hostile: fc.Arbitrary<Segment> }> = {
   id: {
     valid: fc
@@ -782,13 +793,9 @@ const PARAMS: Record<string, { valid: fc.Arbitrary<Segment>; hostile: fc.Arbitra
       fc.string({ minLength: 1, maxLength: 40 }).map((s) => ({ raw: encode(s) })),
     ),
   },
-  postId: {
-    valid: fc.nat().map((post) => ({ post })),
-    hostile: fc.oneof(
-      rawSegment,
-      fc.string({ minLength: 1, maxLength: 32 }).map((s) => ({ raw: encode(s) })),
-    ),
-  },
+  postId: POST_ID,
+  // G5 (issue 31): a flag's id is its post's (or message's) id.
+  flagId: POST_ID,
 };
 
 const QUERY_KEYS = ["after", "limit", "lang", "x", "__proto__", "constructor", "after[]", "limit[0]"];
