@@ -283,6 +283,12 @@ describe("G5: the game's policy (issue 31)", () => {
       [["warn", true]],
       [["warn", true]],
     ]);
+    // The GM still reads each: «no measure» closes one the policy has already warned about.
+    expectOk(await measure(table, flags[0]!.id, "dismiss", "прочитано, хватит предупреждения"));
+    expect((await flagsOf(table))[0]!.measures.map((m) => [m.kind, m.auto])).toEqual([
+      ["warn", true],
+      ["dismiss", false],
+    ]);
     const mine = await detail(egor, table.id);
     expect(mine.view!.me!.strikes).toBe(0);
     expect(

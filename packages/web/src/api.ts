@@ -17,6 +17,8 @@ import type {
   NightDraft,
   PostPreview,
   PostView,
+  TextCheck,
+  FlagMeasure,
   UserView,
   VoteCountResult,
   NotebookSummary,
@@ -216,6 +218,9 @@ export const api = {
     call<ChannelView>("GET", `${g(id)}/channels/${encodeURIComponent(channel)}`),
   message: (id: string, channel: ChannelId, text: string) =>
     call<unknown>("POST", `${g(id)}/channels/${encodeURIComponent(channel)}`, { text }, { retry: true }),
+  /** G5 (issue 31): whether a chat message's draft holds мат or an insult, and the words; stores nothing. */
+  textCheck: (text: string, signal?: AbortSignal) =>
+    call<TextCheck>("POST", "/api/text/check", { text }, signal ? { signal } : {}),
 
   gm: {
     draft: (id: string, lang: Lang) => call<NightDraft>("GET", `${g(id)}/gm/draft?lang=${lang}`),
@@ -236,6 +241,9 @@ export const api = {
       call<unknown>("POST", `${g(id)}/posts/${encodeURIComponent(postId)}/hide`, { reason }),
     restore: (id: string, postId: string, reason: string) =>
       call<unknown>("POST", `${g(id)}/posts/${encodeURIComponent(postId)}/restore`, { reason }),
+    /** G5, F2 (issue 31): the GM's measure on a flagged post or chat message, with a reason. */
+    measure: (id: string, flagId: string, measure: FlagMeasure, reason: string) =>
+      call<unknown>("POST", `${g(id)}/gm/flags/${encodeURIComponent(flagId)}`, { measure, reason }),
   },
 
   /** The GM tools for games on other forums (issue 6); no login needed. */

@@ -1,11 +1,13 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { browserApp, browserMissing, newPage, PHONE, registerInApp } from "./browser.ts";
+import { G5_HTML } from "../../server/test/g5-thread.ts";
+import { browserApp, browserMissing, newPage, PHONE, registerInApp, screenshot } from "./browser.ts";
 
 /**
  * Issue 30 in Chromium, the notebook's loose ends: the GM gives their forum nick beside the day's paste,
  * and the pasted thread's posts by that nick are named as the GM's, never offered as an unknown author to
- * add to a seat; the finished game's replay file downloads under the notebook's (Russian) title.
+ * add to a seat; the finished game's replay file downloads under the notebook's (Russian) title. Issue 31:
+ * the day's pasted posts that break G5 are listed with the words marked.
  */
 
 const missing = browserMissing();
@@ -121,6 +123,46 @@ describe.skipIf(missing !== null)(
       // `:` may not stand in a file name (Windows), so it becomes `_`, as in the app's own name for the link.
       expect(download.suggestedFilename()).toBe("Мафия «Осень»_ финал.json");
       expect(errors).toEqual([]);
+    });
+
+    it("G5: the day's pasted posts with мат and an insult are listed with the words marked, at 360 px", async () => {
+      const { context, page, errors } = await newPage(app.browser, PHONE);
+      await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.url });
+      await registerInApp(page, app.url, "Ведущий Шесть");
+      const roles = ["boss", "sheriff", "citizen", "citizen", "citizen"];
+      const id = await notebook(
+        page,
+        {
+          title: "День с матом",
+          players: ["Вася", "Петя", "Маша", "Коля", "Гоша"],
+          roles,
+          deal: { kind: "hand", roles },
+        },
+        [0, 1].map((seat) => ({ seat, action: { act: "pass" } })),
+      );
+      await page.goto(`${app.url}/notebooks/${id}`);
+      await page.getByRole("heading", { name: "День 1: голосование" }).waitFor();
+      // server/test/g5-thread.ts, worked by hand: Петя's p202 swears (х*й), Маша's p203 calls Коля «дебил»;
+      // the others hold trap words (употреблять, команда, страхуй) or quote Петя's мат.
+      await pasteThread(page, G5_HTML);
+      const found = page.locator(".nb-found");
+      await found.getByText("Найдено: 5 постов от 5 авторов").waitFor();
+      const flags = found.getByRole("region", { name: "Нарушения правил: мат и оскорбления" });
+      await flags.waitFor();
+      expect(await flags.locator("li").allTextContents()).toEqual([
+        "Пост p202 — Петя — мат: х*й",
+        "Пост p203 — Маша — оскорбление: дебил",
+      ]);
+      expect(await flags.locator("li mark").allTextContents()).toEqual(["х*й", "дебил"]);
+      expect((await flags.innerText()).replace(/\bp20\d\b/g, "")).not.toMatch(/[A-Za-z]/);
+      await flags.scrollIntoViewIfNeeded();
+      await screenshot(page, "notebook-g5-phone");
+      // Shown again when the notebook is opened afresh.
+      await page.reload();
+      await flags.waitFor();
+      expect(await flags.locator("li mark").allTextContents()).toEqual(["х*й", "дебил"]);
+      expect(errors).toEqual([]);
+      await context.close();
     });
   },
 );

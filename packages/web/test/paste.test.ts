@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { G5_HTML } from "../../server/test/g5-thread.ts";
 import { browserApp, browserMissing, PHONE, ROOT, screenshot } from "./browser.ts";
 
 /**
@@ -291,6 +292,49 @@ describe.skipIf(missing !== null)(
       await en.getByText("Found 3 posts by 2 authors, from post p1 to post p3.").waitFor();
       await tools.locator("header label.lang select").selectOption("ru");
       await found.getByText(summaryOf(3, 2, "p1", "p3")).waitFor();
+      expect(errors).toEqual([]);
+    });
+
+    it("G5: a pasted thread's posts with мат and an insult are listed with the words marked; a clean one lists none", async () => {
+      // server/test/g5-thread.ts, worked by hand: Петя's p202 swears (х*й), Маша's p203 calls Коля «дебил»;
+      // the others hold trap words (употреблять, команда, страхуй) or quote Петя's мат.
+      await openTools("Вася\nПетя\nМаша\nКоля", "Ведущий", 1);
+      await copyPage(G5_HTML);
+      await pasteIntoTools();
+      const found = tools.getByRole("region", { name: "Что найдено в теме" });
+      await found.getByText(/^Найдено 5 постов от 5 авторов/).waitFor();
+      const flags = found.getByRole("region", { name: "Нарушения правил: мат и оскорбления" });
+      await flags.waitFor();
+      expect(await flags.locator("li").allTextContents()).toEqual([
+        "Пост p202 — Петя — мат: х*й",
+        "Пост p203 — Маша — оскорбление: дебил",
+      ]);
+      expect(await flags.locator("li mark").allTextContents()).toEqual(["х*й", "дебил"]);
+      // Russian only: the forum's own post labels (p202) aside, no Latin letters.
+      expect((await flags.innerText()).replace(/\bp20\d\b/g, "")).not.toMatch(/[A-Za-z]/);
+      await flags.scrollIntoViewIfNeeded();
+      await screenshot(tools, "tools-paste-g5-phone");
+      // Counting keeps them, by keyboard.
+      await count();
+      expect(await flags.locator("li mark").allTextContents()).toEqual(["х*й", "дебил"]);
+      await tools.locator("header label.lang select").selectOption("en");
+      const en = tools.getByRole("region", { name: "G5 breaches: swearing and insults" });
+      await en.waitFor();
+      expect(await en.locator("li").allTextContents()).toEqual([
+        "Post p202 — Петя — swearing: х*й",
+        "Post p203 — Маша — insult: дебил",
+      ]);
+      await tools.locator("header label.lang select").selectOption("ru");
+      // A thread with nothing that breaks G5: no such section.
+      await tools.getByLabel("Тема с форума").fill("");
+      await copyText(
+        '[quote="Вася" post_id=7 time=1764493200 user_id=5]Команда, [color=red]Петя[/color][/quote]',
+      );
+      await pasteIntoTools();
+      await found.getByText(/^Найдено 1 пост от 1 автора/).waitFor();
+      expect(await tools.getByRole("region", { name: "Нарушения правил: мат и оскорбления" }).count()).toBe(
+        0,
+      );
       expect(errors).toEqual([]);
     });
 

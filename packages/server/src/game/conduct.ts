@@ -89,8 +89,9 @@ function refuseMeasure(room: Room, flag: Flag, measure: FlagMeasure): void {
   const state = room.match!.state;
   switch (measure) {
     case "dismiss":
-      if (flag.measures.length > 0)
-        throw conflict("flag/measured", "measure: a flag already acted on cannot be dismissed", "F2");
+      // «No measure» closes a flag the GM has not acted on; the policy's own measures may stand before it.
+      if (flag.measures.some((m) => !m.auto))
+        throw conflict("flag/measured", "measure: a flag the GM acted on cannot be dismissed", "F2");
       return;
     case "warn":
       return;

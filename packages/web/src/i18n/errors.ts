@@ -135,6 +135,23 @@ export const ERROR_TEXTS: Readonly<Record<string, Words>> = {
   "post/dead": { ru: "Мёртвые не пишут в тему игры.", en: "The dead do not post in the game thread." },
   "post/hidden": { ru: "Этот пост уже скрыт.", en: "This post is already hidden." },
   "post/not-hidden": { ru: "Этот пост не скрыт.", en: "This post is not hidden." },
+  // Issue 31, G5: the GM's measures on a flagged post or chat message.
+  "flag/measured": {
+    ru: "Эта мера уже принята (а «Без мер» можно выбрать, только пока мер не было).",
+    en: "This measure has already been taken (and “No measure” only while there was none).",
+  },
+  "flag/not-a-post": {
+    ru: "Скрыть можно только пост в теме: сообщение в чате не скрывается.",
+    en: "Only a post in the thread can be hidden: a chat message cannot.",
+  },
+  "flag/no-strikes": {
+    ru: "В этой игре страйки за мат и оскорбления не даются: так задано при создании игры.",
+    en: "This game gives no strikes for swearing and insults: it was set so when the game was created.",
+  },
+  "gm/strike-dead": {
+    ru: "Этот игрок уже выбыл: страйк не дать.",
+    en: "That player is already out: no strike.",
+  },
   "channel/dead": { ru: "Мёртвые не пишут в этот чат.", en: "The dead cannot write in this chat." },
   "channel/not-member": { ru: "Вы не участник этого чата.", en: "You are not a member of this chat." },
   "gm/modkill-dead": { ru: "Этот игрок уже мёртв.", en: "That player is already dead." },
@@ -305,6 +322,14 @@ const INVALID_FIELDS: readonly (readonly [RegExp, Words])[] = [
     {
       ru: "Раздайте ровно роли расклада: каждую столько раз, сколько она в нём есть.",
       en: "Deal exactly the setup's roles: each as many times as the setup has it.",
+    },
+  ],
+  [
+    // Issue 31: G5's settings of a new game (hiding with a strike on the third breach needs strikes).
+    /^g5\b/,
+    {
+      ru: "Настройки правила о мате и оскорблениях не годятся: при скрытии поста с третьим нарушением страйки должны быть разрешены.",
+      en: "The swearing and insults settings do not work: hiding posts with a strike on the third breach needs strikes allowed.",
     },
   ],
   [/^name\b/, { ru: "Имя пустое или слишком длинное.", en: "The name is empty or too long." }],

@@ -78,9 +78,10 @@ export const ru = {
     alive: "Жив",
     dead: "выбыл",
     strikes: "Страйки",
-    strikesTitle: "Страйки: за голосование / за ночной ход",
+    strikesTitle: "Страйки: за голосование / за ночной ход / за мат и оскорбления (правило 5)",
     covered: { mafia: "ход мафии сдан", pair: "ход пары сдан" },
-    strikesOf: (vote: number, night: number) => `голос ${vote}, ночь ${night}`,
+    strikesOf: (vote: number, night: number, conduct: number) =>
+      `голос ${vote}, ночь ${night}, мат и оскорбления ${conduct}`,
     tonight: "Ход этой ночью",
     noMove: "—",
     waiting: "ещё не сдал",
@@ -225,7 +226,7 @@ export const ru = {
     results: "Итоги",
     strikes: "Страйки",
     strike: (name: string, cause: "vote" | "night" | "conduct") =>
-      `${name}: ${cause === "vote" ? "нет голоса за день" : cause === "night" ? "нет ночного хода" : "нарушение G5 (мат или оскорбление)"}`,
+      `${name}: ${cause === "vote" ? "нет голоса за день" : cause === "night" ? "нет ночного хода" : "мат или оскорбление (правило 5)"}`,
     decision: (kind: string, detail: string, reason: string) =>
       `${kind}${detail ? `: ${detailInWords(detail, ROLLS_RU, { yes: "да", no: "нет", min: "мин" })}` : ""}${reason ? `. Причина: ${reason}` : ""}`,
     kinds: {
@@ -239,6 +240,12 @@ export const ru = {
       extend: "Фаза продлена",
       pause: "Пауза",
       resume: "Снята пауза",
+      // Issue 31, G5: the GM's (or the policy's) measures on a flagged post or chat message; the detail is the author.
+      "g5-dismiss": "Мат или оскорбление оставлены без мер",
+      "g5-warn": "Предупреждение за мат или оскорбление",
+      "g5-hide": "Пост скрыт за мат или оскорбление",
+      "g5-strike": "Страйк за мат или оскорбление",
+      "g5-modkill": "Модкилл за мат или оскорбление",
     },
     hidden: "Скрытые посты",
     hiddenPost: (author: string, reason: string) => `${author} — скрыт: ${reason}`,
@@ -407,9 +414,10 @@ export const en: typeof ru = {
     alive: "Alive",
     dead: "out",
     strikes: "Strikes",
-    strikesTitle: "Strikes: for votes / for night moves (P1, P2)",
+    strikesTitle: "Strikes: for votes / for night moves / for swearing and insults (rule 5)",
     covered: { mafia: "the mafia's move is in", pair: "the pair's move is in" },
-    strikesOf: (vote: number, night: number) => `vote ${vote}, night ${night}`,
+    strikesOf: (vote: number, night: number, conduct: number) =>
+      `vote ${vote}, night ${night}, swearing and insults ${conduct}`,
     tonight: "Move tonight",
     noMove: "—",
     waiting: "not sent yet",
@@ -554,7 +562,7 @@ export const en: typeof ru = {
     results: "Results",
     strikes: "Strikes",
     strike: (name: string, cause: "vote" | "night" | "conduct") =>
-      `${name}: ${cause === "vote" ? "did not vote" : cause === "night" ? "sent no night move" : "broke G5 (swearing or an insult)"}`,
+      `${name}: ${cause === "vote" ? "did not vote" : cause === "night" ? "sent no night move" : "swearing or an insult (rule 5)"}`,
     decision: (kind: string, detail: string, reason: string) =>
       `${kind}${detail ? `: ${detailInWords(detail, ROLLS_EN, { yes: "yes", no: "no", min: "min" })}` : ""}${reason ? `. Reason: ${reason}` : ""}`,
     kinds: {
@@ -568,6 +576,12 @@ export const en: typeof ru = {
       extend: "Phase extended",
       pause: "Paused",
       resume: "Resumed",
+      // Issue 31, G5: the GM's (or the policy's) measures on a flagged post or chat message; the detail is the author.
+      "g5-dismiss": "Swearing or an insult left without a measure",
+      "g5-warn": "Warning for swearing or an insult",
+      "g5-hide": "Post hidden for swearing or an insult",
+      "g5-strike": "Strike for swearing or an insult",
+      "g5-modkill": "Modkill for swearing or an insult",
     },
     hidden: "Hidden posts",
     hiddenPost: (author: string, reason: string) => `${author} — hidden: ${reason}`,

@@ -5,10 +5,12 @@ import { withoutClauseIds } from "../i18n/common.ts";
 import { errorText, useLang, useT } from "../i18n/index.tsx";
 import { navigate } from "../router.tsx";
 import { useSession } from "../session.tsx";
+import { useG5T } from "../i18n/g5.ts";
 import { useUnreadTitle } from "../title.ts";
 import { useGame, type GameData } from "../use-game.ts";
 import { PhaseBanner } from "./game/banner.tsx";
 import { Chats } from "./game/chats.tsx";
+import { MyStrikes, openFlags } from "./game/my-strikes.tsx";
 import { NightPanel } from "./game/night.tsx";
 import { Players } from "./game/players.tsx";
 import type { PostsOf } from "./game/posts-of.tsx";
@@ -107,6 +109,7 @@ function Game(props: { id: string; tab: string | null; retry: () => void }) {
         </p>
       ))}
       {detail.stall !== null && <StallNotice stall={detail.stall} gm={isGm} gameId={props.id} />}
+      <MyStrikes detail={detail} />
       {/* Issue 17: the published setup, open while players decide to sign up, a tap away once it runs. */}
       {summary.status === "signup" ? (
         <>
@@ -165,6 +168,9 @@ function Tabs(props: { id: string; tab: string | null; game: GameData; wide: boo
   const unread = props.game.unread;
   const unreadIn = (tab: TabId): number =>
     tab === "thread" ? (unread?.thread ?? 0) : tab === "chats" ? (unread?.chats ?? 0) : 0;
+  // G5 (issue 31): the GM's tab carries the count of flagged posts and messages awaiting a decision.
+  const g5 = useG5T();
+  const flagsOpen = openFlags(props.game.detail!);
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
     const i = shown.indexOf(current);
     let next: number | null = null;
@@ -202,13 +208,31 @@ function Tabs(props: { id: string; tab: string | null; game: GameData; wide: boo
             id={`game-tab-${tab}`}
             aria-selected={tab === current}
             aria-controls={tab === current ? `game-panel-${tab}` : undefined}
-            aria-describedby={unreadIn(tab) > 0 ? `game-tab-${tab}-unread` : undefined}
+            aria-describedby={
+              unreadIn(tab) > 0
+                ? `game-tab-${tab}-unread`
+                : tab === "gm" && flagsOpen > 0
+                  ? "game-tab-gm-flags"
+                  : undefined
+            }
             tabIndex={tab === current ? 0 : -1}
             className={tab === current ? "game-tab current" : "game-tab"}
             onClick={() => go(tab)}
           >
             {t.game.tabs[tab]}
             <UnreadBadge count={unreadIn(tab)} id={`game-tab-${tab}-unread`} />
+            {tab === "gm" && flagsOpen > 0 && (
+              <>
+                <span
+                  className="unread-badge g5-badge"
+                  data-count={flagsOpen > 99 ? "99+" : flagsOpen}
+                  aria-hidden="true"
+                />
+                <span hidden id="game-tab-gm-flags">
+                  {g5.flags.badge(flagsOpen)}
+                </span>
+              </>
+            )}
           </button>
         ))}
       </div>

@@ -3,6 +3,7 @@ import { useT } from "../i18n/index.tsx";
 import type { GameData } from "../use-game.ts";
 import { ClockPanel } from "./gm/clock.tsx";
 import { DayPanel } from "./gm/day.tsx";
+import { FlagsPanel } from "./gm/flags.tsx";
 import { HiddenPosts, Moderation } from "./gm/moderation.tsx";
 import { Council, ReviewPanel } from "./gm/review.tsx";
 import { Successes } from "./gm/shared.tsx";
@@ -13,7 +14,8 @@ import "./gm.css";
 /**
  * The GM's console: signups and the start (S1, F1), the players' table with every role, strike and
  * tonight's moves, the phase clock, the council's question (M2c) as soon as it is asked, the day's
- * weighted score (V4, P1), the night's review (G10, F2), moderation (P3, P4) and hidden posts (F2). Every
+ * weighted score (V4, P1), the night's review (G10, F2), the posts and messages flagged for G5 with the GM's
+ * measures (issue 31), moderation (P3, P4) and hidden posts (F2). Every
  * action shows its refusal in words beside the control, and refetches the game when it succeeds.
  *
  * This file is the shell; the panels live in ./gm/, one file per task of the GM.
@@ -71,6 +73,7 @@ export default function GmConsole(props: { id: string; game: GameData }) {
               />
             )}
             {d.view && <PlayersTable detail={d} view={d.view} />}
+            <FlagsPanel id={props.id} detail={d} posts={props.game.posts} done={done} />
             {d.view && <Moderation id={props.id} view={d.view} done={done} />}
             <HiddenPosts id={props.id} posts={props.game.posts} done={done} />
           </>

@@ -1,7 +1,9 @@
+import type { G5Policy } from "@forum-mafia/protocol";
 import { CLASSIC_SETUP, type Setup } from "@forum-mafia/protocol/setups";
 import { useEffect, useId, useMemo, useState, type FormEvent } from "react";
 import { ApiFailure, api, type CreateGameBody } from "../api.ts";
 import { errorText, useLang, useT, type Dict } from "../i18n/index.tsx";
+import { useG5T } from "../i18n/g5.ts";
 import { useSetupT } from "../i18n/setup.ts";
 import { navigate } from "../router.tsx";
 import { useSession } from "../session.tsx";
@@ -10,15 +12,17 @@ import { EstimatePanel } from "./setup/estimate.tsx";
 import { draftOf, setupOf, type Draft } from "./setup/model.ts";
 import { useMySetups } from "./setup/my-setups.ts";
 import "./lobby.css";
+import "./game/g5.css";
 
 type Unit = "hours" | "minutes";
-type Field = "title" | "night" | "day" | "dayDeadline" | "setup" | "mode" | "form";
+type Field = "title" | "night" | "day" | "dayDeadline" | "setup" | "mode" | "g5" | "form";
 
 /** The field a refusal names: the server's field errors read "night.amount: …". */
 function fieldOf(e: unknown): Field {
   if (!(e instanceof ApiFailure) || e.code !== "invalid") return "form";
   const head = e.message.split(/[.:]/, 1)[0];
   if (head === "roles" || head === "options") return "setup";
+  if (head === "g5") return "g5";
   return head === "title" || head === "night" || head === "day" || head === "dayDeadline" || head === "mode"
     ? head
     : "form";
@@ -33,7 +37,13 @@ interface Form {
   readonly dayUnit: Unit;
   readonly dayDeadline: string;
   readonly mode: "review" | "automatic";
+  /** G5 (issue 31): what the platform does by itself with a flagged post, and whether G5 strikes are allowed. */
+  readonly g5Policy: G5Policy;
+  readonly g5Strikes: boolean;
 }
+
+/** G5's policies in the order the form offers them (protocol's G5_POLICIES; its values stay out of the bundle). */
+const G5_POLICIES: readonly G5Policy[] = ["off", "warn", "hideStrike"];
 
 const FRESH: Form = {
   title: "",
@@ -43,6 +53,9 @@ const FRESH: Form = {
   dayUnit: "hours",
   dayDeadline: "",
   mode: "review",
+  // protocol's DEFAULT_G5: warn the author, strikes allowed.
+  g5Policy: "warn",
+  g5Strikes: true,
 };
 
 /** A change to one field of the form. */
@@ -76,6 +89,11 @@ function bodyOf(form: Form, setup: Setup, n: Dict["lobby"]["newGame"]): CreateGa
     roles: [...setup.roles],
     options: { ...setup.options },
     mode: form.mode,
+    // Hiding with a strike on every third breach gives strikes: the box cannot be off then.
+    g5:
+      form.g5Policy === "hideStrike"
+        ? { policy: "hideStrike", strikes: true }
+        : { policy: form.g5Policy, strikes: form.g5Strikes },
   };
 }
 
@@ -183,6 +201,7 @@ export default function NewGame() {
         >
           {errors.at("mode")}
         </Choice>
+        <G5Fields id={id} form={form} set={set} errors={errors} />
         {errors.at("form")}
         {check.setup === null && (
           <p className="error" id={`${id}-blocked`}>
@@ -229,6 +248,43 @@ function TitleField(props: { id: string; form: Form; set: SetField; errors: Erro
       </div>
       {errors.at("title")}
     </div>
+  );
+}
+
+/**
+ * G5 (issue 31): what the platform does by itself when a post or chat message holds мат or an insult, and
+ * whether the GM may give a strike for it; hiding with a strike on every third breach keeps the box ticked.
+ */
+function G5Fields(props: { id: string; form: Form; set: SetField; errors: Errors }) {
+  const w = useG5T().setup;
+  const { id, form, set, errors } = props;
+  const forced = form.g5Policy === "hideStrike";
+  return (
+    <Choice
+      legend={w.legend}
+      lead={w.lead}
+      name="g5"
+      value={form.g5Policy}
+      onChange={set("g5Policy")}
+      options={G5_POLICIES.map((p) => ({ value: p, label: w.policy[p].label, hint: w.policy[p].hint }))}
+    >
+      <label className="option g5-strikes">
+        <input
+          type="checkbox"
+          checked={forced || form.g5Strikes}
+          disabled={forced}
+          onChange={(e) => set("g5Strikes")(e.target.checked)}
+          aria-describedby={`${id}-g5-strikes-hint`}
+        />
+        <span className="option-text">
+          <strong>{w.strikes}</strong>
+          <small id={`${id}-g5-strikes-hint`} className="muted">
+            {forced ? w.strikesForced : w.strikesHint}
+          </small>
+        </span>
+      </label>
+      {errors.at("g5")}
+    </Choice>
   );
 }
 

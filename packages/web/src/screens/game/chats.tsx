@@ -15,9 +15,20 @@ import { formatMoment } from "../../time.ts";
 import { useCoarsePointer } from "./composer.tsx";
 import { useArrival, usePageVisible, type GameData } from "../../use-game.ts";
 import { UnreadBadge } from "./unread.tsx";
+import { G5Warning, useTextCheck } from "./g5-warning.tsx";
 import "./play.css";
+import "./g5.css";
 
 const personalSeat = (id: ChannelId): number | null => (id.startsWith("gm:") ? Number(id.slice(3)) : null);
+
+/** A message's anchor: `/games/:id/chats#message-<id>` opens its channel with the message in view (issue 31). */
+export const messageAnchor = (id: string): string => `message-${id}`;
+
+/** The message the address points at (`#message-<id>`), or null. */
+function messageInHash(): string | null {
+  const m = /^#message-(.+)$/.exec(window.location.hash);
+  return m ? decodeURIComponent(m[1]!) : null;
+}
 
 function channelName(id: ChannelId, detail: GameDetail, t: Dict): string {
   const w = t.play.chats.names;
@@ -34,7 +45,11 @@ function channelName(id: ChannelId, detail: GameDetail, t: Dict): string {
 export function Chats(props: { id: string; game: GameData }) {
   const t = useT();
   const d = props.game.detail;
-  const [picked, setPicked] = useState<ChannelId | null>(null);
+  // Issue 31: a link to a message (the GM console's G5 list) opens the channel that holds it.
+  const [target] = useState(messageInHash);
+  const [picked, setPicked] = useState<ChannelId | null>(
+    () => d?.channels.find((c) => c.messages.some((m) => m.id === target))?.id ?? null,
+  );
   const tabRefs = useRef(new Map<ChannelId, HTMLButtonElement>());
   const uid = useId();
   if (!d) return <p className="muted">{t.loading}</p>;
@@ -123,6 +138,7 @@ export function Chats(props: { id: string; game: GameData }) {
         name={name(selected)}
         panelId={`${uid}-panel`}
         labelledBy={tabSelected ? `${uid}-tab-${selected.id}` : null}
+        target={target}
         dead={d.me.seat !== null && d.view?.seats[d.me.seat]?.alive === false}
       />
     </div>
@@ -150,6 +166,37 @@ function useNewest(
   }, [visible, count, channel, markRead]);
 }
 
+/** Issue 31: the message the address points at, when this channel holds it, is brought into view. */
+function useTargetMessage(channel: ChannelView, target: string | null): void {
+  const here = target !== null && channel.messages.some((m) => m.id === target);
+  useEffect(() => {
+    if (here && target !== null)
+      document.getElementById(messageAnchor(target))?.scrollIntoView({ block: "center" });
+  }, [here, target]);
+}
+
+/** One message: its author (the GM's marked), the time, the server's safe HTML; marked when the address points at it. */
+function Message(props: { message: ChannelView["messages"][number]; target: boolean }) {
+  const w = useT().play.chats;
+  const { lang } = useLang();
+  const { timeZone } = useSession();
+  const m = props.message;
+  return (
+    <li
+      id={messageAnchor(m.id)}
+      className={`play-msg${m.seat === null ? " play-msg-gm" : ""}${props.target ? " play-msg-target" : ""}`}
+    >
+      <div className="play-msg-head">
+        <strong>{m.seat === null ? `${m.author} (${w.gmTag})` : m.author}</strong>{" "}
+        <time className="muted" dateTime={new Date(m.at).toISOString()}>
+          {formatMoment(m.at, timeZone, lang)}
+        </time>
+      </div>
+      <div className="play-msg-text" dangerouslySetInnerHTML={{ __html: m.html }} />
+    </li>
+  );
+}
+
 function ChannelPanel(props: {
   gameId: string;
   game: GameData;
@@ -159,13 +206,14 @@ function ChannelPanel(props: {
   labelledBy: string | null;
   /** G7: the viewer is a player who is out of the game. */
   dead: boolean;
+  /** The message the address points at, brought into view and marked (issue 31). */
+  target: string | null;
 }) {
   const t = useT();
   const w = t.play.chats;
   // A keyboard shortcut means nothing on a touch screen: the hint is for keyboards only.
   const coarse = useCoarsePointer();
   const { lang } = useLang();
-  const { timeZone } = useSession();
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -177,6 +225,9 @@ function ChannelPanel(props: {
 
   useNewest(list, props.game, c.id, count);
   const arrival = useArrival(props.game);
+  useTargetMessage(c, props.target);
+  // G5 (issue 31): a player's draft is checked as it is typed; the GM's words are not flagged.
+  const check = useTextCheck(text, c.canPost && props.game.detail?.me.kind !== "gm");
 
   const send = async (e?: FormEvent) => {
     e?.preventDefault();
@@ -215,15 +266,7 @@ function ChannelPanel(props: {
         ) : (
           <ol>
             {c.messages.map((m) => (
-              <li key={m.id} className={m.seat === null ? "play-msg play-msg-gm" : "play-msg"}>
-                <div className="play-msg-head">
-                  <strong>{m.seat === null ? `${m.author} (${w.gmTag})` : m.author}</strong>{" "}
-                  <time className="muted" dateTime={new Date(m.at).toISOString()}>
-                    {formatMoment(m.at, timeZone, lang)}
-                  </time>
-                </div>
-                <div className="play-msg-text" dangerouslySetInnerHTML={{ __html: m.html }} />
-              </li>
+              <Message key={m.id} message={m} target={m.id === props.target} />
             ))}
           </ol>
         )}
@@ -238,7 +281,7 @@ function ChannelPanel(props: {
             rows={3}
             maxLength={5000}
             value={text}
-            aria-describedby={coarse ? undefined : `${composerId}-hint`}
+            aria-describedby={`${composerId}-check${coarse ? "" : ` ${composerId}-hint`}`}
             onChange={(e) => {
               setText(e.target.value);
               setError(null);
@@ -247,6 +290,9 @@ function ChannelPanel(props: {
               if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) void send();
             }}
           />
+          <div id={`${composerId}-check`} aria-live="polite">
+            <G5Warning check={check} />
+          </div>
           {error && (
             <p className="error" role="alert">
               {error}

@@ -14,6 +14,7 @@ import { api, ApiFailure } from "../../api.ts";
 import { errorText, useLang, useT, type Dict } from "../../i18n/index.tsx";
 import { useSession } from "../../session.tsx";
 import { useArrival, type GameData } from "../../use-game.ts";
+import { G5Warning } from "./g5-warning.tsx";
 
 /** What the thread asks of the composer: put a quote in and focus it. */
 export interface ComposerHandle {
@@ -307,6 +308,8 @@ export function Composer(props: { id: string; game: GameData; handle?: Ref<Compo
       />
       <div id={`${textId}-preview`} aria-live="polite">
         {preview && <PreviewLines preview={preview} gm={detail.me.kind === "gm"} lang={lang} t={t} />}
+        {/* G5: the GM's own words are not flagged; a player may still send a flagged post. */}
+        {preview && detail.me.kind !== "gm" && <G5Warning check={preview.profanity} />}
       </div>
       {sending.error && (
         <p className="error" role="alert">

@@ -2,6 +2,7 @@ import type { GameDetail } from "@forum-mafia/protocol";
 import { factionOf } from "@forum-mafia/protocol/roles";
 import { THRESHOLDS } from "@forum-mafia/protocol/setups";
 import { useId } from "react";
+import { useG5T } from "../../i18n/g5.ts";
 import { useSetupT } from "../../i18n/setup.ts";
 import { FACTIONS, roleCounts } from "../setup/model.ts";
 import "../setup/setup.css";
@@ -9,11 +10,12 @@ import "../setup/setup.css";
 /**
  * Issue 17: the game's published setup, as forum players expect a setup post: the player count, the
  * roles in the game with their counts by side (never who holds them), the two options and the thresholds
- * in words. Open during signups, a tap away in a running or ended game; the same for players, the GM and
+ * in words, and the G5 policy (issue 31). Open during signups, a tap away in a running or ended game; the same for players, the GM and
  * spectators.
  */
 export function SetupPost(props: { detail: GameDetail; open: boolean }) {
   const w = useSetupT();
+  const g5 = useG5T().post;
   const id = useId();
   const { settings, roleNames } = props.detail;
   const counts = roleCounts(settings.roles);
@@ -50,6 +52,9 @@ export function SetupPost(props: { detail: GameDetail; open: boolean }) {
           ))}
           <li>{w.optionPost.earlyClose[options.earlyClose]}</li>
           <li>{w.optionPost.strikes[options.strikes]}</li>
+          {/* Issue 31: what the platform does with мат and insults, and whether the GM may strike for them. */}
+          <li>{g5.policy[settings.g5.policy]}</li>
+          <li>{settings.g5.strikes ? g5.strikes.on : g5.strikes.off}</li>
         </ul>
       </section>
     </details>

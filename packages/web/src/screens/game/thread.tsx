@@ -19,6 +19,7 @@ import type { GameData } from "../../use-game.ts";
 import { formatMoment } from "../../time.ts";
 import { Composer, postBlock, type ComposerHandle } from "./composer.tsx";
 import { PostsOfBar, usePostsOf, type PostsOf } from "./posts-of.tsx";
+import "./g5.css";
 
 /**
  * A post's plain text, for a quote: the safe HTML parsed in a detached document, never run. The quotes
@@ -36,6 +37,36 @@ export const quoteOf = (post: PostView): string =>
   `[quote="${post.author.replace(/"/g, "'")}"]${plainText(post.html)}[/quote]\n`;
 
 const toEnd = (): void => window.scrollTo(0, document.documentElement.scrollHeight);
+
+/** A post's anchor: `/games/:id/thread#post-<id>` opens the thread at that post (issue 31: the GM's G5 list). */
+export const postAnchor = (id: string): string => `post-${id}`;
+
+/** The post the address points at (`#post-<id>`), or null. */
+function postInHash(): string | null {
+  const m = /^#post-(.+)$/.exec(window.location.hash);
+  return m ? decodeURIComponent(m[1]!) : null;
+}
+
+/**
+ * The post the address points at, once: when it is in the list the window is scrolled to it (the reader
+ * leaves the end, so new posts no longer pull the window down) and it is marked. Its id, or null.
+ */
+function useTargetPost(
+  posts: readonly PostView[],
+  atEnd: RefObject<boolean>,
+  scrollTo: (index: number) => void,
+): string | null {
+  const [target] = useState(postInHash);
+  const done = useRef(false);
+  const index = target === null ? -1 : posts.findIndex((p) => p.id === target);
+  useEffect(() => {
+    if (done.current || index < 0) return;
+    done.current = true;
+    atEnd.current = false;
+    scrollTo(index);
+  }, [index, atEnd, scrollTo]);
+  return index >= 0 ? target : null;
+}
 
 /** A player's profile page. */
 export const profileHref = (nick: string): string => `/u/${encodeURIComponent(nick)}`;
@@ -159,6 +190,11 @@ const ThreadList = memo(function ThreadList(props: ListProps) {
 
   useFollowEnd(list, atEnd, geometry, setShowToNew);
   useSeen(list, posts.length, props.onSeen);
+  const scrollToPost = useCallback(
+    (index: number) => virtualizer.scrollToIndex(index, { align: "center" }),
+    [virtualizer],
+  );
+  const target = useTargetPost(posts, atEnd, scrollToPost);
 
   const firstNew = firstNewId === null ? -1 : posts.findIndex((p) => p.id === firstNewId);
   const toFirstNew = () => {
@@ -199,6 +235,7 @@ const ThreadList = memo(function ThreadList(props: ListProps) {
                 onQuote={onQuote}
                 mayHide={mayHide}
                 onPostsOf={onPostsOf}
+                target={post.id === target}
               />
             </div>
           );
@@ -316,6 +353,8 @@ interface PostProps {
   readonly onQuote: ((post: PostView) => void) | null;
   readonly mayHide: boolean;
   readonly onPostsOf: ((seat: number, name: string) => void) | null;
+  /** The post the address points at (`#post-<id>`): marked. */
+  readonly target: boolean;
 }
 
 /** A post's head: the author (a link to the profile), the GM's mark, the vote it cast, the time. */
@@ -347,7 +386,7 @@ function PostHead({ post, detail }: { post: PostView; detail: GameDetail | null 
 }
 
 /** One post: author, time, the vote it cast, the server's safe HTML; quote and (for the GM) hide. */
-const Post = memo(function Post({ id, post, detail, onQuote, mayHide, onPostsOf }: PostProps) {
+const Post = memo(function Post({ id, post, detail, onQuote, mayHide, onPostsOf, target }: PostProps) {
   const t = useT();
   const { lang } = useLang();
   const [hiding, setHiding] = useState(false);
@@ -377,7 +416,11 @@ const Post = memo(function Post({ id, post, detail, onQuote, mayHide, onPostsOf 
   };
 
   return (
-    <article className={`post${post.seat === null ? " post-gm" : ""}`} aria-label={th.postLabel(post.author)}>
+    <article
+      id={postAnchor(post.id)}
+      className={`post${post.seat === null ? " post-gm" : ""}${target ? " post-target" : ""}`}
+      aria-label={th.postLabel(post.author)}
+    >
       <PostHead post={post} detail={detail} />
       {post.hidden ? (
         <p className="post-hidden muted">{th.hidden(post.hidden.reason)}</p>

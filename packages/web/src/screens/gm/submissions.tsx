@@ -3,7 +3,8 @@ import { useT } from "../../i18n/index.tsx";
 import { actionText, namesOf } from "./shared.tsx";
 
 /**
- * The players' table: every seat with its role and strikes (P1, P2), and at night what each seat has sent.
+ * The players' table: every seat with its role and strikes (P1, P2, and G5's since issue 31: vote / night /
+ * G5), and at night what each seat has sent.
  * Who owes a move, and whom a teammate's move covers (O1, M4, T1, P2), is the server's word
  * (`GmTable.tonight`): the console does not work it out again.
  */
@@ -55,9 +56,11 @@ export function PlayersTable(props: { detail: GameDetail; view: GameView }) {
                     {strikes ? (
                       <>
                         <span aria-hidden="true">
-                          {strikes.vote} / {strikes.night}
+                          {strikes.vote} / {strikes.night} / {strikes.conduct}
                         </span>
-                        <span className="sr-only">{t.gm.players.strikesOf(strikes.vote, strikes.night)}</span>
+                        <span className="sr-only">
+                          {t.gm.players.strikesOf(strikes.vote, strikes.night, strikes.conduct)}
+                        </span>
                       </>
                     ) : (
                       "—"

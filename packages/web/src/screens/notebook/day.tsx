@@ -5,6 +5,7 @@ import { useNotebookT } from "../../i18n/notebook.ts";
 import { TallyTable, tallyVerdict } from "../gm/readouts.tsx";
 import { emptySpoilers } from "../tools/spoilers.ts";
 import { savedPageOrText, TextFile } from "../tools/common.tsx";
+import { G5Flags } from "../tools/g5-flags.tsx";
 import { Inputs } from "./night.tsx";
 import { CloseButton, CopyBox, ReasonField, SeatSelect, useSend, usePhaseName } from "./shared.tsx";
 
@@ -147,7 +148,10 @@ function Paste(props: { view: NotebookView; setView: (v: NotebookView) => void }
   );
 }
 
-/** What the last paste found: posts, authors, the range; the authors who name nobody; what did not count. */
+/**
+ * What the last paste found: posts, authors, the range; the authors who name nobody; the posts that break G5
+ * (issue 31); what did not count.
+ */
 function Found(props: { found: ThreadFound; view: NotebookView; setView: (v: NotebookView) => void }) {
   const w = useNotebookT();
   const { found } = props;
@@ -179,6 +183,7 @@ function Found(props: { found: ThreadFound; view: NotebookView; setView: (v: Not
           )}
         </div>
       )}
+      <G5Flags flags={found.flags} total={found.flagCount} level={3} />
       {found.ignored.length > 0 && (
         <details>
           <summary>

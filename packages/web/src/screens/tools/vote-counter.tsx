@@ -4,6 +4,7 @@ import { api, ApiFailure } from "../../api.ts";
 import { errorText, useLang, useT } from "../../i18n/index.tsx";
 import { CopyBox } from "../../copy.tsx";
 import { parseJson, savedPageOrText, Submit, TextFile } from "./common.tsx";
+import { G5Flags } from "./g5-flags.tsx";
 import { addAlias, addPlayer, rosterPlayers } from "./roster.ts";
 import { emptySpoilers } from "./spoilers.ts";
 
@@ -402,7 +403,8 @@ function ThreadInput(props: { box: ThreadBox; onChange: (next: ThreadBox, readNo
 /**
  * What the paste holds, before counting: how many posts by how many authors, from which post to which, the
  * forum's engine, and each author marked as a player of the list or not, with a way to add them as a
- * player or as another name of one. Plain text has no colours: the page says how to copy with them.
+ * player or as another name of one; the posts that break G5 (issue 31). Plain text has no colours: the
+ * page says how to copy with them.
  */
 function Found(props: {
   found: PasteFound;
@@ -448,6 +450,7 @@ function Found(props: {
           </ul>
         </>
       )}
+      <G5Flags flags={f.flags} level={4} />
     </section>
   );
 }
