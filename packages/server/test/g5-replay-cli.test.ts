@@ -5,16 +5,14 @@
  * the night); then bots' moves play it to the end. The finished game's replay file, run by the real command,
  * must give the results the game published, phase by phase.
  */
-import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { GameDetail } from "@forum-mafia/protocol";
 import { expect, it } from "vitest";
 import { testServer } from "./harness.ts";
 import { NIGHT_MS, S3_DEFAULTS, detail, expectOk, playToEnd, setUpGame } from "./play.ts";
+import { replayCommand } from "./replay-command.ts";
 
-const root = fileURLToPath(new URL("../../../", import.meta.url));
 const HAND = ["boss", "thug", "sheriff", "sergeant", "doctor", "citizen"];
 
 interface Outcome {
@@ -37,11 +35,7 @@ it("G5, P3: a hide-and-strike game's replay file gives, through npm run replay, 
     await playToEnd(t, table, 11, "automatic");
     const file = join(t.dir, "g5-replay.json");
     writeFileSync(file, (await table.gm.get(`/api/games/${table.id}/replay`)).raw);
-    const run = spawnSync("npm", ["run", "--silent", "replay", "--", file], {
-      cwd: root,
-      encoding: "utf8",
-      env: { ...process.env, NO_COLOR: "1", npm_config_update_notifier: "false" },
-    });
+    const run = replayCommand(file);
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     const out = JSON.parse(run.stdout) as Outcome;

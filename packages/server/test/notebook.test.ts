@@ -1,14 +1,13 @@
 import { runReplay } from "@forum-mafia/engine";
 import type { NotebookView, PublishedNotebook, RoleId } from "@forum-mafia/protocol";
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "./client.ts";
 import { testServer, type TestServer } from "./harness.ts";
 import { expectOk } from "./play.ts";
+import { replayCommand } from "./replay-command.ts";
 import { rebuild } from "../src/notebooks/notebook.ts";
 import { readDoc } from "../src/notebooks/notebook-doc.ts";
 import { SqliteStore } from "../src/stores/sqlite-store.ts";
@@ -22,8 +21,6 @@ import { SqliteStore } from "../src/stores/sqlite-store.ts";
  */
 
 type Err = { error: { code: string; message: string; clause?: string } };
-
-const root = fileURLToPath(new URL("../../../", import.meta.url));
 
 /** Seats 0–16: the standard table (RULES.md §1) dealt by hand in this order. */
 const TABLE: [string, RoleId][] = [
@@ -439,11 +436,7 @@ describe("issue 18: the off-site game's notebook", () => {
       const dir = mkdtempSync(join(tmpdir(), "fm-notebook-"));
       const path = join(dir, "game.json");
       writeFileSync(path, JSON.stringify(file));
-      const run = spawnSync("npm", ["run", "--silent", "replay", "--", path], {
-        cwd: root,
-        encoding: "utf8",
-        env: { ...process.env, NO_COLOR: "1", npm_config_update_notifier: "false" },
-      });
+      const run = replayCommand(path);
       expect(run.stderr).toBe("");
       expect(run.status).toBe(0);
       expect(JSON.parse(run.stdout)).toEqual(runReplay(file));

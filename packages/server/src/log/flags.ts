@@ -1,5 +1,5 @@
-import { modkill, strike, type Phase } from "@forum-mafia/engine";
-import type { ChannelId, FlagMeasure, ProfanityKind } from "@forum-mafia/protocol";
+import { modkill, strike } from "@forum-mafia/engine";
+import type { ChannelId, GmFlag } from "@forum-mafia/protocol";
 import type { Entry, StoredFlag } from "./entries.ts";
 import type { Room } from "./room.ts";
 
@@ -10,21 +10,9 @@ import type { Room } from "./room.ts";
  * player's channel with the GM, a strike) reaches that player alone; a hidden post is public, as it is
  * when the GM hides one by hand.
  */
-export interface Flag {
-  /** The post's or message's id. */
-  readonly id: string;
-  readonly where: "thread" | ChannelId;
-  readonly seat: number;
-  /** The author's nick when it was written (a substitute takes the seat, not the words, P4). */
-  readonly author: string;
-  readonly at: number;
-  readonly phase: Phase | null;
-  readonly kind: ProfanityKind;
-  readonly text: string;
-  readonly spans: StoredFlag["spans"];
-  /** The seat's flags before this one in this game. */
-  readonly earlier: number;
-  readonly measures: { kind: FlagMeasure; reason: string; auto: boolean; at: number }[];
+export interface Flag extends Omit<GmFlag, "measures"> {
+  /** What was done with it, oldest first (applyMeasure appends). */
+  readonly measures: GmFlag["measures"][number][];
 }
 
 /** The game thread, or a channel, in the words of a warning to its author. */

@@ -1,7 +1,7 @@
 import type { PasteFound } from "@forum-mafia/protocol";
 import { Fragment, useId } from "react";
 import { useT } from "../../i18n/index.tsx";
-import "./g5-flags.css";
+import "../game/g5.css";
 
 /**
  * G5 (issue 31): the posts of a pasted thread that break G5 (мат, or an insult aimed at a player), as the
