@@ -12,6 +12,14 @@ import { compression } from "vite-plugin-compression2";
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [react(), compression({ algorithms: ["brotliCompress", "gzip"], logLevel: "silent" })],
-  build: { outDir: "dist", emptyOutDir: true, target: "es2022", reportCompressedSize: false },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    target: "es2022",
+    reportCompressedSize: false,
+    // Issue 32: on a busy machine the bundler printed a yellow English [PLUGIN_TIMINGS] block (the brotli
+    // copies at quality 11 take most of the build) on every `npm start`, which a newcomer reads as a fault.
+    rolldownOptions: { checks: { bundlerTimings: false } },
+  },
   server: { proxy: { "/api": { target: "http://127.0.0.1:3000", changeOrigin: false } } },
 });

@@ -84,7 +84,7 @@ export const ru = {
       `голос ${vote}, ночь ${night}, мат и оскорбления ${conduct}`,
     tonight: "Ход этой ночью",
     noMove: "—",
-    waiting: "ещё не сдал",
+    waiting: "ход ещё не сдан",
     noAct: "нет ночного хода",
     progress: (done: number, of: number) => `Сдали ход: ${done} из ${of}`,
     cannotVote: "лишён голоса",
