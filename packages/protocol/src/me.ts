@@ -119,6 +119,12 @@ export interface MyGame {
   readonly signedUp: number;
   readonly seats: number;
   readonly owes: readonly Owed[];
+  /**
+   * Issue 32: when this user's next reminder in this game falls (the server's clock, the user's reminder
+   * times), while something is owed; null when nothing is, or no reminder is left before the deadline. The
+   * app asks again then, so a reminder shows when the e-mail goes, not at the next minute's poll.
+   */
+  readonly nextReminder: number | null;
   /** Issue 28: the running game has stalled (no death and no hanging for three cycles); null otherwise. */
   readonly stall: StallView | null;
   /** Unread posts in the thread and messages in the user's channels; null when the game has none yet. */
@@ -151,6 +157,11 @@ export interface MyGames {
   /** Ended games the user played (and those the user was GM of), newest first. */
   readonly finished: readonly MyGame[];
   readonly reminders: readonly DueReminder[];
+  /**
+   * Issue 32: the server's clock when this was built (epoch ms): the deadlines are on it, so a client
+   * drops a reminder whose deadline has passed, and asks again then, even if its own clock is off.
+   */
+  readonly now: number;
   /**
    * Now is within the user's quiet hours (in the user's time zone): the banners show, but no browser
    * notification is raised until they end (e-mail keeps them too).

@@ -1,5 +1,5 @@
 import { runReplay } from "@forum-mafia/engine";
-import type { G5Settings, GameDetail, GmFlag, PostPreview, TextCheck } from "@forum-mafia/protocol";
+import type { G5Settings, GameDetail, GmFlag, MyGames, PostPreview, TextCheck } from "@forum-mafia/protocol";
 import type { StreamItem } from "@forum-mafia/protocol/stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { backlog } from "../src/views/stream-items.ts";
@@ -283,6 +283,9 @@ describe("G5: the game's policy (issue 31)", () => {
       [["warn", true]],
       [["warn", true]],
     ]);
+    // A warning is told, not asked: the player owes the GM no answer for it (issue 15's gmAnswer).
+    const line = (await egor.get<MyGames>("/api/me/games")).body.active.find((g) => g.id === table.id)!;
+    expect(line.owes).toEqual([]);
     // The GM still reads each: «no measure» closes one the policy has already warned about.
     expectOk(await measure(table, flags[0]!.id, "dismiss", "прочитано, хватит предупреждения"));
     expect((await flagsOf(table))[0]!.measures.map((m) => [m.kind, m.auto])).toEqual([

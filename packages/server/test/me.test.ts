@@ -128,6 +128,13 @@ describe("«Мои игры»: reminders", () => {
     expect((await myGames(g.gm)).reminders).toEqual([]);
     expectOk(await act(g.by("Зоя"), g.id, { act: "heal", target: seat("Маша") }));
     expect((await myGames(g.by("Зоя"))).reminders).toEqual([]);
+    // Issue 32: the next reminder's time (the server's clock), while something is owed, so the app asks
+    // again then; and the server's now beside it.
+    const egor = await myGames(g.by("Егор"));
+    expect(egor.now).toBe(t!.clock.now());
+    expect(egor.active.find((x) => x.id === g.id)!.nextReminder).toBe(deadline - 15 * MIN);
+    expect((await myGame(g.by("Зоя"), g.id))!.nextReminder).toBeNull(); // nothing owed
+    expect((await myGame(g.by("Маша"), g.id))!.nextReminder).toBeNull();
     // The second reminder (15m) has a key of its own, so a client shows it again.
     await t!.clock.advance(2 * HOUR - 15 * MIN);
     expect((await myGames(g.by("Егор"))).reminders.map((r) => r.key)).toEqual([

@@ -255,7 +255,7 @@ describe("«Мои игры» as a whole (myGames)", () => {
       { list: "signups", game: line("s1"), reminders: [] },
     ];
     const names = { boss: "Босс" } as Parameters<typeof myGames>[2];
-    const out = myGames(parts, true, names);
+    const out = myGames(parts, true, names, 12_345);
     expect(out.active.map((g) => g.id)).toEqual(["a1", "a2"]);
     expect(out.signups.map((g) => g.id)).toEqual(["s1"]);
     expect(out.hosting.map((g) => g.id)).toEqual(["h1"]);
@@ -263,7 +263,8 @@ describe("«Мои игры» as a whole (myGames)", () => {
     expect(out.reminders.map((r) => r.deadline)).toEqual([10, 20, 30]);
     expect(out.quiet).toBe(true);
     expect(out.roleNames).toBe(names);
-    expect(myGames([], false, names).quiet).toBe(false);
+    expect(out.now).toBe(12_345);
+    expect(myGames([], false, names, 0).quiet).toBe(false);
   });
 });
 

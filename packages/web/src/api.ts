@@ -158,7 +158,21 @@ async function send<T>(
     const e = (json as { error?: { code?: string; message?: string; clause?: string } }).error ?? {};
     throw new ApiFailure(res.status, e.code ?? "http", e.message ?? res.statusText, e.clause);
   }
+  if (method !== "GET" && path.startsWith("/api/games/")) gameWritten();
   return json as T;
+}
+
+/**
+ * Issue 32: a command to a game was accepted (a move, a vote, a post, a message, a GM's decision): what the
+ * user owes may have changed, so «Мои игры» and the reminders look again (reminders.tsx listens).
+ */
+const writeListeners = new Set<() => void>();
+export function onGameWrite(listener: () => void): () => void {
+  writeListeners.add(listener);
+  return () => void writeListeners.delete(listener);
+}
+function gameWritten(): void {
+  writeListeners.forEach((l) => l());
 }
 
 const g = (id: string): string => `/api/games/${encodeURIComponent(id)}`;

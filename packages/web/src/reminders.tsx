@@ -1,6 +1,6 @@
 import type { DueReminder, Lang, MyGames } from "@forum-mafia/protocol";
 import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
-import { api } from "./api.ts";
+import { api, onGameWrite } from "./api.ts";
 import { useLang, useT, type Dict } from "./i18n/index.tsx";
 import { Link, navigate, useRoute } from "./router.tsx";
 import { useSession } from "./session.tsx";
@@ -42,6 +42,40 @@ let askedLang: Lang = "ru";
 function publish(next: Snapshot): void {
   snapshot = next;
   listeners.forEach((l) => l());
+  if (next.data) lookAgainAtNextDeadline(next.data);
+}
+
+/**
+ * Issue 32: the server's clock now, as the last answer gives it (its `now`, plus the time since it came),
+ * so a reminder is dropped when its phase is over even if this device's clock is off.
+ */
+export function serverNow(s: Snapshot): number {
+  return s.data === null ? Date.now() : s.data.now + (Date.now() - s.at);
+}
+
+/** The timer that asks again when the soonest deadline of the user's games has passed. */
+let deadlineTimer: ReturnType<typeof setTimeout> | null = null;
+
+/**
+ * Issue 32: what is owed changes when a phase ends, and a reminder falls due at its time, not on the
+ * minute's poll: in a 1-minute demo the banner still said «вы ещё не сделали ночной ход» into day 2. Ask
+ * again a second after the soonest deadline or next reminder of a running game the user plays or hosts (the
+ * server's clock), and at most every 5 s.
+ */
+function lookAgainAtNextDeadline(data: MyGames): void {
+  if (deadlineTimer !== null) clearTimeout(deadlineTimer);
+  deadlineTimer = null;
+  if (stopPolling === null) return; // nobody is listening
+  const deadlines = [...data.active, ...data.hosting]
+    .flatMap((g) => [g.deadline, g.nextReminder])
+    .filter((d): d is number => d !== null && d > data.now);
+  if (deadlines.length === 0) return;
+  const wait = Math.max(5_000, Math.min(...deadlines) - data.now + 1_000);
+  if (wait > REFRESH_MS) return; // the minute's poll comes first
+  deadlineTimer = setTimeout(() => {
+    deadlineTimer = null;
+    void refreshMyGames();
+  }, wait);
 }
 
 async function fetchOnce(): Promise<void> {
@@ -80,9 +114,14 @@ function start(): void {
     if (document.visibilityState === "visible") void refreshMyGames({ ifIdle: true });
   };
   document.addEventListener("visibilitychange", onVisible);
+  // Issue 32: the user's own move, vote or post may settle a reminder: look again at once.
+  const offWrite = onGameWrite(() => void refreshMyGames());
   stopPolling = () => {
     clearInterval(timer);
     document.removeEventListener("visibilitychange", onVisible);
+    offWrite();
+    if (deadlineTimer !== null) clearTimeout(deadlineTimer);
+    deadlineTimer = null;
   };
 }
 
@@ -220,13 +259,17 @@ export default function Reminders() {
   const t = useT();
   const { lang } = useLang();
   const { timeZone } = useSession();
-  const { data, at } = useMyGames();
+  const snap = useMyGames();
+  const { data, at } = snap;
   const [dismissed, setDismissed] = useState<readonly string[]>(() => readKeys(DISMISSED));
   // "Через 5 минут" as of the latest answer or tick, whichever is later.
   const now = Math.max(useNow(30_000), at);
   const notifyOn = useNotificationsOn();
   const route = useRoute();
-  const due = (data?.reminders ?? []).filter((r) => !dismissed.includes(r.key));
+  // Issue 32: a reminder whose phase is over (its deadline passed, by the server's clock) is stale.
+  const due = (data?.reminders ?? []).filter(
+    (r) => !dismissed.includes(r.key) && (r.deadline === null || r.deadline > serverNow(snap)),
+  );
   const where = { timeZone, lang };
 
   // A browser notification once per reminder key, across the user's tabs.

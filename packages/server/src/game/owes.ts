@@ -2,6 +2,7 @@ import { mayVote, nightMoves } from "@forum-mafia/engine";
 import type { Owed } from "@forum-mafia/protocol";
 import { councilQuestion } from "./draft.ts";
 import type { Room } from "../log/room.ts";
+import { G5_NOTICE } from "../log/flags.ts";
 
 /**
  * Issue 15: what one user still owes in a game now, for «Мои игры» and the reminders. It names only the
@@ -37,7 +38,9 @@ export function owedBy(room: Room, userId: string): Owed[] {
   } else if (m.night.intake === "open" && nightMoves(m.state, m.night)[seat] === "owes") out.push("action");
   const gmChannel = room.messages.get(`gm:${seat}`);
   const last = gmChannel?.[gmChannel.length - 1];
-  // S1: the role message (room.ts, `role-<seat>`) is the GM's too, but asks nothing.
-  if (last !== undefined && last.seat === null && last.id !== `role-${seat}`) out.push("gmAnswer");
+  // S1: the role message (room.ts, `role-<seat>`) is the GM's too, but asks nothing; nor does a G5 notice
+  // (a warning or a strike, log/flags.ts), which the player is told, not asked.
+  const asks = last !== undefined && last.id !== `role-${seat}` && !last.id.startsWith(G5_NOTICE);
+  if (last !== undefined && last.seat === null && asks) out.push("gmAnswer");
   return out;
 }

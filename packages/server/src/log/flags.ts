@@ -24,6 +24,9 @@ function placeOf(where: Flag["where"]): string {
   return "в переписке с ведущим";
 }
 
+/** The id prefix of a G5 notice in a player's channel with the GM: it asks for no answer (owes.ts). */
+export const G5_NOTICE = "g5-";
+
 /** The rule as the seed words it (seed rule 5, RULES.md G5). */
 const G5_TEXT = "Употребление нецензурной лексики, оскорбление игроков СТРОГО ЗАПРЕЩЕНО!";
 
@@ -91,7 +94,12 @@ export function applyMeasure(room: Room, entry: Entry & { readonly kind: "measur
   const gmChannel: ChannelId = `gm:${flag.seat}`;
   const message = (text: string): void =>
     room.addMessage(
-      room.gmMessage(`${entry.measure}-${flag.id}-${flag.measures.length}`, gmChannel, entry.at, text),
+      room.gmMessage(
+        `${G5_NOTICE}${entry.measure}-${flag.id}-${flag.measures.length}`,
+        gmChannel,
+        entry.at,
+        text,
+      ),
     );
   switch (entry.measure) {
     case "dismiss":

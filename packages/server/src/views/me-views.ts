@@ -136,6 +136,13 @@ function dueReminders(room: Room, owes: readonly Owed[], input: ReminderInput): 
   }));
 }
 
+/** Issue 32: the next reminder time after now in this phase (reminderTimes), while the user owes something. */
+function nextReminder(room: Room, owes: readonly Owed[], input: ReminderInput): number | null {
+  const deadline = room.clock().deadline;
+  if (owes.length === 0 || deadline === null || input.now >= deadline) return null;
+  return reminderTimes(room.phaseStart, deadline, input.offsets).find((t) => t > input.now) ?? null;
+}
+
 /** Issue 28: whether the game has stalled, from the public view (the same as the game page's). */
 function stallOf(room: Room): MyGame["stall"] {
   const pub = seenBy(room, { kind: "public" });
@@ -153,6 +160,9 @@ export function myPart(
   if (at === null) return null;
   const running = room.status === "running";
   const owes = running && (at.mine === "player" || at.mine === "gm") ? owedBy(room, me.id) : [];
+  // The GM owes nothing by day, but is reminded that the day is about to close.
+  const remind: Owed[] =
+    at.mine === "gm" && running && room.phase?.kind === "day" ? [...owes, "dayClosing"] : owes;
   const roles = endRoles(room);
   const role = at.seat !== null && roles !== null ? (roles[at.seat] ?? null) : null;
   const winner = room.status === "ended" ? room.winner : null;
@@ -170,6 +180,7 @@ export function myPart(
     signedUp: room.status === "signup" ? room.signups.length : room.seatUsers.length,
     seats: room.settings.seats,
     owes,
+    nextReminder: running ? nextReminder(room, remind, input) : null,
     // Issue 28: from the public results, as the game page shows it.
     stall: running ? stallOf(room) : null,
     unread: unreadTotals(room, me, marks),
@@ -177,14 +188,16 @@ export function myPart(
     winner,
     result: role === null ? null : resultOf(factionOf(role), winner),
   };
-  // The GM owes nothing by day, but is reminded that the day is about to close.
-  const remind: Owed[] =
-    at.mine === "gm" && running && room.phase?.kind === "day" ? [...owes, "dayClosing"] : owes;
   return { list: at.list, game, reminders: running ? dueReminders(room, remind, input) : [] };
 }
 
 /** «Мои игры» from the parts of the games, given newest first; the reminders soonest deadline first. */
-export function myGames(parts: readonly MyPart[], quiet: boolean, roleNames: MyGames["roleNames"]): MyGames {
+export function myGames(
+  parts: readonly MyPart[],
+  quiet: boolean,
+  roleNames: MyGames["roleNames"],
+  now: number,
+): MyGames {
   const of = (list: MyList): MyGame[] => parts.filter((p) => p.list === list).map((p) => p.game);
   return {
     active: of("active"),
@@ -192,6 +205,7 @@ export function myGames(parts: readonly MyPart[], quiet: boolean, roleNames: MyG
     hosting: of("hosting"),
     finished: of("finished"),
     reminders: parts.flatMap((p) => p.reminders).sort((a, b) => (a.deadline ?? 0) - (b.deadline ?? 0)),
+    now,
     quiet,
     roleNames,
   };

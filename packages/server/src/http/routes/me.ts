@@ -32,7 +32,7 @@ export function meRoutes(ctx: RouteContext): void {
         if (part) parts.push({ room, part });
       }
       const quiet = isQuiet(input.now, settings?.quietHours ?? null, user.timeZone);
-      return myGames(await durableParts(ctx, parts), quiet, roleNames(langOf(req)));
+      return myGames(await durableParts(ctx, parts), quiet, roleNames(langOf(req)), input.now);
     },
   });
   bodyRoute(ctx, {
