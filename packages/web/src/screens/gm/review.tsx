@@ -59,7 +59,8 @@ export function ReviewPanel(props: {
           <DraftLines heading={t.gm.review.explanation} lines={draft.explanation} />
           <Rolls id={id} draft={draft} done={after} />
           <Reopen id={id} done={after} />
-          <Publish id={id} draft={draft} done={after} onPublished={props.onPublished} />
+          {/* Issue 32: once published there is no draft to read again (the server answers 409): only the game. */}
+          <Publish id={id} draft={draft} done={props.done} onPublished={props.onPublished} />
         </>
       )}
     </div>
