@@ -247,6 +247,9 @@ describe.skipIf(missing !== null)(
       await guest.page.locator(".lobby h2").first().waitFor();
       await guest.page.getByText(/Загрузка/).waitFor({ state: "detached" });
       await expectRussianWords(guest.page, "lobby (guest)");
+      // Issue 32: a description for search engines and link previews, in Russian.
+      const description = await guest.page.locator('meta[name="description"]').getAttribute("content");
+      expect(description).toMatch(/^Форумная мафия[^A-Za-z]{40,}$/);
       await guest.page.goto(`${app.url}/games/${id}`);
       await guest.page.locator("article").first().waitFor();
       await expectRussianWords(guest.page, "thread (guest)");
