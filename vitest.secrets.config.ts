@@ -31,18 +31,25 @@ class ListedOrder extends BaseSequencer {
   }
 }
 
-const source = (pkg: string): string =>
-  fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+/** A package's source file inside the sandbox. */
+const source = (pkg: string, file: string): string =>
+  fileURLToPath(new URL(`./packages/${pkg}/src/${file}`, import.meta.url));
 
 export default defineConfig({
   // The packages by their source here, not through node_modules' links, which point out of Stryker's
-  // sandbox: the server's tests then run against the mutated engine too.
+  // sandbox: the server's tests then run against the mutated engine too. Each entry of a package's
+  // `exports` is named (issue 31: the server's own tests load `@forum-mafia/engine/bots` through the demo).
   resolve: {
-    alias: {
-      "@forum-mafia/engine": source("engine"),
-      "@forum-mafia/protocol": source("protocol"),
-      "@forum-mafia/forum": source("forum"),
-    },
+    alias: [
+      { find: /^@forum-mafia\/engine$/, replacement: source("engine", "index.ts") },
+      { find: /^@forum-mafia\/engine\/bots$/, replacement: source("engine", "bots-entry.ts") },
+      { find: /^@forum-mafia\/protocol$/, replacement: source("protocol", "index.ts") },
+      {
+        find: /^@forum-mafia\/protocol\/(acts|roles|setups|unread|stream)$/,
+        replacement: source("protocol", "$1.ts"),
+      },
+      { find: /^@forum-mafia\/forum$/, replacement: source("forum", "index.ts") },
+    ],
   },
   test: {
     include: FILES,

@@ -201,6 +201,28 @@ describe("«Мои игры»: unread and what is owed", () => {
     expect(reminders(THE_GM, at)).toEqual([]);
   });
 
+  it("issue 32: the next reminder's time, while something is owed; none once owed nothing or past the last", () => {
+    const { room, start } = started();
+    const deadline = start + 24 * HOUR;
+    const next = (me: { id: string; nick: string }, now: number) =>
+      myPart(room, me, {}, { offsets: ["2h", "15m"], now })!.game.nextReminder;
+    // By hand: the reminders fall 2 h and 15 min before the night's deadline.
+    expect(next(SHERIFF_USER, start)).toBe(deadline - 2 * HOUR);
+    expect(next(SHERIFF_USER, deadline - 2 * HOUR - 1)).toBe(deadline - 2 * HOUR);
+    expect(next(SHERIFF_USER, deadline - 2 * HOUR)).toBe(deadline - 15 * 60_000);
+    expect(next(SHERIFF_USER, deadline - 15 * 60_000)).toBeNull();
+    expect(next(SHERIFF_USER, deadline)).toBeNull();
+    // A citizen owes nothing at night; nor the GM; the sheriff once the pair's move is in.
+    expect(next(CITIZEN_USER, start)).toBeNull();
+    expect(next(THE_GM, start)).toBeNull();
+    room.apply(entry({ kind: "act", seat: SHERIFF, action: { act: "shoot", target: BOSS } }));
+    expect(next(SHERIFF_USER, start)).toBeNull();
+    // By day the GM's «the day is about to close» has its time too.
+    room.apply(entry({ kind: "publishNight" }));
+    const day = room.clock().deadline!;
+    expect(next(THE_GM, day - 3 * HOUR)).toBe(day - 2 * HOUR);
+  });
+
   it("reminders: by day the GM is reminded that the day is about to close; nothing once the game is over", () => {
     const { room } = started();
     const night = nextAt();
