@@ -16,7 +16,7 @@ export function G5Warning(props: { check: TextCheck | null }) {
   // The same word twice is marked once.
   const words = [...new Set(check.words)];
   return (
-    <div className="g5-warning">
+    <div className="g5-warning" role="status">
       <p className="g5-warning-head">
         <strong>{w.heading(check.flag)}</strong>
       </p>
