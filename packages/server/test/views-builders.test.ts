@@ -9,6 +9,8 @@ import type { Room } from "../src/log/room.ts";
 import { describe, expect, it } from "vitest";
 import { seenBy } from "../src/views/seen.ts";
 import { gameDetail, summaryOf } from "../src/views/views.ts";
+import { publicState } from "../src/views/stream-items.ts";
+import { myPart } from "../src/views/me-views.ts";
 import { actionForm, posts, signupStatus } from "../src/views/readouts.ts";
 
 /** M2c's listed questions as docs/readings.md lists them, in its order, with their Russian texts. */
@@ -439,5 +441,36 @@ describe("the thread's pages (posts)", () => {
     expect(hidden).toMatchObject({ id: "p3", author: "Шериф", html: "", hidden: { reason: "флуд" } });
     expect(shown).toMatchObject({ id: "p4", author: "Сержант", hidden: null });
     expect(shown!.html).toContain("четыре");
+  });
+});
+
+/**
+ * Issue 28's stall (STALL_CYCLES = 3: three nights and three days in a row with no death, modkill or
+ * hanging), in a room built by hand: every night each seat with a move passes (no strike, P2), every day
+ * each player votes blue for the next (no hanging, V5; no penalty, P1).
+ */
+function quietCycles(room: Room, cycles: number): void {
+  for (let c = 0; c < cycles; c++) {
+    for (const seat of [BOSS, THUG, SHERIFF, DOCTOR]) act(room, seat, { act: "pass" });
+    room.apply(entry({ kind: "publishNight" }));
+    for (let seat = 0; seat < 6; seat++)
+      room.apply(
+        entry({ kind: "vote", seat, vote: { color: "blue", target: (seat + 1) % 6, early: false } }),
+      );
+    room.apply(entry({ kind: "endDay" }));
+  }
+}
+
+describe("a stalled game (issue 28) in the stream's public half and «Мои игры»", () => {
+  it("W1: two quiet cycles are no stall; the third is, told to everyone from night 1 on, with a human GM", () => {
+    const room = runningRoom();
+    quietCycles(room, 2);
+    expect(publicState(room, "ru").stall).toBeNull();
+    expect(myPart(room, { id: "u2", nick: "Шериф" }, {}, { offsets: [], now: 0 })!.game.stall).toBeNull();
+    quietCycles(room, 1);
+    const stall = { since: { kind: "night", number: 1 }, nights: 3, days: 3, humanGm: true };
+    expect(publicState(room, "ru").stall).toEqual(stall);
+    expect(myPart(room, { id: "u2", nick: "Шериф" }, {}, { offsets: [], now: 0 })!.game.stall).toEqual(stall);
+    expect(gameDetail(room, PUBLIC, null, "ru").stall).toEqual(stall);
   });
 });
