@@ -2,7 +2,7 @@ import { checkModkill, checkStrike } from "@forum-mafia/engine";
 import { checkMessage } from "@forum-mafia/forum";
 import type { FlagMeasure, TextCheck } from "@forum-mafia/protocol";
 import type { EntryBody, StoredFlag } from "../log/entries.ts";
-import type { Flag } from "../log/flags.ts";
+import { flagsOf, type Flag } from "../log/flags.ts";
 import type { Games } from "../log/games.ts";
 import type { Room } from "../log/room.ts";
 import { conflict, notFound, refused } from "../http/errors.ts";
@@ -54,7 +54,7 @@ export function autoMeasures(room: Room, seat: number, flagId: string, where: Fl
   const out: EntryBody[] = [];
   if (where === "thread") out.push(measure("hide"));
   out.push(measure("warn"));
-  const nth = room.flags.reduce((n, f) => (f.seat === seat ? n + 1 : n), 0) + 1;
+  const nth = flagsOf(room, seat) + 1; // this flag is noted when the post is applied, after this
   const alive = room.match!.state.players[seat]!.alive;
   if (g5.strikes && alive && nth % STRIKE_EVERY === 0)
     out.push(measure("strike", `${AUTO_REASON}, нарушение № ${nth}`));

@@ -40,7 +40,12 @@ export function owedBy(room: Room, userId: string): Owed[] {
   const last = gmChannel?.[gmChannel.length - 1];
   // S1: the role message (room.ts, `role-<seat>`) is the GM's too, but asks nothing; nor does a G5 notice
   // (a warning or a strike, log/flags.ts), which the player is told, not asked.
-  const asks = last !== undefined && last.id !== `role-${seat}` && !last.id.startsWith(G5_NOTICE);
-  if (last !== undefined && last.seat === null && asks) out.push("gmAnswer");
+  if (
+    last !== undefined &&
+    last.seat === null &&
+    last.id !== `role-${seat}` &&
+    !last.id.startsWith(G5_NOTICE)
+  )
+    out.push("gmAnswer");
   return out;
 }

@@ -7,7 +7,7 @@ import {
   type FlagMeasure,
   type G5Settings,
   type GameSettings,
-  type ProfanityKind,
+  type GmFlag,
 } from "@forum-mafia/protocol";
 
 /**
@@ -28,10 +28,7 @@ export const OLD_G5: G5Settings = { policy: "off", strikes: true };
  * G5 (issue 31): what the checker found in a post or chat message when it was accepted (forum's
  * checkMessage), kept in the log so a rebuilt room has the same flags whatever the checker says later.
  */
-export interface StoredFlag {
-  readonly kind: ProfanityKind;
-  readonly spans: readonly { readonly start: number; readonly end: number; readonly word: string }[];
-}
+export type StoredFlag = Pick<GmFlag, "kind" | "spans">;
 
 /** The settings of a stored game, with S3's defaults for what older entries left out. */
 export function settingsOf(stored: StoredSettings): GameSettings {

@@ -15,6 +15,10 @@ export interface Flag extends Omit<GmFlag, "measures"> {
   readonly measures: GmFlag["measures"][number][];
 }
 
+/** How many flags a seat has had in this game so far (the policy's count, each flag's `earlier`). */
+export const flagsOf = (room: Room, seat: number): number =>
+  room.flags.reduce((n, f) => (f.seat === seat ? n + 1 : n), 0);
+
 /** The game thread, or a channel, in the words of a warning to its author. */
 function placeOf(where: Flag["where"]): string {
   if (where === "thread") return "в игровой теме";
@@ -65,7 +69,7 @@ export function noteFlag(
 ): void {
   const seat = entry.seat;
   if (seat === null) return; // the GM's own words are the GM's business
-  const earlier = room.flags.reduce((n, f) => (f.seat === seat ? n + 1 : n), 0);
+  const earlier = flagsOf(room, seat);
   const flag: Flag = {
     id: entry.id,
     where,

@@ -115,18 +115,26 @@ function unreadTotals(room: Room, me: Me, marks: Readonly<Record<string, number>
 }
 
 /**
- * The reminders due now in one game: for each thing owed, once now has reached the phase's first reminder
- * time (reminderTimes, with the user's offsets) and the deadline has not passed. The key names the latest
- * reminder time reached, so a client shows each reminder once and the next one again.
+ * The reminders in one game for what is owed, from the phase's reminder times (reminderTimes, with the
+ * user's offsets), while its deadline has not passed: `due`, those due now (once now has reached the first
+ * time; the key names the latest time reached, so a client shows each reminder once and the next one
+ * again), and `next`, when the next one falls (issue 32: the app asks again then), null when none is left.
  */
-function dueReminders(room: Room, owes: readonly Owed[], input: ReminderInput): DueReminder[] {
+function remindersOf(
+  room: Room,
+  owes: readonly Owed[],
+  input: ReminderInput,
+): { due: DueReminder[]; next: number | null } {
   const phase = room.phase;
   const deadline = room.clock().deadline;
-  if (room.status !== "running" || phase === null || deadline === null || input.now >= deadline) return [];
-  const reached = reminderTimes(room.phaseStart, deadline, input.offsets).filter((t) => t <= input.now);
+  if (room.status !== "running" || phase === null || deadline === null || input.now >= deadline)
+    return { due: [], next: null };
+  const times = reminderTimes(room.phaseStart, deadline, input.offsets);
+  const next = owes.length === 0 ? null : (times.find((t) => t > input.now) ?? null);
+  const reached = times.filter((t) => t <= input.now);
   const at = reached[reached.length - 1];
-  if (at === undefined) return [];
-  return owes.map((owed) => ({
+  if (at === undefined) return { due: [], next };
+  const due = owes.map((owed) => ({
     key: `${room.id}:${phase.kind}-${phase.number}:${owed}:${at}`,
     gameId: room.id,
     title: room.title,
@@ -134,13 +142,7 @@ function dueReminders(room: Room, owes: readonly Owed[], input: ReminderInput): 
     phase,
     deadline,
   }));
-}
-
-/** Issue 32: the next reminder time after now in this phase (reminderTimes), while the user owes something. */
-function nextReminder(room: Room, owes: readonly Owed[], input: ReminderInput): number | null {
-  const deadline = room.clock().deadline;
-  if (owes.length === 0 || deadline === null || input.now >= deadline) return null;
-  return reminderTimes(room.phaseStart, deadline, input.offsets).find((t) => t > input.now) ?? null;
+  return { due, next };
 }
 
 /** Issue 28: whether the game has stalled, from the public view (the same as the game page's). */
@@ -163,6 +165,7 @@ export function myPart(
   // The GM owes nothing by day, but is reminded that the day is about to close.
   const remind: Owed[] =
     at.mine === "gm" && running && room.phase?.kind === "day" ? [...owes, "dayClosing"] : owes;
+  const reminders = remindersOf(room, remind, input);
   const roles = endRoles(room);
   const role = at.seat !== null && roles !== null ? (roles[at.seat] ?? null) : null;
   const winner = room.status === "ended" ? room.winner : null;
@@ -180,7 +183,7 @@ export function myPart(
     signedUp: room.status === "signup" ? room.signups.length : room.seatUsers.length,
     seats: room.settings.seats,
     owes,
-    nextReminder: running ? nextReminder(room, remind, input) : null,
+    nextReminder: reminders.next,
     // Issue 28: from the public results, as the game page shows it.
     stall: running ? stallOf(room) : null,
     unread: unreadTotals(room, me, marks),
@@ -188,7 +191,7 @@ export function myPart(
     winner,
     result: role === null ? null : resultOf(factionOf(role), winner),
   };
-  return { list: at.list, game, reminders: running ? dueReminders(room, remind, input) : [] };
+  return { list: at.list, game, reminders: reminders.due };
 }
 
 /** «Мои игры» from the parts of the games, given newest first; the reminders soonest deadline first. */
