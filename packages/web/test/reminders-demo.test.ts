@@ -22,6 +22,12 @@ const OWED: Record<string, string> = {
   vote: "вы ещё не проголосовали",
   action: "вы ещё не сделали ночной ход",
 };
+/** «Мои игры» words each thing owed (TEXTS.ru.md's wording, written out here, not read from the app). */
+const CARD_OWES: Record<string, string> = {
+  vote: "Вы ещё не проголосовали",
+  action: "Вы ещё не сделали ночной ход",
+  gmAnswer: "Ведущий ждёт вашего ответа",
+};
 
 const missing = browserMissing();
 if (missing) console.warn(`skipping the browser tests: ${missing}`);
@@ -51,6 +57,27 @@ describe.skipIf(missing !== null)("reminders in a 1-minute demo (issue 32)", { t
       return ok
         ? "ok"
         : `banners ${JSON.stringify(got)}, owed now ${JSON.stringify(want.map((r) => r.owes))}`;
+    };
+
+    /**
+     * «Мои игры» (opened by its link, as a player does) lists exactly what the server says is owed in this
+     * game now, or that nothing is; the page is left where it was.
+     */
+    const myGamesMatch = async (title: string): Promise<string> => {
+      const back = page.url();
+      await page.getByRole("link", { name: "Мои игры" }).click();
+      const card = page.getByRole("article", { name: title });
+      await card.waitFor();
+      const want = (await truth()).active.find((g) => g.id === id)?.owes ?? [];
+      const got = (await card.locator("ul.owes li").allTextContents()).map((s) => s.replace(/^!\s*/, ""));
+      const none = await card.getByText("Сейчас от вас ничего не ждут.").count();
+      await page.goto(back);
+      const ok =
+        JSON.stringify(got) === JSON.stringify(want.map((o) => CARD_OWES[o] ?? o)) &&
+        none === Number(want.length === 0);
+      return ok
+        ? "ok"
+        : `«Мои игры» ${JSON.stringify(got)} (none: ${none}), owed now ${JSON.stringify(want)}`;
     };
 
     const seen: string[] = [];
@@ -95,6 +122,7 @@ describe.skipIf(missing !== null)("reminders in a 1-minute demo (issue 32)", { t
       const lines = await banners().allTextContents();
       seen.push(`${phaseWord(phase)}: ${JSON.stringify(lines)}`);
       for (const line of lines) expect(line, "a banner of another phase").toContain(phaseWord(phase));
+      await expect.poll(() => myGamesMatch(game.title), { timeout: 20_000 }).toBe("ok");
       if (!early && owed.length > 0) {
         expect(lines, "the reminder shows when it falls due").toHaveLength(owed.length);
         await fulfil(owed, game.title);
@@ -102,6 +130,8 @@ describe.skipIf(missing !== null)("reminders in a 1-minute demo (issue 32)", { t
       }
       await pass(PHASE_MS / 2); // the phase ends
       await expect.poll(bannersMatch, { timeout: 20_000 }).toBe("ok");
+      if ((await truth()).active.some((g) => g.id === id))
+        await expect.poll(() => myGamesMatch(game.title), { timeout: 20_000 }).toBe("ok");
     }
     console.log(`issue 32, the banners phase by phase:\n${seen.join("\n")}`);
     expect(phases, "phases played with the newcomer alive").toBeGreaterThanOrEqual(1);
