@@ -45,7 +45,8 @@ const needsPostgresOrChromium = (f: string): boolean =>
  * Use every core by design, so they run alone: the `npm run simulate` tests (which also share one bundle file,
  * node_modules/.cache/simulate/simulate.mjs, that two at once would write over), and the server's worker
  * pools at full size: the balance estimates play 2,000 bot games a setup on every thread (beside another
- * file, under load, they ran past their 60 s), and the GM tools' tests fill the threads and wait out the
+ * file, under load, they ran past their 60 s; preset-estimates.test.ts plays every preset again, to check
+ * the figures kept with the code), and the GM tools' tests fill the threads and wait out the
  * time budget.
  */
 const ALSO_SERIAL = [
@@ -54,6 +55,7 @@ const ALSO_SERIAL = [
   "packages/engine/test/estimate-stall.test.ts",
   "packages/server/test/estimate.test.ts",
   "packages/server/test/estimate-stall.test.ts",
+  "packages/server/test/preset-estimates.test.ts",
   "packages/server/test/tools.test.ts",
 ];
 /**

@@ -1,6 +1,7 @@
 import { plainTextOutsideQuotes } from "./plain-text.ts";
 import { parsePost, type ListNode, type ListNumbering, type PostNode } from "./post-tree.ts";
 import { bareLinks } from "./safe-url.ts";
+import { voteColorOf } from "./vote-color.ts";
 
 /** The summary of a spoiler written without a title. */
 const SPOILER_TITLE = "Спойлер";
@@ -8,7 +9,8 @@ const SPOILER_TITLE = "Спойлер";
 /**
  * A post's BBCode as safe HTML. Only these tags become HTML: `[b] [i] [u] [s]`, `[quote]` and
  * `[quote=Name]`, `[spoiler]` and `[spoiler=Title]`, `[color=X]` with X a CSS colour name from our
- * list or `#rgb` / `#rrggbb`, `[url]`, `[url=X]` and `[img]` with an http(s) URL (see safeUrl), all
+ * list or `#rgb` / `#rrggbb` (a vote colour, see voteColorOf, with the class `vote-red` or `vote-blue`),
+ * `[url]`, `[url=X]` and `[img]` with an http(s) URL (see safeUrl), all
  * three shown as links (an image is never loaded), `[size=N]` (see sizePercent), and `[list]` /
  * `[list=1|a|A|i|I]` with `[*]` items. http(s) and `www.` links written in text become links too.
  * Every other tag, and an allowed one that is unclosed or malformed, is shown as the text that was
@@ -84,8 +86,13 @@ function renderNode(node: PostNode, context: Context): string {
       const summary = escapeHtml(node.title ?? SPOILER_TITLE);
       return `<details class="spoiler"><summary>${summary}</summary>${renderNodes(node.children, context)}</details>`;
     }
-    case "color":
-      return `<span style="color:${node.color}">${renderNodes(node.children, context)}</span>`;
+    case "color": {
+      // A vote colour (V2) carries its class: the app shows it in its own red or blue, which pass WCAG AA
+      // on its backgrounds in both colour schemes, and says the colour's name to a screen reader.
+      const vote = voteColorOf(node.color);
+      const mark = vote === null ? "" : ` class="vote-${vote}"`;
+      return `<span${mark} style="color:${node.color}">${renderNodes(node.children, context)}</span>`;
+    }
     case "link": {
       const blank = node.children.every((child) => child.kind === "text" && child.text.trim() === "");
       const text = blank ? escapeHtml(node.href) : renderNodes(node.children, { ...context, inLink: true });

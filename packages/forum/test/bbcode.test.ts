@@ -9,7 +9,7 @@ const a = (href: string, html: string): string => `<a href="${href}" ${LINK_ATTR
 
 /** Every piece of HTML the renderer may emit; anything else in the output must be escaped text. */
 const OUR_TAG =
-  /<\/?(?:b|i|u|s|cite|summary|ul|li)>|<br>|<blockquote class="quote">|<\/blockquote>|<details class="spoiler">|<\/details>|<span style="color:(?:[a-z]+|#[0-9a-f]{3}|#[0-9a-f]{6})">|<span style="font-size:\d+%">|<\/span>|<ol(?: style="list-style-type:(?:lower|upper)-(?:alpha|roman)")?>|<\/ol>|<a href="https?:\/\/[^"<>\s]+" rel="nofollow ugc noopener" target="_blank">|<\/a>/g;
+  /<\/?(?:b|i|u|s|cite|summary|ul|li)>|<br>|<blockquote class="quote">|<\/blockquote>|<details class="spoiler">|<\/details>|<span(?: class="vote-(?:red|blue)")? style="color:(?:[a-z]+|#[0-9a-f]{3}|#[0-9a-f]{6})">|<span style="font-size:\d+%">|<\/span>|<ol(?: style="list-style-type:(?:lower|upper)-(?:alpha|roman)")?>|<\/ol>|<a href="https?:\/\/[^"<>\s]+" rel="nofollow ugc noopener" target="_blank">|<\/a>/g;
 
 /** The output with our own tags taken out: what is left must hold no `<`, `>` or `"`. */
 const withoutOurTags = (html: string): string => html.replace(OUR_TAG, "");
@@ -90,15 +90,19 @@ describe("renderBBCode", () => {
   });
 
   it.each([
-    ["red", "red"],
-    ["Red", "red"],
-    ["DarkBlue", "darkblue"],
-    ["#F00", "#f00"],
-    ["#00ff7F", "#00ff7f"],
-    [" navy ", "navy"],
-  ])("renders [color=%s] with the safe colour %s", (value, css) => {
-    expect(renderBBCode(`[color=${value}]x[/color]`)).toBe(`<span style="color:${css}">x</span>`);
-  });
+    ["red", "red", ' class="vote-red"'],
+    ["Red", "red", ' class="vote-red"'],
+    ["DarkBlue", "darkblue", ' class="vote-blue"'],
+    ["#F00", "#f00", ' class="vote-red"'],
+    ["#00ff7F", "#00ff7f", ""],
+    [" navy ", "navy", ' class="vote-blue"'],
+    ["orange", "orange", ""],
+  ])(
+    "renders [color=%s] with the safe colour %s, a vote colour (V2) marked by its class",
+    (value, css, mark) => {
+      expect(renderBBCode(`[color=${value}]x[/color]`)).toBe(`<span${mark} style="color:${css}">x</span>`);
+    },
+  );
 
   it.each([
     "[color=redd]x[/color]",

@@ -82,7 +82,8 @@ const load = (): string =>
     .join(" ");
 
 async function main(): Promise<void> {
-  const estimator = new Estimator({ warmOnListen: false });
+  // Issue 32: the presets played, not answered from their kept figures.
+  const estimator = new Estimator({ warmOnListen: false, presetFigures: false });
   const store = new SqliteStore(":memory:");
   const games = new Games(store, systemClock);
   const app = await buildApp({

@@ -159,8 +159,14 @@ async function send<T>(
     throw new ApiFailure(res.status, e.code ?? "http", e.message ?? res.statusText, e.clause);
   }
   if (method !== "GET" && path.startsWith("/api/games/")) gameWritten();
+  // Issue 32: offline, the service worker answers a game's reads from the copy it saved (sw.ts).
+  else if (path.startsWith("/api/games/")) fromSavedCopy = res.headers.has("x-saved-copy");
   return json as T;
 }
+
+/** Whether the last read of a game came from the service worker's saved copy (issue 32). */
+let fromSavedCopy = false;
+export const savedCopy = (): boolean => fromSavedCopy;
 
 /**
  * Issue 32: a command to a game was accepted (a move, a vote, a post, a message, a GM's decision): what the
@@ -221,6 +227,15 @@ export const api = {
     call<{ posts: PostView[]; total: number }>(
       "GET",
       `${g(id)}/posts?after=${after}&limit=${limit}${seat === undefined ? "" : `&seat=${seat}`}`,
+    ),
+  /**
+   * The thread's first page for the game page's first load, fetched alongside the detail (issue 32): with
+   * `streamAt`, the asker's stream length when the page was read.
+   */
+  thread: (id: string, limit: number) =>
+    call<{ posts: PostView[]; total: number; streamAt: number }>(
+      "GET",
+      `${g(id)}/posts?after=0&limit=${limit}&stream=1`,
     ),
   /** `keepalive`: the request outlives the page (a held vote sent as the page closes). */
   post: (id: string, text: string, keepalive = false) =>

@@ -2,13 +2,15 @@ import type { Lang, UserView } from "@forum-mafia/protocol";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { api } from "./api.ts";
 import { dictFor, LangProvider, useT } from "./i18n/index.tsx";
-import { Link, navigate, useRoute, type Route } from "./router.tsx";
+import { fetchEarly } from "./early.ts";
+import { Link, navigate, parseRoute, useRoute, type Route } from "./router.tsx";
 import { Login, Register } from "./screens/auth.tsx";
 import { Lobby } from "./screens/lobby.tsx";
 import { SessionContext, useSession } from "./session.tsx";
 
 // The game page and everything behind it load on demand, so the lobby's first load stays small.
-const GamePage = lazy(() => import("./screens/game.tsx"));
+const gamePage = () => import("./screens/game.tsx");
+const GamePage = lazy(gamePage);
 const NewGame = lazy(() => import("./screens/new-game.tsx"));
 const Tools = lazy(() => import("./screens/tools.tsx"));
 const Profile = lazy(() => import("./screens/profile.tsx"));
@@ -25,13 +27,27 @@ const NotebookLog = lazy(() => import("./screens/notebook/published.tsx"));
 const browserZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || "Europe/Moscow";
 const storedLang = (): Lang => (localStorage.getItem("lang") === "en" ? "en" : "ru");
 
+// Issue 32: a page opened at a game asks for the game page's code and the game itself at once, alongside
+// the session, instead of one after the other; and the session as the script runs, not after the first
+// render (every page waits for it).
+const opened = parseRoute(location.pathname);
+if (opened.page === "game") {
+  gamePage().catch(() => undefined);
+  if (opened.tab === "log") import("./screens/game-log.tsx").catch(() => undefined);
+  fetchEarly(opened.id, storedLang(), opened.tab);
+}
+let firstMe: ReturnType<typeof api.me> | null = api.me();
+firstMe.catch(() => undefined);
+
 export function App() {
   const [user, setUser] = useState<UserView | null>(null);
   const [ready, setReady] = useState(false);
   const [lang, setLangState] = useState<Lang>(storedLang);
 
   useEffect(() => {
-    api.me().then(
+    const me = firstMe ?? api.me();
+    firstMe = null;
+    me.then(
       ({ user }) => {
         setUser(user);
         if (user) setLangState(user.lang);
@@ -116,7 +132,7 @@ function Header(props: { lang: Lang; setLang: (l: Lang) => void }) {
             <Link href="/settings" aria-current={current("settings")}>
               {t.me.nav.settings}
             </Link>
-            <span className="who" aria-label={user.nick}>
+            <span className="who" aria-label={user.nick} title={user.nick}>
               {user.nick}
             </span>
             <button type="button" className="link" onClick={logout}>

@@ -1,8 +1,9 @@
 import type { GameDetail, Lang, PostView, ReadBody } from "@forum-mafia/protocol";
 import { applyStreamItem, type StreamItem } from "@forum-mafia/protocol/stream";
 import { isOwnItem, unreadAfter } from "@forum-mafia/protocol/unread";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { api } from "./api.ts";
+import { takeEarly, THREAD_PAGE, type EarlyGame } from "./early.ts";
 
 /** Where a read mark goes: the thread or one channel. */
 export type ReadPlace = ReadBody["where"];
@@ -41,8 +42,6 @@ export interface GameData {
   /** The viewer has seen the first `upTo` items of `where`: sent to the server a moment later, once. */
   readonly markRead: (where: ReadPlace, upTo: number) => void;
 }
-
-const PAGE = 500;
 
 /** How long a failed load waits before it is tried again, doubling up to the last. */
 const RETRY_MS = [2_000, 4_000, 8_000, 16_000, 30_000] as const;
@@ -141,12 +140,21 @@ class LiveGame {
     }
     const lang = this.lang;
     let fresh: GameDetail;
+    // Where the stream starts: the detail's `streamAt`, or earlier if the thread was read before it.
+    let from: number;
     try {
-      fresh = await api.game(this.id, lang);
+      // After a reset the whole thread again: a post hidden while the stream was cut off is only known from
+      // it. Fetched alongside the detail (issue 32): the thread's own `streamAt` says how far it reaches.
+      // The first load takes what the app asked for as it started, if it did (early.ts).
+      const early = mode === "initial" ? takeEarly(this.id, lang) : null;
+      const thread = mode === "initial" || mode === "renumbered" ? this.loadThread(run, early) : null;
+      // Not left unhandled while the detail is awaited: its failure is caught below, when awaited.
+      thread?.catch(() => undefined);
+      fresh = await (early?.detail ?? api.game(this.id, lang));
       if (run !== this.run) return;
-      // The thread after the detail, so it holds every post up to the detail's stream position. After a
-      // reset the whole thread again: a post hidden while the stream was cut off is only known from it.
-      if (mode === "initial" || mode === "renumbered") await this.loadThread(fresh, 0, run);
+      const at = fresh.summary.status === "signup" ? null : await thread;
+      if (run !== this.run) return;
+      from = Math.min(fresh.streamAt, at ?? fresh.streamAt);
     } catch (e) {
       if (run !== this.run) return;
       this.out.error(e);
@@ -174,8 +182,9 @@ class LiveGame {
       return;
     }
     // The same numbering (another language, a refresh while the stream was down): from the earlier point,
-    // so no post in between is missed; a new numbering starts at the detail.
-    this.open(mode === "initial" || mode === "renumbered" ? at : Math.min(this.seen, at));
+    // so no post in between is missed; a new numbering starts at the detail, or at the thread if it was
+    // read first (the items up to the detail's `streamAt` then only update the posts).
+    this.open(mode === "initial" || mode === "renumbered" ? from : Math.min(this.seen, at));
   }
 
   /** A `keep` reload failed: the items held back go to the detail the page still has. */
@@ -203,16 +212,18 @@ class LiveGame {
     else this.receive(id, data);
   }
 
-  /** The posts from `from` on, a page at a time: the first tells how many there are, the rest come at once. */
-  private async loadThread(d: GameDetail, from: number, run: number): Promise<void> {
-    if (d.summary.status === "signup") return;
-    const first = await api.posts(this.id, from, PAGE);
+  /**
+   * The whole thread, a page at a time: the first tells how many there are and where the asker's stream
+   * stood when it was read, the rest come at once. Resolves to that stream position, once the posts are in.
+   */
+  private async loadThread(run: number, early: EarlyGame | null): Promise<number> {
+    const first = await (early?.thread ?? api.thread(this.id, THREAD_PAGE));
     const rest: Promise<{ posts: PostView[] }>[] = [];
-    for (let after = from + PAGE; after < first.total; after += PAGE)
-      rest.push(api.posts(this.id, after, PAGE));
+    for (let after = THREAD_PAGE; after < first.total; after += THREAD_PAGE)
+      rest.push(api.posts(this.id, after, THREAD_PAGE));
     const pages = await Promise.all(rest);
-    if (run !== this.run) return;
-    this.upsert([...first.posts, ...pages.flatMap((p) => p.posts)]);
+    if (run === this.run) this.upsert([...first.posts, ...pages.flatMap((p) => p.posts)]);
+    return first.streamAt;
   }
 
   private open(after: number): void {
@@ -342,12 +353,14 @@ export function useGame(id: string, lang: Lang, nick: string | null): GameData {
     setLive(false);
     setLoaded(false);
     setError(null);
+    // Issue 32: the game's data renders as a transition, which React renders in slices between which the
+    // browser may respond: the first render of a game page was one task of up to a second on a slow phone.
     const g = new LiveGame(id, first.current.lang, first.current.nick, {
-      detail: setDetail,
-      posts: setPosts,
+      detail: (d) => startTransition(() => setDetail(d)),
+      posts: (p) => startTransition(() => setPosts(p)),
       live: setLive,
       error: setError,
-      loaded: () => setLoaded(true),
+      loaded: () => startTransition(() => setLoaded(true)),
     });
     game.current = g;
     g.start();

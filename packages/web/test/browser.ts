@@ -159,12 +159,22 @@ export async function appServer(
   return { t, url: `http://127.0.0.1:${addr.port}` };
 }
 
-/** A browser page of its own (own cookies), the size of a phone or a desktop, failing on page errors. */
+/**
+ * A browser page of its own (own cookies), the size of a phone or a desktop, failing on page errors. The
+ * app's service worker (issue 32) is blocked unless `serviceWorkers` is "allow": a request it answered
+ * would not reach a test's `page.route`, and only pwa.test.ts is about it.
+ */
 export async function newPage(
   browser: Browser,
   size = PHONE,
+  serviceWorkers: "allow" | "block" = "block",
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: size, locale: "ru-RU", timezoneId: "Europe/Moscow" });
+  const context = await browser.newContext({
+    viewport: size,
+    locale: "ru-RU",
+    timezoneId: "Europe/Moscow",
+    serviceWorkers,
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(String(e)));

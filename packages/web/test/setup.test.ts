@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BalanceEstimate, GameDetail, Setup } from "@forum-mafia/protocol";
+import { PRESET_ESTIMATES } from "@forum-mafia/protocol/preset-estimates";
 import { SETUP_PRESETS, THRESHOLDS } from "@forum-mafia/protocol/setups";
 import type { Page, Request, Route } from "playwright-core";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -10,8 +11,9 @@ import { browserApp, browserMissing, DESKTOP, newPage, OUTPUT, PHONE, screenshot
 
 /**
  * Issue 17 in Chromium: the setup editor of the new-game page. A preset fills it (the player count, the
- * thresholds) and the balance panel shows the bot games' win rates with their intervals and the mean
- * length; a change while an estimate is on its way aborts it and only the new setup's figures show; an S3
+ * thresholds) and the balance panel shows its win rates at once, from the figures kept with the code
+ * (issue 32, PRESET_ESTIMATES), as the picker does under each preset's name, with no request; any other
+ * setup gets the bot games' win rates with their intervals and the mean length from the server; a change while an estimate is on its way aborts it and only the new setup's figures show; an S3
  * fault is said in words and blocks creating the game; a game created from the 12 preset shows its setup
  * post to a guest; a saved setup survives a reload, fills the editor and can be deleted; at 360 px nothing
  * is wider than the screen, every control is reached with Tab, and the Russian page shows no English and
@@ -47,6 +49,33 @@ const figuresOf = (e: BalanceEstimate): string[] =>
 const panelFigures = (page: Page): Promise<string[]> =>
   page.locator(".estimate .rate-figure").allInnerTexts();
 
+/** «5,4 дня», «4 дня»: a mean length as the panel words it, to a tenth. */
+const ruDays = (d: number): string => {
+  const r = Math.round(d * 10) / 10;
+  const unit = Number.isInteger(r)
+    ? r % 10 === 1 && r % 100 !== 11
+      ? "день"
+      : r % 10 >= 2 && r % 10 <= 4 && (r % 100 < 12 || r % 100 > 14)
+        ? "дня"
+        : "дней"
+    : "дня";
+  return `${r.toLocaleString("ru-RU")} ${unit}`;
+};
+/** A button's description as Chromium's accessibility tree holds it (what a screen reader reads after its name). */
+async function description(page: Page, button: string): Promise<string> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { nodes } = await cdp.send("Accessibility.getFullAXTree");
+    const found = nodes.filter(
+      (n) => n.role?.value === "button" && String(n.name?.value ?? "").includes(button),
+    );
+    expect(found, button).toHaveLength(1);
+    return String(found[0]!.description?.value ?? "");
+  } finally {
+    await cdp.detach();
+  }
+}
+
 const isEstimate = (r: Request): boolean => r.method() === "POST" && r.url().endsWith("/api/setups/estimate");
 const bodyOf = (r: Request): Setup => r.postDataJSON() as Setup;
 
@@ -80,17 +109,11 @@ describe.skipIf(missing !== null)("the setup editor (issue 17)", { timeout: 600_
   const waitFigures = (page: Page) =>
     expect.poll(() => panelFigures(page), { timeout: ESTIMATE_WAIT }).toHaveLength(4);
 
-  it("the 12 preset: 12 players, its thresholds, and its balance with intervals and the mean length", async () => {
+  it("the 12 preset: 12 players, its thresholds, its kept balance; one threshold changed, the bots' balance with intervals and the mean length", async () => {
     const { page, context } = await editor();
     // The classic setup's balance first: the page opens with it.
     await waitFigures(page);
 
-    const asked = page.waitForRequest((r) => isEstimate(r) && bodyOf(r).roles.length === 12);
-    const answered = page.waitForResponse(
-      (r) => isEstimate(r.request()) && bodyOf(r.request()).roles.length === 12,
-      { timeout: ESTIMATE_WAIT },
-    );
-    const clicked = Date.now();
     await preset(page, MEDIUM.name.ru).click();
     await expect.poll(() => page.locator(".seat-count").textContent()).toBe("Игроков в партии: 12 игроков");
     await expect.poll(() => preset(page, MEDIUM.name.ru).getAttribute("aria-pressed")).toBe("true");
@@ -99,13 +122,24 @@ describe.skipIf(missing !== null)("the setup editor (issue 17)", { timeout: 600_
         String(MEDIUM.setup.options[name]),
       );
     expect(await page.getByRole("checkbox", { name: "Злой эльф" }).isChecked()).toBe(false);
+    // Issue 32: the preset's balance is kept with the code, on screen at once.
+    expect(await panelFigures(page)).toEqual(figuresOf(PRESET_ESTIMATES.medium12));
 
-    // The request is the setup on screen, and the panel shows its answer.
-    expect(bodyOf(await asked)).toEqual({ roles: [...MEDIUM.setup.roles], options: MEDIUM.setup.options });
+    // One threshold changed, the setup is no preset: the request is the setup on screen, and the panel
+    // shows its answer.
+    const options = { ...MEDIUM.setup.options, revealAbove: 8 };
+    const asked = page.waitForRequest((r) => isEstimate(r) && bodyOf(r).roles.length === 12);
+    const answered = page.waitForResponse(
+      (r) => isEstimate(r.request()) && bodyOf(r.request()).roles.length === 12,
+      { timeout: ESTIMATE_WAIT },
+    );
+    const changed = Date.now();
+    await page.getByLabel(THRESHOLD_LABELS.revealAbove, { exact: true }).fill("8");
+    expect(bodyOf(await asked)).toEqual({ roles: [...MEDIUM.setup.roles], options });
     const response = await answered;
     const estimate = (await response.json()) as BalanceEstimate;
     await expect.poll(() => panelFigures(page), { timeout: ESTIMATE_WAIT }).toEqual(figuresOf(estimate));
-    const ms = Date.now() - clicked;
+    const ms = Date.now() - changed;
     const panel = page.locator(".estimate");
     const text = await panel.innerText();
     expect(text).toMatch(/Город\s+\d+% \(\d+–\d+%\)/);
@@ -121,8 +155,8 @@ describe.skipIf(missing !== null)("the setup editor (issue 17)", { timeout: 600_
       join(OUTPUT, "setup-estimate.json"),
       `${JSON.stringify(
         {
-          preset: "medium12",
-          fromClickToFiguresMs: ms,
+          setup: "medium12, revealAbove 8",
+          fromChangeToFiguresMs: ms,
           // The request's own time, from its start to the answer's last byte (the server's share).
           requestMs: Math.round(response.request().timing().responseEnd),
           games: estimate.games,
@@ -132,7 +166,9 @@ describe.skipIf(missing !== null)("the setup editor (issue 17)", { timeout: 600_
         2,
       )}\n`,
     );
-    console.log(`the 12 preset's estimate shown ${ms} ms after the click (${estimate.games} bot games)`);
+    console.log(
+      `the 12 preset's variant's estimate shown ${ms} ms after the change (${estimate.games} bot games)`,
+    );
     await context.close();
   });
 
@@ -140,7 +176,7 @@ describe.skipIf(missing !== null)("the setup editor (issue 17)", { timeout: 600_
     const { page, context } = await editor();
     await waitFigures(page);
 
-    // The 12 preset's request is held on its way; a stale answer would say 94% for a draw.
+    // The request for the 12 with one threshold changed is held on its way; a stale answer would say 94% for a draw.
     let release: () => void = () => undefined;
     const released = new Promise<void>((r) => (release = r));
     const stale: BalanceEstimate = {
@@ -173,6 +209,8 @@ describe.skipIf(missing !== null)("the setup editor (issue 17)", { timeout: 600_
     });
 
     await preset(page, MEDIUM.name.ru).click();
+    // A preset is not asked for (issue 32); one threshold changed, the 12 is.
+    await page.getByLabel(THRESHOLD_LABELS.revealAbove, { exact: true }).fill("8");
     await expect.poll(() => held !== null, { timeout: 10_000 }).toBe(true);
     await expect.poll(() => page.locator(".estimate-body").innerText()).toBe("считаем…");
     // A role changes while the 12's estimate is pending.
@@ -196,6 +234,77 @@ describe.skipIf(missing !== null)("the setup editor (issue 17)", { timeout: 600_
     expect(await page.locator(".estimate").innerText()).not.toContain("94%");
     await page.unroute("**/api/setups/estimate");
     await context.close();
+  });
+
+  it("issue 32: each preset's balance is in the picker, and picked, in the panel at once: the kept figures, with no request", async () => {
+    const opened = await newPage(app.browser, DESKTOP);
+    pageErrors.push({ who: "gm", errors: opened.errors });
+    const { page, context } = opened;
+    // Every estimate request of the page, from its first load.
+    const asked: Setup[] = [];
+    page.on("request", (r) => {
+      if (isEstimate(r)) asked.push(bodyOf(r));
+    });
+    const [name, ...value] = gm.cookie!.split("=");
+    await context.addCookies([{ name: name!, value: value.join("="), url: app.url }]);
+    await page.goto(`${app.url}/new`);
+    await page.getByRole("checkbox", { name: "Босс мафии" }).waitFor();
+    // The page opens with the classic: its kept figures.
+    await expect.poll(() => panelFigures(page)).toEqual(figuresOf(PRESET_ESTIMATES.classic17));
+
+    // The classic last, so that every pick is a change.
+    for (const p of [...SETUP_PRESETS].reverse()) {
+      const kept = PRESET_ESTIMATES[p.id];
+      const { town, mafia, maniac } = kept.winRates;
+      const button = preset(page, p.name.ru);
+      // In the picker, before it is picked: the rates in short, and in words for a screen reader.
+      expect(await button.locator(".preset-odds").innerText(), p.id).toBe(
+        `Город ${pct(town.rate)}% · Мафия ${pct(mafia.rate)}% · Маньяк ${pct(maniac.rate)}%`,
+      );
+      expect(await description(page, p.name.ru), p.id).toContain(
+        `Баланс по партиям ботов: город побеждает в ${pct(town.rate)}% партий, мафия — в ${pct(mafia.rate)}%, ` +
+          `маньяк — в ${pct(maniac.rate)}%.`,
+      );
+      await button.click();
+      await expect.poll(() => button.getAttribute("aria-pressed")).toBe("true");
+      // Rendered with the pick itself (no «считаем…» in between): read once, not waited for.
+      expect(await panelFigures(page), p.id).toEqual(figuresOf(kept));
+      expect(await page.locator(".estimate-length").innerText(), p.id).toBe(
+        `Средняя длина: ${ruDays(kept.meanDays)}`,
+      );
+      expect(await page.locator(".estimate-from").innerText(), p.id).toContain(
+        `по ${kept.games} партий ботов`,
+      );
+    }
+
+    // A setup that is no preset is asked for; requests go out in order, so any for a preset came before it.
+    const troll = page.waitForRequest((r) => isEstimate(r));
+    await page.getByRole("checkbox", { name: "Злой тролль" }).uncheck();
+    expect(bodyOf(await troll).roles).toHaveLength(16);
+    expect(asked.map((s) => s.roles.length)).toEqual([16]);
+
+    // In English, the same figures in English words. The choice is saved to the GM's profile: waited for
+    // here, and set back to Russian below, for the tests after this one.
+    try {
+      const saved = page.waitForResponse(
+        (r) => r.request().method() === "PATCH" && r.url().endsWith("/api/me"),
+      );
+      await page.getByLabel("Язык").selectOption("en");
+      expect((await saved).status()).toBe(200);
+      const classic = SETUP_PRESETS[0]!;
+      const { town, mafia, maniac } = PRESET_ESTIMATES.classic17.winRates;
+      const button = page.getByRole("button", { name: `Use the setup “${classic.name.en}”` });
+      expect(await button.locator(".preset-odds").innerText()).toBe(
+        `Town ${pct(town.rate)}% · Mafia ${pct(mafia.rate)}% · Maniac ${pct(maniac.rate)}%`,
+      );
+      expect(await description(page, classic.name.en)).toContain(
+        `Balance from bot games: the town wins ${pct(town.rate)}% of games, the mafia ${pct(mafia.rate)}%, ` +
+          `the maniac ${pct(maniac.rate)}%.`,
+      );
+    } finally {
+      await context.close();
+      expectOk(await gm.req("PATCH", "/api/me", { lang: "ru" }));
+    }
   });
 
   it("S3: no mafia and no maniac is said in words and blocks creating the game", async () => {

@@ -13,6 +13,7 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
   type onRequestHookHandler,
+  type onSendHookHandler,
 } from "fastify";
 import { Accounts, SESSION_COOKIE, type PasswordCost } from "../accounts/auth.ts";
 import type { Clock } from "../clock.ts";
@@ -44,6 +45,7 @@ import { toolRoutes } from "./routes/tools.ts";
 import { ToolRunner } from "../tools/tools.ts";
 import { jsonBodies } from "./raw-body.ts";
 import { estimateRoutes } from "./routes/estimate.ts";
+import { GUEST_TAG, SESSION_TAG_HEADER, sessionTag } from "./session-tag.ts";
 
 export interface AppOptions {
   readonly store: Store;
@@ -282,17 +284,35 @@ function guard(publicUrl: URL | null, accounts: Accounts): onRequestHookHandler 
   };
 }
 
-/** The built web app's files: hashed assets cached for good, the index checked on every visit. */
+/**
+ * Issue 32: every API answer names the session it was made for (session-tag.ts), so the web app's service
+ * worker drops a game saved for offline reading when the session changes. Logging in, registering and
+ * logging out set the tag of the session they leave behind; every other answer is the request's.
+ */
+const tagSession: onSendHookHandler = (req, reply, payload, done) => {
+  if (req.url.startsWith("/api/") && !reply.hasHeader(SESSION_TAG_HEADER))
+    reply.header(SESSION_TAG_HEADER, req.user ? sessionTag(req.cookies[SESSION_COOKIE]) : GUEST_TAG);
+  done(null, payload);
+};
+
+/**
+ * The built web app's files: hashed assets cached for good, the rest (the index, the service worker, the
+ * manifest and the icons, issue 32) checked on every visit, so a new build's worker is found at once.
+ */
 async function serveWebApp(app: FastifyInstance, webRoot: string): Promise<void> {
   await app.register(fastifyStatic, {
     root: webRoot,
     // The file may be the build's brotli or gzip copy (index.html.br), chosen by Accept-Encoding.
     setHeaders: (res, file) => {
-      if (/\.html(\.br|\.gz)?$/.test(file)) {
-        res.header("cache-control", "no-cache");
-        res.header("content-security-policy", WEB_CSP);
-      } else if (file.includes(`${sep}assets${sep}`))
+      const name = file.replace(/\.(br|gz)$/, "");
+      if (name.includes(`${sep}assets${sep}`)) {
         res.header("cache-control", "public, max-age=31536000, immutable");
+        return;
+      }
+      res.header("cache-control", "no-cache");
+      // The worker runs under a policy of its own: the same as the pages'.
+      if (/\.html$|[/\\]sw\.js$/.test(name)) res.header("content-security-policy", WEB_CSP);
+      if (name.endsWith(".webmanifest")) res.header("content-type", "application/manifest+json");
     },
     cacheControl: false,
     preCompressed: true,
@@ -329,6 +349,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await registerPlugins(app, limit, shared?.rateStore() ?? null);
   app.decorateRequest("user", null);
   app.addHook("onRequest", guard(publicUrl, accounts));
+  app.addHook("onSend", tagSession);
   // Issue 20: a game's reads see the log past the room first (on a shared store), so they show what other
   // instances on the same database acknowledged; a game not built yet (one new to this instance, or a
   // finished one not needed since the start) is built from its log. A failure here is left to the route

@@ -31,6 +31,12 @@ export interface EstimateOptions {
   readonly worker?: string;
   /** Told of each chunk as it is handed to a thread and as it comes back (tests, benches). */
   readonly onChunk?: (outcome: ChunkOutcome) => void;
+  /**
+   * Issue 32: whether a preset's setup is answered at once from the figures kept with the code
+   * (PRESET_ESTIMATES, `npm run presets:estimate`). Off, a preset is played like any setup: the command
+   * that makes those figures, the test that checks them, the benches and the tests of the runs.
+   */
+  readonly presetFigures?: boolean;
 }
 
 /** What became of one chunk: handed to a thread, played to its end, or stopped (its estimate no longer wanted). */
@@ -54,6 +60,7 @@ export const ESTIMATE_DEFAULTS = {
   failureMs: 10 * 60_000,
   warmGames: 30,
   warmOnListen: process.env.NODE_ENV !== "test",
+  presetFigures: true,
 } as const satisfies Required<Omit<EstimateOptions, "onChunk" | "worker">>;
 
 /** Counts since the estimator was made (tests, benches). */
@@ -69,4 +76,6 @@ export interface EstimateCounters {
   /** Requests answered from the cache, and from the failures kept. */
   cacheHits: number;
   failureHits: number;
+  /** Issue 32: requests answered from a preset's figures kept with the code (no run, no cache). */
+  presetHits: number;
 }

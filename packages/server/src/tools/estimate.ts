@@ -5,7 +5,8 @@ import {
   type EstimateSetup,
   type Tally,
 } from "@forum-mafia/engine/bots";
-import type { BalanceEstimate, Setup } from "@forum-mafia/protocol/setups";
+import { PRESET_ESTIMATES } from "@forum-mafia/protocol/preset-estimates";
+import { SETUP_PRESETS, type BalanceEstimate, type Setup } from "@forum-mafia/protocol/setups";
 import { ApiError } from "../http/errors.ts";
 import {
   ESTIMATE_DEFAULTS,
@@ -45,6 +46,12 @@ import type { EstimateOutcome } from "./estimate-worker.ts";
  * and answers 500 `estimate/failed`; the failure is kept for its setup as an answer is, for a while
  * (`failureMs`), so asking again gives the same 500 at once instead of replaying the games that failed
  * (they are dealt from fixed seeds, so they would fail again).
+ *
+ * Issue 32: the presets of the setup editor are answered at once, with no run, from their figures kept with
+ * the code (PRESET_ESTIMATES in the protocol package, made by `npm run presets:estimate` through this
+ * estimator, with `presetFigures: false`, and checked against a fresh run by
+ * packages/server/test/preset-estimates.test.ts). They are never evicted, and any list of the same roles in
+ * another order with the same options is the same preset (estimateKey).
  *
  * The limits' defaults and the counters are in estimate-options.ts, the threads in estimate-pool.ts.
  */
@@ -97,6 +104,11 @@ export class EstimateBusy extends ApiError {
 /** The cache key of a setup: its canonical form (roles in the table's order, the options in one order). */
 export const estimateKey = (setup: EstimateSetup): string => JSON.stringify(canonicalSetup(setup));
 
+/** Issue 32: the presets' figures kept with the code, by their setup's key. */
+const PRESET_FIGURES: ReadonlyMap<string, BalanceEstimate> = new Map(
+  SETUP_PRESETS.map((p) => [estimateKey(p.setup), PRESET_ESTIMATES[p.id]]),
+);
+
 /** The estimator: one per app, its pool, its cache, the runs under way and who waits for each. */
 export class Estimator {
   readonly threads: number;
@@ -107,6 +119,7 @@ export class Estimator {
   readonly failureMs: number;
   readonly warmGames: number;
   readonly warmOnListen: boolean;
+  readonly presetFigures: boolean;
   readonly counters: EstimateCounters = {
     runsStarted: 0,
     runsFinished: 0,
@@ -116,6 +129,7 @@ export class Estimator {
     chunksStopped: 0,
     cacheHits: 0,
     failureHits: 0,
+    presetHits: 0,
   };
   private readonly onChunk: ((outcome: ChunkOutcome) => void) | null;
   /** The worker threads, started on first use or when warmed. */
@@ -145,6 +159,7 @@ export class Estimator {
     this.failureMs = options.failureMs ?? ESTIMATE_DEFAULTS.failureMs;
     this.warmGames = options.warmGames ?? ESTIMATE_DEFAULTS.warmGames;
     this.warmOnListen = options.warmOnListen ?? ESTIMATE_DEFAULTS.warmOnListen;
+    this.presetFigures = options.presetFigures ?? ESTIMATE_DEFAULTS.presetFigures;
     this.onChunk = options.onChunk ?? null;
     this.pool = new EstimatePool(this.threads, this.warmGames, options.worker);
   }
@@ -204,7 +219,7 @@ export class Estimator {
   }
 
   /**
-   * The estimate of `setup` for `user`: from the cache, from a run already under way for the same setup,
+   * The estimate of `setup` for `user`: from a preset's figures kept with the code, from the cache, from a run already under way for the same setup,
    * or from a new run. The user's previous request, if still waiting, is answered 409 `estimate/superseded`
    * (and its run stops if nobody else waits for it). `signal` aborts when the client hangs up.
    */
@@ -213,6 +228,12 @@ export class Estimator {
       return Promise.reject(new ApiError(503, "estimate/closed", "the server is shutting down"));
     const key = estimateKey(setup);
     const previous = this.byUser.get(user);
+    const kept = this.presetFigures ? PRESET_FIGURES.get(key) : undefined;
+    if (kept) {
+      previous?.leave("superseded");
+      this.counters.presetHits++;
+      return Promise.resolve(kept);
+    }
     const cached = this.cache.get(key);
     if (cached) {
       previous?.leave("superseded");

@@ -26,6 +26,8 @@ export const ru = {
   send: "Отправить",
   close: "Закрыть",
   gm: "Ведущий",
+  /** Said by a screen reader before a vote colour in a post (withVoteWords): the colour is never the only mark. */
+  voteWords: { red: "красный", blue: "синий" },
   phase: {
     night: (n: number) => `Ночь ${n}`,
     day: (n: number) => `День ${n}`,
@@ -66,6 +68,7 @@ export const en: typeof ru = {
   send: "Send",
   close: "Close",
   gm: "GM",
+  voteWords: { red: "red", blue: "blue" },
   phase: {
     night: (n: number) => `Night ${n}`,
     day: (n: number) => `Day ${n}`,

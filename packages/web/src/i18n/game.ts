@@ -36,6 +36,7 @@ export const ru = {
     ended: "Игра окончена",
     mafiaReopened: "Ведущий вновь открыл ход мафии: мафия может изменить свой ход",
     offline: "Нет связи с сервером: обновления не приходят, переподключаемся…",
+    saved: "Нет связи: показана сохранённая копия игры, обновления не приходят, переподключаемся…",
     online: "Обновления приходят вживую",
   },
   thread: {
@@ -210,6 +211,7 @@ export const en: typeof ru = {
     ended: "Game over",
     mafiaReopened: "The GM has reopened the mafia's action: the mafia may change it",
     offline: "No connection to the server: updates are not arriving, reconnecting…",
+    saved: "No connection: showing a saved copy of the game; updates are not arriving, reconnecting…",
     online: "Updates arrive live",
   },
   thread: {

@@ -63,12 +63,13 @@ export const ru = {
     closeConfirm: "Да, закрыть фазу сейчас",
     closeHint: "Ночью приём ходов закроется, днём голосование подведётся досрочно. Отменить нельзя.",
     closeInReview:
-      "Закрывать нечего: приём ходов уже закрыт, ночь ждёт публикации итогов. Проверьте черновик ниже и опубликуйте итоги — тогда начнётся день.",
+      "Закрывать нечего: приём ходов уже закрыт, ночь ждёт публикации итогов. Проверьте черновик выше и опубликуйте итоги — тогда начнётся день.",
     closed: "Фаза закрыта.",
     paused: "Игра на паузе.",
     resumed: "Пауза снята.",
     pause: "Поставить на паузу",
     resume: "Снять с паузы",
+    controls: "Управление часами: продлить, закрыть, пауза",
   },
   players: {
     heading: "Игроки",
@@ -76,7 +77,7 @@ export const ru = {
     seat: "№",
     name: "Игрок и роль",
     alive: "Жив",
-    dead: "выбыл",
+    dead: "вне игры",
     strikes: "Страйки",
     strikesTitle: "Страйки: за голосование / за ночной ход / за мат и оскорбления (правило 5)",
     covered: { mafia: "ход мафии сдан", pair: "ход пары сдан" },
@@ -86,8 +87,11 @@ export const ru = {
     noMove: "—",
     waiting: "ход ещё не сдан",
     noAct: "нет ночного хода",
+    noActShort: "без хода",
     progress: (done: number, of: number) => `Сдали ход: ${done} из ${of}`,
-    cannotVote: "лишён голоса",
+    cannotVote: "без права голоса",
+    strikesWord: "страйки",
+    listHint: "Страйки показаны только у тех, у кого они есть: за голосование / за ночной ход / за мат.",
   },
   acts: {
     ...ACT_NAMES.ru,
@@ -146,9 +150,11 @@ export const ru = {
     automatic: "Без ответа к концу ночи вопрос будет отклонён автоматически.",
     review: "Без ответа итоги ночи нельзя будет опубликовать.",
     answered: "Ответ совету записан: мафия получит его в итогах ночи.",
+    summary: (answer: string) => `ответ: ${answer}`,
   },
   day: {
     heading: "Счёт дня с весами (только ведущему)",
+    how: "Как считается счёт",
     intro:
       "Так подвёл бы голосование движок, если бы день закрылся сейчас: синий голос доктора весит 3, красный прокурора — 2, не проголосовавшим и не сдавшим ночной ход — по 2 штрафных голоса. Игроки этого не видят: в общем подсчёте каждый голос равен 1.",
     caption: "Счёт каждого живого игрока",
@@ -162,6 +168,7 @@ export const ru = {
   },
   hidden: {
     heading: "Скрытые посты",
+    summary: (n: number) => `Скрытые посты (${n})`,
     intro: "Скрытый пост можно вернуть с причиной: она попадёт в лог игры.",
     post: (author: string, reason: string) => `${author} — скрыт: ${reason}`,
     restore: "Вернуть пост",
@@ -399,12 +406,13 @@ export const en: typeof ru = {
     closeConfirm: "Yes, close the phase now",
     closeHint: "At night the intake closes; by day the vote is settled early. This cannot be undone.",
     closeInReview:
-      "Nothing to close: the intake has closed and the night awaits publication. Check the draft below and publish the results; then the day begins.",
+      "Nothing to close: the intake has closed and the night awaits publication. Check the draft above and publish the results; then the day begins.",
     closed: "The phase is closed.",
     paused: "The game is paused.",
     resumed: "The game is resumed.",
     pause: "Pause the game",
     resume: "Resume the game",
+    controls: "Clock controls: extend, close, pause",
   },
   players: {
     heading: "Players",
@@ -422,8 +430,11 @@ export const en: typeof ru = {
     noMove: "—",
     waiting: "not sent yet",
     noAct: "no night move",
+    noActShort: "no move",
     progress: (done: number, of: number) => `Moves sent: ${done} of ${of}`,
     cannotVote: "cannot vote",
+    strikesWord: "strikes",
+    listHint: "Strikes show only where there are some: for votes / for night moves / for swearing.",
   },
   acts: {
     ...ACT_NAMES.en,
@@ -482,9 +493,11 @@ export const en: typeof ru = {
     automatic: "Unanswered at the end of the night, the question is rejected automatically.",
     review: "Unanswered, the night's results cannot be published.",
     answered: "The council's answer is recorded: the mafia gets it in the night's results.",
+    summary: (answer: string) => `answer: ${answer}`,
   },
   day: {
     heading: "The day's weighted score (GM only)",
+    how: "How the score is counted",
     intro:
       "How the engine would settle the vote if the day closed now: the doctor's blue vote counts 3, the prosecutor's red 2 (V4), and whoever has not voted or sent a night move gets 2 penalty votes (P1, P2). Players do not see this: the public count shows every vote as 1.",
     caption: "Every living player's score",
@@ -498,6 +511,7 @@ export const en: typeof ru = {
   },
   hidden: {
     heading: "Hidden posts (F2)",
+    summary: (n: number) => `Hidden posts (F2): ${n}`,
     intro: "A hidden post may be restored with a reason; the reason goes into the game's log.",
     post: (author: string, reason: string) => `${author} — hidden: ${reason}`,
     restore: "Restore the post",

@@ -44,6 +44,11 @@ export const ru = {
   lead: "Роли, правила и пороги. Баланс пересчитывается ботами при каждом изменении.",
   presets: "Готовые расклады",
   presetPick: (name: string) => `Взять расклад «${name}»`,
+  // Issue 32: each preset's balance, shown under its name at once (figures kept with the code).
+  presetOdds: (town: number, mafia: number, maniac: number) =>
+    `Город ${pct(town)}% · Мафия ${pct(mafia)}% · Маньяк ${pct(maniac)}%`,
+  presetOddsLabel: (town: number, mafia: number, maniac: number) =>
+    `Баланс по партиям ботов: город побеждает в ${pct(town)}% партий, мафия — в ${pct(mafia)}%, маньяк — в ${pct(maniac)}%.`,
   current: "выбран",
   saved: {
     heading: "Мои расклады",
@@ -184,6 +189,10 @@ export const en: typeof ru = {
   lead: "Roles, rules and thresholds. Bots recount the balance on every change.",
   presets: "Ready-made setups",
   presetPick: (name: string) => `Use the setup “${name}”`,
+  presetOdds: (town: number, mafia: number, maniac: number) =>
+    `Town ${pct(town)}% · Mafia ${pct(mafia)}% · Maniac ${pct(maniac)}%`,
+  presetOddsLabel: (town: number, mafia: number, maniac: number) =>
+    `Balance from bot games: the town wins ${pct(town)}% of games, the mafia ${pct(mafia)}%, the maniac ${pct(maniac)}%.`,
   current: "chosen",
   saved: {
     heading: "My setups",

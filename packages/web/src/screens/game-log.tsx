@@ -9,6 +9,7 @@ import type {
 import { ROLL_NAMES, type RollName } from "@forum-mafia/protocol/roles";
 import { useEffect, useState } from "react";
 import { api } from "../api.ts";
+import { takeEarlyLog } from "../early.ts";
 import { withoutClauseIds } from "../i18n/common.ts";
 import { errorText, useLang, useT, type Dict } from "../i18n/index.tsx";
 import { phaseName } from "../time.ts";
@@ -30,7 +31,8 @@ export default function GameLog(props: { id: string; detail: GameDetail }) {
   const id = props.id;
   useEffect(() => {
     let stopped = false;
-    api.log(id, lang).then(
+    // Issue 32: a page opened at the log asked for it as the app started (early.ts).
+    (takeEarlyLog(id, lang) ?? api.log(id, lang)).then(
       (l) => {
         if (stopped) return;
         setLog(l);
@@ -67,7 +69,7 @@ export default function GameLog(props: { id: string; detail: GameDetail }) {
       {view && (
         <div className="card">
           <h3>{t.gm.log.roles}</h3>
-          <div className="table-scroll">
+          <div className="table-scroll" tabIndex={0} role="region" aria-label={t.gm.log.rolesCaption}>
             <table>
               <caption className="sr-only">{t.gm.log.rolesCaption}</caption>
               <thead>

@@ -9,14 +9,10 @@ import { useG5T } from "../i18n/g5.ts";
 import { useUnreadTitle } from "../title.ts";
 import { useGame, type GameData } from "../use-game.ts";
 import { PhaseBanner } from "./game/banner.tsx";
-import { Chats } from "./game/chats.tsx";
 import { MyStrikes, openFlags } from "./game/my-strikes.tsx";
-import { NightPanel } from "./game/night.tsx";
 import { Players } from "./game/players.tsx";
 import type { PostsOf } from "./game/posts-of.tsx";
-import { Results } from "./game/results.tsx";
 import { SetupPost } from "./game/setup-post.tsx";
-import { StallNotice } from "./game/stall.tsx";
 import { Signups } from "./game/signups.tsx";
 import { Thread } from "./game/thread.tsx";
 import { UnreadBadge } from "./game/unread.tsx";
@@ -29,6 +25,12 @@ const GmConsole = lazy(() => import("./gm-console.tsx"));
 const GameLog = lazy(() => import("./game-log.tsx"));
 // After the end the «Роль» tab shows the player's role and moves from the published log (R3).
 const PlayerRecap = lazy(() => import("./game-log.tsx").then((m) => ({ default: m.PlayerRecap })));
+// Issue 32: the tabs seldom opened first, and the stall's notice, load when shown: the thread's and the
+// log's first load skip them.
+const NightPanel = lazy(() => import("./game/night.tsx").then((m) => ({ default: m.NightPanel })));
+const Chats = lazy(() => import("./game/chats.tsx").then((m) => ({ default: m.Chats })));
+const Results = lazy(() => import("./game/results.tsx").then((m) => ({ default: m.Results })));
+const StallNotice = lazy(() => import("./game/stall.tsx").then((m) => ({ default: m.StallNotice })));
 
 type TabId = "thread" | "players" | "role" | "chats" | "results" | "gm" | "log";
 const TAB_ORDER: readonly TabId[] = ["thread", "players", "role", "chats", "results", "gm", "log"];
@@ -108,7 +110,11 @@ function Game(props: { id: string; tab: string | null; retry: () => void }) {
           {withoutClauseIds(n)}
         </p>
       ))}
-      {detail.stall !== null && <StallNotice stall={detail.stall} gm={isGm} gameId={props.id} />}
+      {detail.stall !== null && (
+        <Suspense fallback={null}>
+          <StallNotice stall={detail.stall} gm={isGm} gameId={props.id} />
+        </Suspense>
+      )}
       <MyStrikes detail={detail} />
       {/* Issue 17: the published setup, open while players decide to sign up, a tap away once it runs. */}
       {summary.status === "signup" ? (
@@ -337,8 +343,10 @@ function SeedCommitment(props: { commitment: string; ended: boolean }) {
       <div className="seed-line">
         <span className="seed-label">{w.label}</span>
         <details ref={details} className="seed-details">
-          <summary title={commitment} aria-label={w.full}>
+          {/* Named by what it shows, then what it opens (axe: label-content-name-mismatch). */}
+          <summary title={commitment}>
             <code>{commitment.slice(0, 8)}…</code>
+            <span className="sr-only"> {w.full}</span>
           </summary>
           <code ref={full} className="seed-full">
             {commitment}

@@ -19,6 +19,11 @@ import "./gm.css";
  * action shows its refusal in words beside the control, and refetches the game when it succeeds.
  *
  * This file is the shell; the panels live in ./gm/, one file per task of the GM.
+ *
+ * Issue 32: what needs the GM now comes first and open (the council's question, the night's review, the
+ * flags: open while one waits for a measure, closed with its count otherwise), then what the GM reads (the
+ * clock, the day's score, the players); what can wait is closed in a <details> with a count in its summary
+ * (the clock's controls, the moderation, the hidden posts), so on a phone the console fits in a few screens.
  */
 export default function GmConsole(props: { id: string; game: GameData }) {
   const t = useT();
@@ -52,7 +57,6 @@ export default function GmConsole(props: { id: string; game: GameData }) {
                 {published}
               </p>
             )}
-            <ClockPanel id={props.id} detail={d} done={done} />
             {council && (
               <Council
                 id={props.id}
@@ -63,7 +67,6 @@ export default function GmConsole(props: { id: string; game: GameData }) {
                 done={done}
               />
             )}
-            {d.gm?.day && d.view && <DayPanel tally={d.gm.day} view={d.view} />}
             {d.clock.resultsPending && (
               <ReviewPanel
                 id={props.id}
@@ -72,8 +75,10 @@ export default function GmConsole(props: { id: string; game: GameData }) {
                 onPublished={() => setPublished(t.gm.review.published)}
               />
             )}
-            {d.view && <PlayersTable detail={d} view={d.view} />}
             <FlagsPanel id={props.id} detail={d} posts={props.game.posts} done={done} />
+            <ClockPanel id={props.id} detail={d} done={done} />
+            {d.gm?.day && d.view && <DayPanel tally={d.gm.day} view={d.view} />}
+            {d.view && <PlayersTable detail={d} view={d.view} />}
             {d.view && <Moderation id={props.id} view={d.view} done={done} />}
             <HiddenPosts id={props.id} posts={props.game.posts} done={done} />
           </>

@@ -5,6 +5,7 @@ import { SESSION_COOKIE, SESSION_DAYS } from "../../accounts/auth.ts";
 import { LoginBackoff, type LoginLimiter } from "../../accounts/auth-limits.ts";
 import { isTimeZone } from "../../game/deadline.ts";
 import { ApiError } from "../errors.ts";
+import { GUEST_TAG, SESSION_TAG_HEADER, sessionTag } from "../session-tag.ts";
 import type { UserRecord } from "../../stores/store.ts";
 import { bodyRoute, requireUser, route, type RouteConfig, type RouteContext } from "./context.ts";
 
@@ -45,6 +46,8 @@ export function authRoutes(ctx: RouteContext, logins: LoginLimiter = new LoginBa
       path: "/",
       maxAge: SESSION_DAYS * 86_400,
     });
+    // Issue 32: the answer names the new session (the service worker drops what it saved for another).
+    reply.header(SESSION_TAG_HEADER, sessionTag(s.token));
   };
 
   bodyRoute(ctx, {
@@ -94,6 +97,7 @@ export function authRoutes(ctx: RouteContext, logins: LoginLimiter = new LoginBa
         if (token) streams.closeSession(accounts.sessionKey(token));
       }
       reply.clearCookie(SESSION_COOKIE, { path: "/" });
+      reply.header(SESSION_TAG_HEADER, GUEST_TAG);
       return { ok: true };
     },
   });

@@ -2,7 +2,9 @@ import * as P from "@forum-mafia/protocol";
 import { z } from "zod";
 import { idempotencyOf } from "../../log/idempotency.ts";
 import { textCheck } from "../../game/conduct.ts";
+import { streamLength } from "../../streams/positions.ts";
 import { posts } from "../../views/readouts.ts";
+import { viewerOf } from "../../views/viewer.ts";
 import { bodyRoute, idOf, parse, requireUser, route, shown, type RouteContext } from "./context.ts";
 
 const pageQuery = z.strictObject({
@@ -10,6 +12,11 @@ const pageQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(100),
   /** «Посты игрока» (issue 15): only this seat's posts; `after` and `total` count them alone. */
   seat: z.coerce.number().int().min(0).max(63).optional(),
+  /**
+   * Issue 32: `?stream=1` adds `streamAt`, the asker's own stream length when the page was read, so the game
+   * page may fetch the thread alongside the detail and open its stream at the earlier of the two.
+   */
+  stream: z.literal("1").optional(),
 });
 
 /** The game thread and the day's votes (V1–V7): reading, posting, a draft's preview, a one-tap vote. */
@@ -38,7 +45,12 @@ export function threadRoutes(ctx: RouteContext): void {
     handler: async (req) => {
       const room = games.room(idOf(req));
       const q = parse(pageQuery, req.query, "query");
-      return shown(ctx, room, () => posts(room, q.after, q.limit, q.seat ?? null));
+      return shown(ctx, room, () => {
+        const page = posts(room, q.after, q.limit, q.seat ?? null);
+        if (q.stream === undefined) return page;
+        // Read in the same turn as the posts: the stream from here on brings whatever they lack.
+        return { ...page, streamAt: streamLength(room, viewerOf(room, req.user?.id ?? null)) };
+      });
     },
   });
   bodyRoute(ctx, {

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { savedCopy } from "../../api.ts";
 import { useT } from "../../i18n/index.tsx";
 import { useSession } from "../../session.tsx";
 import { formatLeft, formatMoment, phaseName } from "../../time.ts";
@@ -84,7 +85,13 @@ export function PhaseBanner(props: { game: GameData }) {
         <p className="phase-sub">{t.game.banner.mafiaReopened}</p>
       )}
       <p className={offline ? "phase-offline" : "sr-only"} role="status" aria-live="polite">
-        {offline ? t.game.banner.offline : props.game.live ? t.game.banner.online : ""}
+        {offline
+          ? savedCopy()
+            ? t.game.banner.saved
+            : t.game.banner.offline
+          : props.game.live
+            ? t.game.banner.online
+            : ""}
       </p>
     </div>
   );

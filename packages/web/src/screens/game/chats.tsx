@@ -15,6 +15,7 @@ import { formatMoment } from "../../time.ts";
 import { useCoarsePointer } from "./composer.tsx";
 import { useArrival, usePageVisible, type GameData } from "../../use-game.ts";
 import { UnreadBadge } from "./unread.tsx";
+import { voteHtml } from "../../vote-words.ts";
 import { G5Warning, useTextCheck } from "./g5-warning.tsx";
 import "./play.css";
 import "./g5.css";
@@ -177,7 +178,8 @@ function useTargetMessage(channel: ChannelView, target: string | null): void {
 
 /** One message: its author (the GM's marked), the time, the server's safe HTML; marked when the address points at it. */
 function Message(props: { message: ChannelView["messages"][number]; target: boolean }) {
-  const w = useT().play.chats;
+  const t = useT();
+  const w = t.play.chats;
   const { lang } = useLang();
   const { timeZone } = useSession();
   const m = props.message;
@@ -192,7 +194,7 @@ function Message(props: { message: ChannelView["messages"][number]; target: bool
           {formatMoment(m.at, timeZone, lang)}
         </time>
       </div>
-      <div className="play-msg-text" dangerouslySetInnerHTML={{ __html: m.html }} />
+      <div className="play-msg-text" dangerouslySetInnerHTML={voteHtml(m.html, t.voteWords)} />
     </li>
   );
 }

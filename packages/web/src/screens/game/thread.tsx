@@ -17,6 +17,7 @@ import { Link } from "../../router.tsx";
 import { useSession } from "../../session.tsx";
 import type { GameData } from "../../use-game.ts";
 import { formatMoment } from "../../time.ts";
+import { voteHtml } from "../../vote-words.ts";
 import { Composer, postBlock, type ComposerHandle } from "./composer.tsx";
 import { PostsOfBar, usePostsOf, type PostsOf } from "./posts-of.tsx";
 import "./g5.css";
@@ -35,6 +36,9 @@ export function plainText(html: string): string {
 /** The quote the composer receives: `[quote="Автор"]text[/quote]` and a new line. */
 export const quoteOf = (post: PostView): string =>
   `[quote="${post.author.replace(/"/g, "'")}"]${plainText(post.html)}[/quote]\n`;
+
+/** A post's height before it is measured. */
+const ROW_ESTIMATE = 150;
 
 const toEnd = (): void => window.scrollTo(0, document.documentElement.scrollHeight);
 
@@ -167,13 +171,23 @@ const ThreadList = memo(function ThreadList(props: ListProps) {
 
   const virtualizer = useWindowVirtualizer({
     count: posts.length,
-    estimateSize: () => 150,
-    overscan: 8,
+    estimateSize: () => ROW_ESTIMATE,
+    overscan: 4,
+    // The thread opens at its end (issue 32): the first render lays out the last rows, not the first ones
+    // only to replace them once the window has scrolled down (each row rendered and measured for nothing).
+    initialOffset: () => (atEnd.current ? posts.length * ROW_ESTIMATE : 0),
     scrollMargin: margin,
     getItemKey: (i) => posts[i]?.id ?? i,
   });
   const geometry = useRef({ margin, total: 0 });
-  geometry.current = { margin, total: virtualizer.getTotalSize() };
+  const total = virtualizer.getTotalSize();
+  geometry.current = { margin, total };
+  // A reader at the end stays there when the list's rows are measured (taller or shorter than the estimate)
+  // in the same frame, before it is painted: following a frame later (useFollowEnd's observer) showed the
+  // composer jumping down first, a layout shift of 0.33 on opening a game at a phone's size (issue 32).
+  useLayoutEffect(() => {
+    if (atEnd.current) toEnd();
+  }, [total]);
 
   // The list's distance from the top of the page moves when anything above it (the pinned card, a notice)
   // changes size: measured whenever the page's size changes.
@@ -425,7 +439,7 @@ const Post = memo(function Post({ id, post, detail, onQuote, mayHide, onPostsOf,
       {post.hidden ? (
         <p className="post-hidden muted">{th.hidden(post.hidden.reason)}</p>
       ) : (
-        <div className="post-body" dangerouslySetInnerHTML={{ __html: post.html }} />
+        <div className="post-body" dangerouslySetInnerHTML={voteHtml(post.html, t.voteWords)} />
       )}
       {(onQuote || mayHide || (onPostsOf && seat !== null)) && !post.hidden && (
         <div className="post-actions">

@@ -12,10 +12,14 @@ export function DayPanel(props: { tally: GmDayTally; view: GameView }) {
   return (
     <div className="card day-tally">
       <h3>{t.gm.day.heading}</h3>
-      <p className="muted">{t.gm.day.intro}</p>
       <p role="status">
         <strong>{tallyVerdict(props.tally, name, t)}</strong>
       </p>
+      {/* Issue 32: the explanation, closed on every width so the verdict and the scores come first. */}
+      <details className="sub fold">
+        <summary>{t.gm.day.how}</summary>
+        <p className="muted">{t.gm.day.intro}</p>
+      </details>
       <TallyTable tally={props.tally} name={name} />
     </div>
   );

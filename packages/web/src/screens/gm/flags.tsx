@@ -6,6 +6,7 @@ import { useLang } from "../../i18n/index.tsx";
 import { Link } from "../../router.tsx";
 import { useSession } from "../../session.tsx";
 import { formatMoment } from "../../time.ts";
+import { Fold } from "./fold.tsx";
 import { ConfirmButton, useRun } from "./shared.tsx";
 import { awaitsGm } from "../game/my-strikes.tsx";
 import "../game/g5.css";
@@ -29,12 +30,19 @@ export function FlagsPanel(props: {
   const flags = props.detail.gm?.flags ?? [];
   const open = flags.filter(awaitsGm).length;
   const order = [...flags].sort((a, b) => Number(!awaitsGm(a)) - Number(!awaitsGm(b)) || b.at - a.at);
+  // Issue 32: open while a flag waits for the GM; otherwise closed, with the count in its summary.
   return (
-    <section className="card g5-flags-panel" aria-labelledby={headingId}>
-      <h3 id={headingId}>
-        {w.heading}
-        {flags.length > 0 && <span className="muted"> ({w.open(open)})</span>}
-      </h3>
+    <Fold
+      folded={open === 0}
+      className="g5-flags-panel"
+      headingId={headingId}
+      heading={
+        <>
+          {w.heading}
+          <span className="muted"> ({flags.length > 0 ? w.open(open) : flags.length})</span>
+        </>
+      }
+    >
       <p className="muted small">{w.lead}</p>
       {flags.length === 0 ? (
         <p className="muted">{w.none}</p>
@@ -56,7 +64,7 @@ export function FlagsPanel(props: {
           </ul>
         </>
       )}
-    </section>
+    </Fold>
   );
 }
 

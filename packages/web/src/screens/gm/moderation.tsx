@@ -2,6 +2,7 @@ import type { GameView, PostView } from "@forum-mafia/protocol";
 import { useId, useState, type FormEvent } from "react";
 import { api } from "../../api.ts";
 import { useT } from "../../i18n/index.tsx";
+import { Fold } from "./fold.tsx";
 import { ConfirmButton, useRun } from "./shared.tsx";
 
 /** Moderation: a modkill (P3, P4) and a replacement, each with its reason; and the hidden posts (F2). */
@@ -64,9 +65,9 @@ export function Moderation(props: { id: string; view: GameView; done: () => void
         }
       });
   };
+  // Issue 32: rarely needed, so closed until the GM opens it.
   return (
-    <div className="card">
-      <h3>{t.gm.moderation.heading}</h3>
+    <Fold folded heading={t.gm.moderation.heading}>
       <form
         className="sub"
         onSubmit={(e) => {
@@ -126,7 +127,7 @@ export function Moderation(props: { id: string; view: GameView; done: () => void
         </button>
         {repl.outcome}
       </form>
-    </div>
+    </Fold>
   );
 }
 
@@ -137,16 +138,16 @@ export function HiddenPosts(props: { id: string; posts: readonly PostView[]; don
   const t = useT();
   const hidden = props.posts.filter((p) => p.hidden !== null);
   if (hidden.length === 0) return null;
+  // Issue 32: closed until the GM opens it, with the count in its summary.
   return (
-    <div className="card">
-      <h3>{t.gm.hidden.heading}</h3>
+    <Fold folded heading={t.gm.hidden.summary(hidden.length)}>
       <p className="muted">{t.gm.hidden.intro}</p>
       <ul className="plain">
         {hidden.map((p) => (
           <HiddenPost key={p.id} id={props.id} post={p} done={props.done} />
         ))}
       </ul>
-    </div>
+    </Fold>
   );
 }
 

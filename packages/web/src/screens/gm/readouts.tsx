@@ -22,7 +22,7 @@ export function TallyTable(props: { tally: GmDayTally; name: (seat: number) => s
   const t = useT();
   const rows = [...props.tally.scores].sort((a, b) => b.score - a.score || a.seat - b.seat);
   return (
-    <div className="table-scroll">
+    <div className="table-scroll" tabIndex={0} role="region" aria-label={t.gm.day.caption}>
       <table className="gm-players">
         <caption className="sr-only">{t.gm.day.caption}</caption>
         <thead>

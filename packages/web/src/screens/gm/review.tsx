@@ -5,6 +5,7 @@ import { ERROR_TEXTS } from "../../i18n/errors.ts";
 import { errorText, useLang, useT } from "../../i18n/index.tsx";
 import { questionWords } from "../game/night-choices.tsx";
 import { chosenRolls, DraftLines, RollChoices, type RollChoice } from "./readouts.tsx";
+import { Fold } from "./fold.tsx";
 import { useRun } from "./shared.tsx";
 
 /**
@@ -104,9 +105,19 @@ export function Council(props: {
       ? w.automatic(words[suggested])
       : t.gm.council.automatic
     : t.gm.council.review;
+  // Issue 32: open while the question waits for an answer; once answered it folds to its heading and the
+  // answer (the GM may still open it and change the answer).
   return (
-    <div className="card council">
-      <h3>{t.gm.council.heading}</h3>
+    <Fold
+      folded={answer !== null}
+      className="council"
+      heading={
+        <>
+          {t.gm.council.heading}
+          {answer !== null && <span className="muted"> ({t.gm.council.summary(words[answer])})</span>}
+        </>
+      }
+    >
       <p className="muted">{t.gm.council.intro}</p>
       <blockquote>{questionWords(props.question, lang)}</blockquote>
       <p>{suggested !== null ? w.suggested(words[suggested]) : w.noSuggestion}</p>
@@ -134,7 +145,7 @@ export function Council(props: {
         ))}
       </div>
       {r.outcome}
-    </div>
+    </Fold>
   );
 }
 
@@ -157,20 +168,25 @@ function Rolls(props: { id: string; draft: NightDraft; done: () => void }) {
       });
   };
   const fixed = props.draft.fixedRolls;
+  // Issue 32: rarely needed (the seed rolls), so closed until the GM opens it.
   return (
-    <form className="sub" onSubmit={submit}>
-      <h4>{t.gm.review.rolls}</h4>
-      <p className="muted">{t.gm.review.rollsHint}</p>
-      <RollChoices labels={t.gm.review.roll} fixed={fixed} choice={choice} setChoice={setChoice} />
-      <label className="field">
-        <span>{t.gm.review.reason}</span>
-        <input required maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
-      </label>
-      <button type="submit" disabled={r.busy}>
-        {t.gm.review.rollsSubmit}
-      </button>
-      {r.outcome}
-    </form>
+    <details className="sub fold">
+      <summary>
+        <h4>{t.gm.review.rolls}</h4>
+      </summary>
+      <form onSubmit={submit}>
+        <p className="muted">{t.gm.review.rollsHint}</p>
+        <RollChoices labels={t.gm.review.roll} fixed={fixed} choice={choice} setChoice={setChoice} />
+        <label className="field">
+          <span>{t.gm.review.reason}</span>
+          <input required maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+        </label>
+        <button type="submit" disabled={r.busy}>
+          {t.gm.review.rollsSubmit}
+        </button>
+        {r.outcome}
+      </form>
+    </details>
   );
 }
 
@@ -186,19 +202,24 @@ function Reopen(props: { id: string; done: () => void }) {
         if (ok) setReason("");
       });
   };
+  // Issue 32: a penalty measure, rarely needed: closed until the GM opens it.
   return (
-    <form className="sub" onSubmit={submit}>
-      <h4>{t.gm.review.reopen}</h4>
-      <p className="muted">{t.gm.review.reopenHint}</p>
-      <label className="field">
-        <span>{t.gm.review.reason}</span>
-        <input required maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
-      </label>
-      <button type="submit" disabled={r.busy}>
-        {t.gm.review.reopenSubmit}
-      </button>
-      {r.outcome}
-    </form>
+    <details className="sub fold">
+      <summary>
+        <h4>{t.gm.review.reopen}</h4>
+      </summary>
+      <form onSubmit={submit}>
+        <p className="muted">{t.gm.review.reopenHint}</p>
+        <label className="field">
+          <span>{t.gm.review.reason}</span>
+          <input required maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+        </label>
+        <button type="submit" disabled={r.busy}>
+          {t.gm.review.reopenSubmit}
+        </button>
+        {r.outcome}
+      </form>
+    </details>
   );
 }
 

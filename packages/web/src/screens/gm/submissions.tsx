@@ -1,5 +1,6 @@
 import type { GameDetail, GameView, SeatTonight } from "@forum-mafia/protocol";
 import { useT } from "../../i18n/index.tsx";
+import { useNarrow } from "./fold.tsx";
 import { actionText, namesOf } from "./shared.tsx";
 
 /**
@@ -7,6 +8,7 @@ import { actionText, namesOf } from "./shared.tsx";
  * G5), and at night what each seat has sent.
  * Who owes a move, and whom a teammate's move covers (O1, M4, T1, P2), is the server's word
  * (`GmTable.tonight`): the console does not work it out again.
+ * Issue 32: on a phone the table is a compact list, one or two lines a seat (no sideways scrolling).
  */
 
 /** The seats whose move is in: their own, or the team's shared one (M4, T1). */
@@ -19,6 +21,7 @@ export function PlayersTable(props: { detail: GameDetail; view: GameView }) {
   const night = view.phase.kind === "night";
   const tonight = d.gm?.tonight ?? null;
   const movers = tonight?.filter((s) => s !== "none") ?? [];
+  const narrow = useNarrow();
   return (
     <div className="card">
       <h3>{t.gm.players.heading}</h3>
@@ -27,62 +30,125 @@ export function PlayersTable(props: { detail: GameDetail; view: GameView }) {
           <strong>{t.gm.players.progress(movers.filter(isIn).length, movers.length)}</strong>
         </p>
       )}
-      <div className="table-scroll">
-        <table className="gm-players">
-          <caption className="sr-only">{t.gm.players.caption}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t.gm.players.seat}</th>
-              <th scope="col">{t.gm.players.name}</th>
-              <th scope="col">
-                <abbr title={t.gm.players.strikesTitle}>{t.gm.players.strikes}</abbr>
-              </th>
-              {night && <th scope="col">{t.gm.players.tonight}</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {view.seats.map((s) => {
-              const strikes = d.gm?.strikes[s.seat];
-              return (
-                <tr key={s.seat} className={s.alive ? undefined : "dead"}>
-                  <td>{s.seat + 1}</td>
-                  <th scope="row">
-                    <span className="nick">{s.name}</span>
-                    {!s.alive && <span className="muted"> ({t.gm.players.dead})</span>}
-                    <span className="role">{s.role ? d.roleNames[s.role] : "?"}</span>
-                    {s.alive && s.cannotVote && <span className="muted">{t.gm.players.cannotVote}</span>}
-                  </th>
-                  <td>
-                    {strikes ? (
-                      <>
-                        <span aria-hidden="true">
-                          {strikes.vote} / {strikes.night} / {strikes.conduct}
-                        </span>
-                        <span className="sr-only">
-                          {t.gm.players.strikesOf(strikes.vote, strikes.night, strikes.conduct)}
-                        </span>
-                      </>
-                    ) : (
-                      "—"
-                    )}
-                  </td>
-                  {night && (
+      {narrow ? (
+        <PlayersList detail={d} view={view} />
+      ) : (
+        <div className="table-scroll" tabIndex={0} role="region" aria-label={t.gm.players.caption}>
+          <table className="gm-players">
+            <caption className="sr-only">{t.gm.players.caption}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t.gm.players.seat}</th>
+                <th scope="col">{t.gm.players.name}</th>
+                <th scope="col">
+                  <abbr title={t.gm.players.strikesTitle}>{t.gm.players.strikes}</abbr>
+                </th>
+                {night && <th scope="col">{t.gm.players.tonight}</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {view.seats.map((s) => {
+                const strikes = d.gm?.strikes[s.seat];
+                return (
+                  <tr key={s.seat} className={s.alive ? undefined : "dead"}>
+                    <td>{s.seat + 1}</td>
+                    <th scope="row">
+                      <span className="nick">{s.name}</span>
+                      {!s.alive && <span className="muted"> ({t.gm.players.dead})</span>}
+                      <span className="role">{s.role ? d.roleNames[s.role] : "?"}</span>
+                      {s.alive && s.cannotVote && <span className="muted">{t.gm.players.cannotVote}</span>}
+                    </th>
                     <td>
-                      <TonightCell
-                        view={view}
-                        seat={s.seat}
-                        alive={s.alive}
-                        state={tonight?.[s.seat] ?? null}
-                      />
+                      {strikes ? (
+                        <>
+                          <span aria-hidden="true">
+                            {strikes.vote} / {strikes.night} / {strikes.conduct}
+                          </span>
+                          <span className="sr-only">
+                            {t.gm.players.strikesOf(strikes.vote, strikes.night, strikes.conduct)}
+                          </span>
+                        </>
+                      ) : (
+                        "—"
+                      )}
                     </td>
-                  )}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+                    {night && (
+                      <td>
+                        <TonightCell
+                          view={view}
+                          seat={s.seat}
+                          alive={s.alive}
+                          state={tonight?.[s.seat] ?? null}
+                        />
+                      </td>
+                    )}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
     </div>
+  );
+}
+
+/**
+ * The same seats as a list for a phone: number, nick, role, any strikes and marks on one line; at night the
+ * move (or that it is owed) below. Strikes show only where there are some (a line above says so).
+ */
+function PlayersList(props: { detail: GameDetail; view: GameView }) {
+  const t = useT();
+  const d = props.detail;
+  const view = props.view;
+  const night = view.phase.kind === "night";
+  const tonight = d.gm?.tonight ?? null;
+  return (
+    <>
+      <p className="muted small">{t.gm.players.listHint}</p>
+      <ol className="plain gm-seats" aria-label={t.gm.players.caption}>
+        {view.seats.map((s) => {
+          const strikes = d.gm?.strikes[s.seat];
+          const any = strikes !== undefined && strikes.vote + strikes.night + strikes.conduct > 0;
+          return (
+            <li key={s.seat} className={s.alive ? undefined : "dead"}>
+              <span className="seat-line">
+                <span className="num">{s.seat + 1}.</span> <span className="nick">{s.name}</span>{" "}
+                <span className="role">{s.role ? d.roleNames[s.role] : "?"}</span>
+                {!s.alive && <span className="muted"> · {t.gm.players.dead}</span>}
+                {s.alive && s.cannotVote && <span className="muted"> · {t.gm.players.cannotVote}</span>}
+                {any && (
+                  <span className="strikes">
+                    {" "}
+                    · {t.gm.players.strikesWord}{" "}
+                    <span aria-hidden="true">
+                      {strikes.vote}/{strikes.night}/{strikes.conduct}
+                    </span>
+                    <span className="sr-only">
+                      {t.gm.players.strikesOf(strikes.vote, strikes.night, strikes.conduct)}
+                    </span>
+                  </span>
+                )}
+              </span>
+              {night && s.alive && (
+                <span className="move">
+                  {tonight?.[s.seat] === "none" ? (
+                    <span className="muted">{t.gm.players.noActShort}</span>
+                  ) : (
+                    <TonightCell
+                      view={view}
+                      seat={s.seat}
+                      alive={s.alive}
+                      state={tonight?.[s.seat] ?? null}
+                    />
+                  )}
+                </span>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </>
   );
 }
 

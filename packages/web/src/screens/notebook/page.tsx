@@ -172,7 +172,7 @@ function Seats({ view, names }: { view: NotebookView; names: RoleNames }) {
   return (
     <section className="nb-seats" aria-labelledby="nb-seats-h">
       <h2 id="nb-seats-h">{w.page.seats}</h2>
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0} role="region" aria-label={w.page.seatsCaption}>
         <table className="gm-players">
           <caption className="sr-only">{w.page.seatsCaption}</caption>
           <thead>

@@ -1,3 +1,4 @@
+import { PRESET_ESTIMATES } from "@forum-mafia/protocol/preset-estimates";
 import type { RoleId } from "@forum-mafia/protocol/roles";
 import {
   SETUP_PRESETS,
@@ -78,7 +79,10 @@ export function SetupEditor(props: {
   );
 }
 
-/** The four presets, each with its name and description; the one the editor holds now is marked. */
+/**
+ * The four presets, each with its name, its description and its balance (issue 32: the figures kept with
+ * the code, PRESET_ESTIMATES, shown at once); the one the editor holds now is marked.
+ */
 function Presets(props: { current: Setup | null; onPick: (setup: Setup) => void }) {
   const w = useSetupT();
   const { lang } = useLang();
@@ -89,24 +93,38 @@ function Presets(props: { current: Setup | null; onPick: (setup: Setup) => void 
       <ul className="preset-list">
         {SETUP_PRESETS.map((p) => {
           const chosen = props.current !== null && sameSetup(props.current, p.setup);
+          const odds = PRESET_ESTIMATES[p.id].winRates;
           return (
             <li key={p.id}>
               <button
                 type="button"
                 className={chosen ? "preset chosen" : "preset"}
                 aria-pressed={chosen}
-                aria-label={w.presetPick(p.name[lang])}
-                aria-describedby={`${id}-${p.id}`}
+                // The name holds all the button shows, in order (axe: label-content-name-mismatch).
+                aria-label={[
+                  `${w.presetPick(p.name[lang])}${chosen ? ` · ${w.current}` : ""}`,
+                  p.description[lang].replace(/\.$/, ""),
+                  w.presetOdds(odds.town.rate, odds.mafia.rate, odds.maniac.rate),
+                ].join(". ")}
+                aria-describedby={`${id}-${p.id}-odds`}
                 onClick={() => props.onPick(p.setup)}
               >
                 <strong>
                   {p.name[lang]}
                   {chosen && <span className="chosen-mark"> · {w.current}</span>}
-                </strong>
+                </strong>{" "}
                 <small id={`${id}-${p.id}`} className="muted">
                   {p.description[lang]}
+                </small>{" "}
+                <small className="preset-odds">
+                  {w.presetOdds(odds.town.rate, odds.mafia.rate, odds.maniac.rate)}
                 </small>
               </button>
+              {/* The rates in words, the button's description: hidden, so it is read once, and outside
+                  the button, so its visible text stays its name. */}
+              <span id={`${id}-${p.id}-odds`} hidden>
+                {w.presetOddsLabel(odds.town.rate, odds.mafia.rate, odds.maniac.rate)}
+              </span>
             </li>
           );
         })}

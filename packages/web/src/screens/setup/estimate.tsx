@@ -1,4 +1,5 @@
-import type { BalanceEstimate, Setup } from "@forum-mafia/protocol/setups";
+import { PRESET_ESTIMATES } from "@forum-mafia/protocol/preset-estimates";
+import { SETUP_PRESETS, type BalanceEstimate, type Setup } from "@forum-mafia/protocol/setups";
 import { useEffect, useState } from "react";
 import { api } from "../../api.ts";
 import { errorText, useLang } from "../../i18n/index.tsx";
@@ -9,6 +10,14 @@ import { setupKey } from "./model.ts";
 const DEBOUNCE_MS = 300;
 const SIDES = ["town", "mafia", "maniac", "draw"] as const;
 
+/**
+ * Issue 32: the presets' figures, kept with the code (`npm run presets:estimate`), by the setup's key: a
+ * preset's balance is shown at once, with no request (the server would answer the same figures).
+ */
+const KEPT: ReadonlyMap<string, BalanceEstimate> = new Map(
+  SETUP_PRESETS.map((p) => [setupKey(p.setup), PRESET_ESTIMATES[p.id]]),
+);
+
 /** The answer for one setup, kept with the setup's key: it is shown only while that setup is on screen. */
 type Result =
   | { readonly key: string; readonly estimate: BalanceEstimate }
@@ -17,7 +26,8 @@ type Result =
 /**
  * Issue 17: the balance of the setup on screen, from bot games (POST /api/setups/estimate): each side's
  * win rate with its 95% interval and the mean length in days. Asked 300 ms after the last change; a
- * change aborts the request in flight, and an answer is shown only for the setup it was asked for.
+ * change aborts the request in flight, and an answer is shown only for the setup it was asked for. A
+ * preset (its roles in any order, its options unchanged) is not asked for: its figures are kept with the code.
  */
 export function EstimatePanel(props: {
   setup: Setup | null;
@@ -31,9 +41,10 @@ export function EstimatePanel(props: {
   const [attempt, setAttempt] = useState(0);
   const setup = props.setup;
   const key = setup === null ? null : setupKey(setup);
+  const kept = key === null ? undefined : KEPT.get(key);
 
   useEffect(() => {
-    if (setup === null || key === null) return;
+    if (setup === null || key === null || kept !== undefined) return;
     const abort = new AbortController();
     const timer = setTimeout(
       () => {
@@ -57,7 +68,12 @@ export function EstimatePanel(props: {
   }, [key, attempt]);
 
   // Only an answer for exactly this setup is shown; anything else is still being counted.
-  const current = result !== null && result.key === key ? result : null;
+  const current =
+    key !== null && kept !== undefined
+      ? { key, estimate: kept }
+      : result !== null && result.key === key
+        ? result
+        : null;
   const retry = () => {
     setResult(null);
     setAttempt((a) => a + 1);
