@@ -16,6 +16,7 @@ const FILES = [
   "packages/server/test/detail-json.test.ts",
   "packages/server/test/my-games-secrets.test.ts",
   "packages/server/test/g5.test.ts",
+  "packages/server/test/session-tag.test.ts",
   "packages/engine/test/views.test.ts",
   "packages/engine/test/audience.test.ts",
 ];
