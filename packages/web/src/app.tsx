@@ -1,12 +1,12 @@
 import type { Lang, UserView } from "@forum-mafia/protocol";
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
+import { lazy, startTransition, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { api } from "./api.ts";
 import { dictFor, LangProvider, useT } from "./i18n/index.tsx";
 import { fetchEarly } from "./early.ts";
 import { Link, navigate, parseRoute, useRoute, type Route } from "./router.tsx";
 import { Login, Register } from "./screens/auth.tsx";
 import { Lobby } from "./screens/lobby.tsx";
-import { SessionContext, useSession } from "./session.tsx";
+import { SessionContext, useSession, type Session } from "./session.tsx";
 
 // The game page and everything behind it load on demand, so the lobby's first load stays small.
 const gamePage = () => import("./screens/game.tsx");
@@ -24,20 +24,25 @@ const NewNotebook = lazy(() => import("./screens/notebook/create.tsx"));
 const Notebook = lazy(() => import("./screens/notebook/page.tsx"));
 const NotebookLog = lazy(() => import("./screens/notebook/published.tsx"));
 
-const browserZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || "Europe/Moscow";
+/** The browser's time zone, read once, when first needed: making the formatter costs tens of ms on a phone. */
+let zone: string | null = null;
+const browserZone = (): string =>
+  (zone ??= Intl.DateTimeFormat().resolvedOptions().timeZone || "Europe/Moscow");
 const storedLang = (): Lang => (localStorage.getItem("lang") === "en" ? "en" : "ru");
 
-// Issue 32: a page opened at a game asks for the game page's code and the game itself at once, alongside
-// the session, instead of one after the other; and the session as the script runs, not after the first
-// render (every page waits for it).
-const opened = parseRoute(location.pathname);
-if (opened.page === "game") {
+/**
+ * Issue 32: a page opened at a game asks for the game page's code and the game itself at once, alongside
+ * the session, instead of one after the other: from the app's first effect, once the first paint is done,
+ * so they do not hold it back.
+ */
+function fetchForOpenedPage(lang: Lang): void {
+  const opened = parseRoute(location.pathname);
+  if (opened.page !== "game") return;
   gamePage().catch(() => undefined);
   if (opened.tab === "log") import("./screens/game-log.tsx").catch(() => undefined);
-  fetchEarly(opened.id, storedLang(), opened.tab);
+  fetchEarly(opened.id, lang, opened.tab);
 }
-let firstMe: ReturnType<typeof api.me> | null = api.me();
-firstMe.catch(() => undefined);
+let opening = true;
 
 export function App() {
   const [user, setUser] = useState<UserView | null>(null);
@@ -45,15 +50,23 @@ export function App() {
   const [lang, setLangState] = useState<Lang>(storedLang);
 
   useEffect(() => {
-    const me = firstMe ?? api.me();
-    firstMe = null;
-    me.then(
-      ({ user }) => {
-        setUser(user);
-        if (user) setLangState(user.lang);
-        setReady(true);
-      },
-      () => setReady(true),
+    // After the next paint: a request begun before the first paint holds the paint back on a slow link. A
+    // hidden tab paints nothing (and runs no animation frame): there it starts at once.
+    if (opening) {
+      const start = () => fetchForOpenedPage(storedLang());
+      if (document.visibilityState === "visible") requestAnimationFrame(() => setTimeout(start));
+      else start();
+    }
+    opening = false;
+    // The page is drawn as a transition: React renders it in slices, between which the browser may respond.
+    api.me().then(
+      ({ user }) =>
+        startTransition(() => {
+          setUser(user);
+          if (user) setLangState(user.lang);
+          setReady(true);
+        }),
+      () => startTransition(() => setReady(true)),
     );
   }, []);
   useEffect(() => {
@@ -72,8 +85,16 @@ export function App() {
     },
     [user],
   );
+  // Issue 32: the time zone is worked out when a screen first shows a time, not on the first render.
   const session = useMemo(
-    () => ({ user, setUser, timeZone: user?.timeZone ?? browserZone(), lang }),
+    (): Session => ({
+      user,
+      setUser,
+      get timeZone() {
+        return user?.timeZone ?? browserZone();
+      },
+      lang,
+    }),
     [user, lang],
   );
 

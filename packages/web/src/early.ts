@@ -20,13 +20,17 @@ let earlyLog: { id: string; lang: Lang; log: Promise<GameLog> } | null = null;
 let page: { path: string; length: number } | null = null;
 const samePage = (): boolean =>
   page !== null && page.path === location.pathname && page.length === history.length;
+/** The game page has already loaded without them: asking now would only fetch the same twice. */
+let late = false;
 
 /**
  * Issue 32: a page opened at a game asks for the game as soon as the app's first script runs, alongside the
  * session and the game page's code, not after them. Taken once by the game page's first load, and only if
- * the app is still at the page it opened at, so it is never read stale.
+ * the app is still at the page it opened at, so it is never read stale; not asked for at all if the game
+ * page has loaded without them.
  */
 export function fetchEarly(id: string, lang: Lang, tab: string | null): void {
+  if (late) return;
   const game = { detail: api.game(id, lang), thread: api.thread(id, THREAD_PAGE) };
   // A failure is the game page's to handle, when it takes them.
   game.detail.catch(() => undefined);
@@ -45,6 +49,7 @@ export function fetchEarly(id: string, lang: Lang, tab: string | null): void {
 export function takeEarly(id: string, lang: Lang): EarlyGame | null {
   const e = early;
   early = null;
+  late = true;
   return e !== null && e.id === id && e.lang === lang && samePage() ? e.game : null;
 }
 
@@ -52,5 +57,6 @@ export function takeEarly(id: string, lang: Lang): EarlyGame | null {
 export function takeEarlyLog(id: string, lang: Lang): Promise<GameLog> | null {
   const e = earlyLog;
   earlyLog = null;
+  late = true;
   return e !== null && e.id === id && e.lang === lang && samePage() ? e.log : null;
 }

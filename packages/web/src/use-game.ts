@@ -358,7 +358,7 @@ export function useGame(id: string, lang: Lang, nick: string | null): GameData {
     const g = new LiveGame(id, first.current.lang, first.current.nick, {
       detail: (d) => startTransition(() => setDetail(d)),
       posts: (p) => startTransition(() => setPosts(p)),
-      live: setLive,
+      live: (l) => startTransition(() => setLive(l)),
       error: setError,
       loaded: () => startTransition(() => setLoaded(true)),
     });
@@ -513,7 +513,8 @@ function useMarkRead(
       const { markOf, enabled } = state.current;
       if (!enabled || upTo <= markOf(where) || upTo <= (pending.current.get(where) ?? 0)) return;
       pending.current.set(where, upTo);
-      setLocal((old) => ({ ...old, [where]: Math.max(old[where] ?? 0, upTo) }));
+      // The counts follow as a transition: marking the posts that scroll into view redraws the whole page.
+      startTransition(() => setLocal((old) => ({ ...old, [where]: Math.max(old[where] ?? 0, upTo) })));
       if (timer.current === null) timer.current = setTimeout(flush, MARK_DELAY_MS);
     },
     [flush, setLocal],

@@ -176,6 +176,8 @@ const ThreadList = memo(function ThreadList(props: ListProps) {
     // The thread opens at its end (issue 32): the first render lays out the last rows, not the first ones
     // only to replace them once the window has scrolled down (each row rendered and measured for nothing).
     initialOffset: () => (atEnd.current ? posts.length * ROW_ESTIMATE : 0),
+    // Rows measured or scrolled in are drawn in React's next render, not in one forced at once (flushSync).
+    useFlushSync: false,
     scrollMargin: margin,
     getItemKey: (i) => posts[i]?.id ?? i,
   });
