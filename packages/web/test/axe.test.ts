@@ -1,12 +1,12 @@
+import type { RoleId } from "@forum-mafia/engine";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
-import { DEFAULT_ROLES, type RoleId } from "@forum-mafia/engine";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../../server/test/client.ts";
 import { detail, expectOk, NICKS, NIGHT_MS } from "../../server/test/play.ts";
-import { browserApp, browserMissing, DESKTOP, newPage, PHONE, ROOT } from "./browser.ts";
+import { browserApp, browserMissing, DESKTOP, newPage, PHONE, ROOT, BOSS_FIRST, EVIL } from "./browser.ts";
 
 /**
  * Issue 32: axe-core on every screen of the app, at 360×740 and 1280×800 in the light scheme and at
@@ -19,12 +19,7 @@ const missing = browserMissing();
 if (missing) console.warn(`skipping the browser tests: ${missing}`);
 
 // Seat 0 holds the mafia boss: the player in the browser has a night form, a role and the mafia's chat.
-const HAND: RoleId[] = (() => {
-  const rest = [...DEFAULT_ROLES];
-  rest.splice(rest.indexOf("boss"), 1);
-  return ["boss", ...rest];
-})();
-const EVIL = new Set<RoleId>(["boss", "troll", "elf", "lawyer", "thug", "maniac"]);
+const HAND: RoleId[] = [...BOSS_FIRST];
 const PLAYER = 0;
 
 type Who = "guest" | "player" | "gm";

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:f
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
+import { DEFAULT_ROLES, type RoleId } from "@forum-mafia/engine";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { testServer, type TestServer } from "../../server/test/harness.ts";
@@ -78,6 +79,21 @@ export const CHROMIUM_ARGS = [
 
 export const launch = (): Promise<Browser> =>
   chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+
+/** RULES.md §1's seventeen roles dealt with the mafia boss at seat 0 (the browser's player has a night move). */
+export const BOSS_FIRST: readonly RoleId[] = [
+  "boss",
+  ...DEFAULT_ROLES.filter((_, i) => i !== DEFAULT_ROLES.indexOf("boss")),
+];
+/** The roles not of the town (RULES.md §1: the mafia's five and the maniac). */
+export const EVIL: ReadonlySet<RoleId> = new Set<RoleId>([
+  "boss",
+  "troll",
+  "elf",
+  "lawyer",
+  "thug",
+  "maniac",
+]);
 
 export const PHONE = { width: 360, height: 740 };
 export const DESKTOP = { width: 1280, height: 800 };

@@ -1,10 +1,10 @@
-import { DEFAULT_ROLES, type RoleId } from "@forum-mafia/engine";
+import type { RoleId } from "@forum-mafia/engine";
 import type { GameDetail } from "@forum-mafia/protocol";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../../server/test/client.ts";
 import { detail, expectOk, NICKS, type Table } from "../../server/test/play.ts";
-import { browserApp, browserMissing, newPage, PHONE, screenshot } from "./browser.ts";
+import { browserApp, browserMissing, newPage, PHONE, screenshot, BOSS_FIRST, EVIL } from "./browser.ts";
 
 /**
  * Issue 12: the game page's frame on a phone (360×740) and its words. Every tab can be reached and
@@ -17,13 +17,8 @@ const missing = browserMissing();
 if (missing) console.warn(`skipping the browser tests: ${missing}`);
 
 // Seat 0 holds the mafia boss, so the player in the browser has a night action to look back on.
-const HAND: RoleId[] = (() => {
-  const rest = [...DEFAULT_ROLES];
-  rest.splice(rest.indexOf("boss"), 1);
-  return ["boss", ...rest];
-})();
+const HAND: RoleId[] = [...BOSS_FIRST];
 const PLAYER = 0;
-const EVIL = new Set<RoleId>(["boss", "troll", "elf", "lawyer", "thug", "maniac"]);
 
 /**
  * Latin words a Russian screen may show: the hash's name, file formats and the samples of a file's

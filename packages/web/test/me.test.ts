@@ -1,10 +1,10 @@
-import { DEFAULT_ROLES, type RoleId } from "@forum-mafia/engine";
+import type { RoleId } from "@forum-mafia/engine";
 import type { MyGames, MySettings } from "@forum-mafia/protocol";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../../server/test/client.ts";
 import { expectOk, NICKS } from "../../server/test/play.ts";
-import { browserApp, browserMissing, DESKTOP, newPage, PHONE, screenshot } from "./browser.ts";
+import { browserApp, browserMissing, DESKTOP, newPage, PHONE, screenshot, BOSS_FIRST } from "./browser.ts";
 
 /**
  * Issue 15 in Chromium: «Мои игры» at `/` for a signed-in player (what is owed, and that it goes once
@@ -21,11 +21,7 @@ const missing = browserMissing();
 if (missing) console.warn(`skipping the browser tests: ${missing}`);
 
 // Seat 0 holds the mafia boss: the player in the browser owes a night move on night 1.
-const HAND: RoleId[] = (() => {
-  const rest = [...DEFAULT_ROLES];
-  rest.splice(rest.indexOf("boss"), 1);
-  return ["boss", ...rest];
-})();
+const HAND: RoleId[] = [...BOSS_FIRST];
 const MINUTE = 60_000;
 /** Ten-minute phases: with the default reminders (2 h, 15 min), cut to half a phase, one at 5 minutes left. */
 const PHASE_MINUTES = 10;

@@ -1,12 +1,20 @@
+import type { RoleId } from "@forum-mafia/engine";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_ROLES, type RoleId } from "@forum-mafia/engine";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../../server/test/client.ts";
 import { expectOk, NICKS, setUpGame, type Table } from "../../server/test/play.ts";
-import { browserApp, browserMissing, CHROMIUM, CHROMIUM_ARGS, newPage, PHONE } from "./browser.ts";
+import {
+  browserApp,
+  browserMissing,
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  newPage,
+  PHONE,
+  BOSS_FIRST,
+} from "./browser.ts";
 
 /**
  * Issue 32: installable on a phone. The manifest (Russian names, icons that exist at their sizes), Chrome's
@@ -19,11 +27,7 @@ const missing = browserMissing();
 if (missing) console.warn(`skipping the browser tests: ${missing}`);
 
 // Seat 0 (NICKS[0], the player in the browser) holds the mafia boss: its «Роль» tab names the role.
-const HAND: RoleId[] = (() => {
-  const rest = [...DEFAULT_ROLES];
-  rest.splice(rest.indexOf("boss"), 1);
-  return ["boss", ...rest];
-})();
+const HAND: RoleId[] = [...BOSS_FIRST];
 const ROLE = "Босс мафии";
 const POST = "Пост для чтения без связи: город, не спим.";
 
