@@ -16,6 +16,7 @@ import { phaseName } from "../time.ts";
 import { actionText } from "./gm/shared.tsx";
 import { SeedCheck } from "./seed-check.tsx";
 import "./gm.css";
+import { ScrollRegion } from "../scroll-region.tsx";
 
 /**
  * The finished game's log (R3): a timeline by phase of every move, roll, explanation, GM decision and
@@ -69,7 +70,7 @@ export default function GameLog(props: { id: string; detail: GameDetail }) {
       {view && (
         <div className="card">
           <h3>{t.gm.log.roles}</h3>
-          <div className="table-scroll" tabIndex={0} role="region" aria-label={t.gm.log.rolesCaption}>
+          <ScrollRegion label={t.gm.log.rolesCaption}>
             <table>
               <caption className="sr-only">{t.gm.log.rolesCaption}</caption>
               <thead>
@@ -91,7 +92,7 @@ export default function GameLog(props: { id: string; detail: GameDetail }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         </div>
       )}
       <SeedCheck commitment={props.detail.commitment} seed={log.seed} />

@@ -2,6 +2,7 @@ import type { GmDayTally } from "@forum-mafia/protocol";
 import { ROLL_NAMES, type RollName } from "@forum-mafia/protocol/roles";
 import type { Dispatch, SetStateAction } from "react";
 import { useT, type Dict } from "../../i18n/index.tsx";
+import { ScrollRegion } from "../../scroll-region.tsx";
 
 /**
  * What the GM's console shares with the notebook (issue 18): the day's tally (its verdict and its table
@@ -22,7 +23,7 @@ export function TallyTable(props: { tally: GmDayTally; name: (seat: number) => s
   const t = useT();
   const rows = [...props.tally.scores].sort((a, b) => b.score - a.score || a.seat - b.seat);
   return (
-    <div className="table-scroll" tabIndex={0} role="region" aria-label={t.gm.day.caption}>
+    <ScrollRegion label={t.gm.day.caption}>
       <table className="gm-players">
         <caption className="sr-only">{t.gm.day.caption}</caption>
         <thead>
@@ -44,7 +45,7 @@ export function TallyTable(props: { tally: GmDayTally; name: (seat: number) => s
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

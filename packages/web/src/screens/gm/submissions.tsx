@@ -2,6 +2,7 @@ import type { GameDetail, GameView, SeatTonight } from "@forum-mafia/protocol";
 import { useT } from "../../i18n/index.tsx";
 import { useNarrow } from "./fold.tsx";
 import { actionText, namesOf } from "./shared.tsx";
+import { ScrollRegion } from "../../scroll-region.tsx";
 
 /**
  * The players' table: every seat with its role and strikes (P1, P2, and G5's since issue 31: vote / night /
@@ -33,7 +34,7 @@ export function PlayersTable(props: { detail: GameDetail; view: GameView }) {
       {narrow ? (
         <PlayersList detail={d} view={view} />
       ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-label={t.gm.players.caption}>
+        <ScrollRegion label={t.gm.players.caption}>
           <table className="gm-players">
             <caption className="sr-only">{t.gm.players.caption}</caption>
             <thead>
@@ -87,7 +88,7 @@ export function PlayersTable(props: { detail: GameDetail; view: GameView }) {
               })}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </div>
   );

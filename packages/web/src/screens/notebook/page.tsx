@@ -11,6 +11,7 @@ import { NightPanel } from "./night.tsx";
 import { CopyBox, Corrections, ReasonField, SeatSelect, useSend, usePhaseName } from "./shared.tsx";
 import "../gm.css";
 import "./notebook.css";
+import { ScrollRegion } from "../../scroll-region.tsx";
 
 /**
  * Issue 18: a notebook's page, by phase: the night's entry forms and draft, the day's pasted thread and
@@ -172,7 +173,7 @@ function Seats({ view, names }: { view: NotebookView; names: RoleNames }) {
   return (
     <section className="nb-seats" aria-labelledby="nb-seats-h">
       <h2 id="nb-seats-h">{w.page.seats}</h2>
-      <div className="table-scroll" tabIndex={0} role="region" aria-label={w.page.seatsCaption}>
+      <ScrollRegion label={w.page.seatsCaption}>
         <table className="gm-players">
           <caption className="sr-only">{w.page.seatsCaption}</caption>
           <thead>
@@ -199,7 +200,7 @@ function Seats({ view, names }: { view: NotebookView; names: RoleNames }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </section>
   );
 }
